@@ -1,0 +1,82 @@
+//===- SummaAttrs.td - summa attributes and enums ------*- tablegen -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Grid axes, reduction kinds, matmul forms and the layout attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_DIALECT_SUMMA_IR_SUMMAATTRS_TD
+#define SUMMA_DIALECT_SUMMA_IR_SUMMAATTRS_TD
+
+include "summa/Dialect/Summa/IR/SummaDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// The integer values are the runtime ABI's (SummaAxis, SummaReduction).
+def Summa_GridAxis : I32EnumAttr<"GridAxis", "a grid axis", [
+    I32EnumAttrCase<"row", 0>,
+    I32EnumAttrCase<"col", 1>,
+    I32EnumAttrCase<"depth", 2>
+  ]> {
+  let cppNamespace = "::mlir::summa";
+  let genSpecializedAttr = 0;
+}
+
+def Summa_ReductionKind : I32EnumAttr<"ReductionKind", "a reduction kind", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>,
+    I32EnumAttrCase<"prod", 3>
+  ]> {
+  let cppNamespace = "::mlir::summa";
+}
+
+def Summa_MatmulForm : I32EnumAttr<"MatmulForm",
+    "the operand form of a distributed contraction", [
+    I32EnumAttrCase<"ab", 0>,
+    I32EnumAttrCase<"abt", 1>,
+    I32EnumAttrCase<"atb", 2>
+  ]> {
+  let cppNamespace = "::mlir::summa";
+}
+
+def Summa_LayoutAttr : AttrDef<Summa_Dialect, "Layout"> {
+  let mnemonic = "layout";
+  let summary = "which grid axes split each dimension of a tensor";
+  let description = [{
+    For each dimension of a tensor, the list of grid axes that split it,
+    outer to inner; axes that split no dimension replicate the tensor. The
+    block a rank holds along a dimension is the mixed-radix number of its
+    coordinates on those axes.
+
+    ```mlir
+    // An activation X[M, K]: tokens split over depth then row, hidden over col.
+    #summa.layout<@grid, [[depth, row], [col]]>
+    // A bias [N]: split over col, replicated over row and depth.
+    #summa.layout<@grid, [[col]]>
+    // Replicated scalar-like tensor of rank 2.
+    #summa.layout<@grid, [[], []]>
+    ```
+  }];
+  let parameters = (ins "::mlir::FlatSymbolRefAttr":$grid,
+                        "::mlir::ArrayAttr":$splits);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Builds a layout from per-dimension axis lists.
+    static LayoutAttr get(::mlir::MLIRContext *context,
+                          ::mlir::FlatSymbolRefAttr grid,
+                          ::llvm::ArrayRef<::llvm::SmallVector<GridAxis>> splits);
+    /// The tensor rank this layout describes.
+    unsigned getRank() const { return getSplits().size(); }
+    /// The axes that split dimension `dim`, outer to inner.
+    ::llvm::SmallVector<GridAxis> getDimSplit(unsigned dim) const;
+    /// All axes that split some dimension.
+    ::llvm::SmallVector<GridAxis> getSplitAxes() const;
+  }];
+}
+
+#endif // SUMMA_DIALECT_SUMMA_IR_SUMMAATTRS_TD

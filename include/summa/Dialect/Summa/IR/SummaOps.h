@@ -1,0 +1,51 @@
+//===- SummaOps.h - summa operations and attributes -------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_H
+#define SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "summa/Dialect/Summa/IR/SummaDialect.h"
+
+#include "summa/Dialect/Summa/IR/SummaEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "summa/Dialect/Summa/IR/SummaAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "summa/Dialect/Summa/IR/SummaOps.h.inc"
+
+namespace mlir::summa {
+
+/// The name of a grid axis as it appears in the IR ("row", "col", "depth").
+llvm::StringRef getAxisName(GridAxis axis);
+
+/// Looks up the summa.grid that `symbol` names, from `from`'s scope.
+GridOp lookupGrid(Operation *from, FlatSymbolRefAttr symbol);
+
+/// The local tile shape of a tensor of `globalShape` under `layout` on
+/// `grid`; fails if a split dimension is not divisible (no diagnostic).
+FailureOr<SmallVector<int64_t>> getLocalShape(ArrayRef<int64_t> globalShape,
+                                              LayoutAttr layout, GridOp grid);
+
+/// The number of blocks `axes` split a dimension into on `grid`.
+int64_t getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes);
+
+/// Prints a list of axes as "[depth, row]".
+std::string formatAxes(ArrayRef<GridAxis> axes);
+
+/// Registers the external models (bufferization) of the summa ops.
+void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
+
+} // namespace mlir::summa
+
+#endif // SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_H

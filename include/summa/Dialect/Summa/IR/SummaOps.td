@@ -1,0 +1,238 @@
+//===- SummaOps.td - summa operations ------------------*- tablegen -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The grid symbol, the distributed contraction and the collectives.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_TD
+#define SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_TD
+
+include "summa/Dialect/Summa/IR/SummaDialect.td"
+include "summa/Dialect/Summa/IR/SummaAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+def Summa_GridOp : Summa_Op<"grid", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "a [q, q, d] grid of ranks";
+  let description = [{
+    Declares the grid of `q * q * d` ranks that layouts and collectives refer
+    to: `d` SUMMA grids of `q x q` side by side. Rank `(i, j, k)` (row,
+    column, depth) has world rank `k*q*q + i*q + j`.
+
+    ```mlir
+    summa.grid @grid shape = [2, 2, 2]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, DenseI64ArrayAttr:$shape);
+  let assemblyFormat = "$sym_name `shape` `=` $shape attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getQ() { return getShape()[0]; }
+    int64_t getD() { return getShape()[2]; }
+    int64_t getNumRanks() { return getShape()[0] * getShape()[1] * getShape()[2]; }
+    /// The extent of the grid along `axis`.
+    int64_t getAxisSize(GridAxis axis) { return getShape()[static_cast<int>(axis)]; }
+    /// The size of the group spanning `axes`.
+    int64_t getGroupSize(::llvm::ArrayRef<int32_t> axes);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed contraction
+//===----------------------------------------------------------------------===//
+
+def Summa_MatmulOp : Summa_Op<"matmul", [
+    Pure, AllElementTypesMatch<["lhs", "rhs", "acc", "result"]>,
+    AllTypesMatch<["acc", "result"]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "2.5D SUMMA contraction of local tiles";
+  let description = [{
+    The distributed product of two matrices laid out on a grid, written on
+    the tiles this rank holds; the result is `acc` plus the product, in the
+    layout of `acc`. With grid `[q, q, d]`, form `ab` computes
+    `C[M, N] += A[M, K] * B[K, N]` where A and C are activations with layout
+    `[[depth, row], [col]]` (local tiles `[M/(d*q), K/q]` and
+    `[M/(d*q), N/q]`) and B is a weight with layout `[[row], [col]]` (local
+    tile `[K/q, N/q]`, replicated over depth). Forms `abt` (`A * B^T`) and
+    `atb` (`A^T * B`) are the backward products of a linear layer.
+
+    `summa-expand-matmul` turns form `ab` into its `q` SUMMA steps of
+    broadcasts and local `linalg.matmul`.
+
+    ```mlir
+    %c = summa.matmul %a, %b, %acc on @grid form = ab
+        : tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+                       AnyRankedTensor:$acc, FlatSymbolRefAttr:$grid,
+                       DefaultValuedAttr<Summa_MatmulForm,
+                                         "::mlir::summa::MatmulForm::ab">:$form);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc `on` $grid `form` `=` $form attr-dict `:`
+    type($lhs) `,` type($rhs) `,` type($acc) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+def Summa_TileType : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
+                               "ranked tensor or memref">;
+
+class Summa_CollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Summa_Op<mnemonic, traits # [
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  code commonExtraClassDeclaration = [{
+    /// True for the memref (bufferized) form.
+    bool hasBufferSemantics() {
+      return ::llvm::isa<::mlir::MemRefType>(getInput().getType());
+    }
+    /// The axes the group spans.
+    ::llvm::SmallVector<GridAxis> getGridAxes() {
+      ::llvm::SmallVector<GridAxis> axes;
+      for (int32_t a : getAxes())
+        axes.push_back(static_cast<GridAxis>(a));
+      return axes;
+    }
+  }];
+  let extraClassDeclaration = commonExtraClassDeclaration;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+// Collectives that keep the shape: tensor form returns a new value of the
+// input type; memref form works in place and returns nothing.
+class Summa_InPlaceCollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Summa_CollectiveOp<mnemonic, traits> {
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let hasFolder = 1;
+}
+
+def Summa_BroadcastOp : Summa_InPlaceCollectiveOp<"broadcast"> {
+  let summary = "broadcast a tile from one member of a grid group";
+  let description = [{
+    Every member of the group spanning `axes` receives the tile of the member
+    with index `root` (members are ordered by world rank, so along a single
+    axis the index is the coordinate on that axis). In a SUMMA step `t`,
+    `axes = [col] root = t` sends column `t`'s panel along its row.
+
+    ```mlir
+    %p = summa.broadcast %x on @grid axes = [col] root = %t
+        : tensor<4x8xf32> -> tensor<4x8xf32>
+    summa.broadcast %buf on @grid axes = [col] root = %t : memref<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Summa_TileType:$input, FlatSymbolRefAttr:$grid,
+                       DenseI32ArrayAttr:$axes, Index:$root);
+  let assemblyFormat = [{
+    $input `on` $grid `axes` `=` custom<GridAxes>($axes) `root` `=` $root
+    attr-dict `:` type($input) (`->` type($result)^)?
+  }];
+}
+
+def Summa_ReduceOp : Summa_InPlaceCollectiveOp<"reduce"> {
+  let summary = "reduce tiles of a grid group to one member";
+  let description = [{
+    The member with index `root` of the group spanning `axes` receives the
+    elementwise reduction of every member's tile; the other members keep
+    their input unchanged.
+
+    ```mlir
+    %r = summa.reduce %x on @grid axes = [col] root = %t kind = sum
+        : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Summa_TileType:$input, FlatSymbolRefAttr:$grid,
+                       DenseI32ArrayAttr:$axes, Index:$root,
+                       Summa_ReductionKind:$kind);
+  let assemblyFormat = [{
+    $input `on` $grid `axes` `=` custom<GridAxes>($axes) `root` `=` $root
+    `kind` `=` $kind attr-dict `:` type($input) (`->` type($result)^)?
+  }];
+}
+
+def Summa_AllReduceOp : Summa_InPlaceCollectiveOp<"all_reduce"> {
+  let summary = "reduce tiles over a grid group, result on every member";
+  let description = [{
+    ```mlir
+    %r = summa.all_reduce %x on @grid axes = [depth] kind = sum
+        : tensor<8x8xf32> -> tensor<8x8xf32>
+    ```
+  }];
+  let arguments = (ins Summa_TileType:$input, FlatSymbolRefAttr:$grid,
+                       DenseI32ArrayAttr:$axes, Summa_ReductionKind:$kind);
+  let assemblyFormat = [{
+    $input `on` $grid `axes` `=` custom<GridAxes>($axes) `kind` `=` $kind
+    attr-dict `:` type($input) (`->` type($result)^)?
+  }];
+}
+
+// Collectives that change the size of one dimension: tensor form returns a
+// new value; memref form writes into a separate `into` buffer.
+class Summa_ReshapingCollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Summa_CollectiveOp<mnemonic, traits> {
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let hasFolder = 1;
+}
+
+def Summa_AllGatherOp : Summa_ReshapingCollectiveOp<"all_gather"> {
+  let summary = "concatenate the tiles of a grid group along a dimension";
+  let description = [{
+    Dimension `dim` of the result is the group size times that of the input;
+    member `r`'s tile lands at block `r`.
+
+    ```mlir
+    %g = summa.all_gather %x on @grid axes = [col] dim = 1
+        : tensor<4x8xf32> -> tensor<4x16xf32>
+    summa.all_gather %a into %b on @grid axes = [col] dim = 1
+        : memref<4x8xf32> into memref<4x16xf32>
+    ```
+  }];
+  let arguments = (ins Summa_TileType:$input, Optional<AnyMemRef>:$output,
+                       FlatSymbolRefAttr:$grid, DenseI32ArrayAttr:$axes,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
+  let assemblyFormat = [{
+    $input (`into` $output^)? `on` $grid `axes` `=` custom<GridAxes>($axes)
+    `dim` `=` $dim attr-dict `:` type($input) (`into` type($output)^)?
+    (`->` type($result)^)?
+  }];
+}
+
+def Summa_ReduceScatterOp : Summa_ReshapingCollectiveOp<"reduce_scatter"> {
+  let summary = "reduce over a grid group and scatter blocks of a dimension";
+  let description = [{
+    Dimension `dim` of the input is split into as many blocks as the group
+    has members; member `r` receives the reduction of every member's block
+    `r`.
+
+    ```mlir
+    %s = summa.reduce_scatter %x on @grid axes = [col] dim = 1 kind = sum
+        : tensor<4x16xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Summa_TileType:$input, Optional<AnyMemRef>:$output,
+                       FlatSymbolRefAttr:$grid, DenseI32ArrayAttr:$axes,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                       Summa_ReductionKind:$kind);
+  let assemblyFormat = [{
+    $input (`into` $output^)? `on` $grid `axes` `=` custom<GridAxes>($axes)
+    `dim` `=` $dim `kind` `=` $kind attr-dict `:` type($input)
+    (`into` type($output)^)? (`->` type($result)^)?
+  }];
+}
+
+#endif // SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_TD

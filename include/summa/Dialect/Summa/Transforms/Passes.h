@@ -1,0 +1,45 @@
+//===- Passes.h - summa transformation passes -------------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_H
+#define SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+
+namespace mlir::summa {
+
+#define GEN_PASS_DECL
+#include "summa/Dialect/Summa/Transforms/Passes.h.inc"
+
+/// Attribute names written by summa-assign-layouts.
+constexpr llvm::StringLiteral kLayoutAttrName = "summa.layout";
+constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
+constexpr llvm::StringLiteral kRoleAttrName = "summa.role";
+
+/// Options of the end-to-end pipelines.
+struct PipelineOptions {
+  SmallVector<int64_t, 3> grid;
+};
+
+/// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM.
+void buildSummaPipeline(OpPassManager &pm, const PipelineOptions &options);
+/// The lowering half alone (bufferize -> runtime calls -> LLVM), used for
+/// the unpartitioned reference.
+void buildLowerToLLVMPipeline(OpPassManager &pm);
+/// Registers `summa-pipeline` and `summa-lower-to-llvm`.
+void registerSummaPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "summa/Dialect/Summa/Transforms/Passes.h.inc"
+
+} // namespace mlir::summa
+
+#endif // SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_H

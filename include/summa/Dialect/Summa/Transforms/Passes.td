@@ -1,0 +1,78 @@
+//===- Passes.td - summa transformation passes ---------*- tablegen -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD
+#define SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SummaAssignLayouts : Pass<"summa-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every tensor value a 2.5D layout on a [q, q, d] grid";
+  let description = [{
+    Declares `summa.grid @<grid-name> shape = [q, q, d]` (or reuses the one
+    there) and gives every tensor value of every `func.func` a
+    `#summa.layout` (DESIGN.md §1): activations `[[depth, row], [col]]`,
+    weights `[[row], [col]]` (replicated over depth), biases `[[col]]`.
+
+    How an argument's role is known: an argument attribute
+    `summa.role = "activation" | "weight" | "bias"` wins. Without it, a
+    rank-2 argument used as the right-hand operand of a `linalg.matmul` is a
+    weight, another rank-2 argument is an activation (it carries the token
+    dimension), and a rank-1 argument takes the layout of the dimension it is
+    broadcast along. Layouts then propagate through `linalg` structured ops
+    by their indexing maps, forwards from operands and backwards into
+    `tensor.empty`/`linalg.fill` accumulators.
+
+    The result is written as attributes: `summa.layout` on function
+    arguments and results, `summa.layouts` (one per result) on ops. Sizes the
+    grid cannot divide and ops it cannot lay out are diagnosed at their
+    location.
+  }];
+  let options = [
+    ListOption<"grid", "grid", "int64_t",
+               "grid shape q,q,d (q*q*d ranks)">,
+    Option<"gridName", "grid-name", "std::string", "\"grid\"",
+           "symbol name of the summa.grid to create or use">
+  ];
+  let dependentDialects = ["::mlir::summa::SummaDialect"];
+}
+
+def SummaPrintLayouts : Pass<"summa-print-layouts", "::mlir::ModuleOp"> {
+  let summary = "Print the layout and local tile of every value";
+  let description = [{
+    After `summa-assign-layouts`, prints one line per function argument, op
+    result and function result: the value, its global type, its layout and
+    its local tile type on the grid. The IR is left unchanged.
+  }];
+}
+
+def SummaPartition : Pass<"summa-partition", "::mlir::ModuleOp"> {
+  let summary = "Rewrite laid-out functions into SPMD form on local tiles";
+  let description = [{
+    Uses the layouts of `summa-assign-layouts`: argument, result and value
+    types become the local tile types; `linalg.matmul` between an activation
+    and a weight becomes `summa.matmul` (2.5D SUMMA); elementwise
+    `linalg.generic` ops, fills and empties act on local tiles unchanged.
+    Ops it cannot partition are diagnosed at their location.
+  }];
+  let dependentDialects = ["::mlir::summa::SummaDialect"];
+}
+
+def SummaExpandMatmul : Pass<"summa-expand-matmul", "::mlir::ModuleOp"> {
+  let summary = "Expand summa.matmul into its SUMMA steps";
+  let description = [{
+    Form `ab` on a `[q, q, d]` grid becomes an `scf.for` over the `q` steps:
+    step `t` broadcasts the lhs panel of column `t` along each row
+    (`axes = [col] root = t`), the rhs panel of row `t` along each column
+    (`axes = [row] root = t`), and accumulates their local `linalg.matmul`.
+  }];
+  let dependentDialects = ["::mlir::summa::SummaDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+#endif // SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD

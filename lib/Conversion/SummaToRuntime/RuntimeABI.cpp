@@ -1,0 +1,112 @@
+//===- RuntimeABI.cpp - the runtime C ABI, declared once --------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one description, in the compiler, of the runtime functions that
+// compiled code calls. Each entry mirrors a declaration of
+// runtime/include/summa/Runtime/SummaRuntime.h (API version 1); the C type of
+// every argument is given beside it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+using namespace mlir::summa::abi;
+
+namespace mlir::summa::abi {
+constexpr CType IntPtr = CType::IntPtr, I64 = CType::I64, I32 = CType::I32;
+
+const RuntimeFunction kBroadcast = {
+    "summaRtBroadcast",
+    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
+     I32 /*axesMask*/, I64 /*root*/}};
+
+const RuntimeFunction kReduce = {
+    "summaRtReduce",
+    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
+     I32 /*axesMask*/, I64 /*root*/, I32 /*kind*/}};
+
+const RuntimeFunction kAllReduce = {
+    "summaRtAllReduce",
+    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
+     I32 /*axesMask*/, I32 /*kind*/}};
+
+const RuntimeFunction kAllGather = {
+    "summaRtAllGather",
+    {IntPtr /*srcBase*/, I64 /*srcOffset*/, IntPtr /*dstBase*/,
+     I64 /*dstOffset*/, I64 /*outer*/, I64 /*inner*/, I32 /*dtype*/,
+     I32 /*axesMask*/}};
+
+const RuntimeFunction kReduceScatter = {
+    "summaRtReduceScatter",
+    {IntPtr /*srcBase*/, I64 /*srcOffset*/, IntPtr /*dstBase*/,
+     I64 /*dstOffset*/, I64 /*outer*/, I64 /*inner*/, I32 /*dtype*/,
+     I32 /*axesMask*/, I32 /*kind*/}};
+
+const RuntimeFunction kMatmul = {
+    "summaRtMatmul",
+    {I32 /*dtype*/, IntPtr /*aBase*/, I64 /*aOffset*/, I64 /*lda*/,
+     IntPtr /*bBase*/, I64 /*bOffset*/, I64 /*ldb*/, IntPtr /*cBase*/,
+     I64 /*cOffset*/, I64 /*ldc*/, I64 /*m*/, I64 /*n*/, I64 /*k*/,
+     I32 /*transA*/, I32 /*transB*/, I32 /*accumulate*/}};
+} // namespace mlir::summa::abi
+
+int32_t mlir::summa::abi::getDTypeCode(Type t) {
+  if (t.isF32())
+    return 0;
+  if (t.isF64())
+    return 1;
+  if (t.isF16())
+    return 2;
+  if (t.isBF16())
+    return 3;
+  return -1;
+}
+
+static Type getMLIRType(MLIRContext *ctx, CType t) {
+  switch (t) {
+  case CType::IntPtr:
+    return IndexType::get(ctx);
+  case CType::I64:
+    return IntegerType::get(ctx, 64);
+  case CType::I32:
+    return IntegerType::get(ctx, 32);
+  }
+  llvm_unreachable("covered switch");
+}
+
+func::CallOp mlir::summa::abi::createCall(OpBuilder &b, Location loc,
+                                          ModuleOp module,
+                                          const RuntimeFunction &fn,
+                                          ValueRange args) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> types;
+  for (CType t : fn.args)
+    types.push_back(getMLIRType(ctx, t));
+  auto fnType = FunctionType::get(ctx, types, {});
+  auto decl = module.lookupSymbol<func::FuncOp>(fn.name);
+  if (!decl) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    decl = func::FuncOp::create(b, loc, fn.name, fnType);
+    decl.setPrivate();
+  }
+  assert(decl.getFunctionType() == fnType && "runtime declaration mismatch");
+  assert(args.size() == types.size() && "wrong number of runtime arguments");
+  SmallVector<Value> casted;
+  for (auto [arg, type] : llvm::zip(args, types)) {
+    if (arg.getType() == type)
+      casted.push_back(arg);
+    else if (arg.getType().isIndex() || type.isIndex())
+      casted.push_back(arith::IndexCastOp::create(b, loc, type, arg));
+    else
+      casted.push_back(arith::TruncIOp::create(b, loc, type, arg));
+  }
+  return func::CallOp::create(b, loc, decl, casted);
+}

@@ -1,0 +1,175 @@
+//===- SummaDialect.cpp - summa dialect and attributes ----------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Dialect/Summa/IR/SummaDialect.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+
+#include "summa/Dialect/Summa/IR/SummaOpsDialect.cpp.inc"
+#include "summa/Dialect/Summa/IR/SummaEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "summa/Dialect/Summa/IR/SummaAttrs.cpp.inc"
+
+void SummaDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "summa/Dialect/Summa/IR/SummaOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "summa/Dialect/Summa/IR/SummaAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::summa::getAxisName(GridAxis axis) {
+  return stringifyGridAxis(axis);
+}
+
+std::string mlir::summa::formatAxes(ArrayRef<GridAxis> axes) {
+  std::string s = "[";
+  llvm::interleave(
+      axes, [&](GridAxis a) { s += getAxisName(a).str(); },
+      [&] { s += ", "; });
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+LayoutAttr LayoutAttr::get(MLIRContext *context, FlatSymbolRefAttr grid,
+                           ArrayRef<SmallVector<GridAxis>> splits) {
+  SmallVector<Attribute> dims;
+  for (const SmallVector<GridAxis> &dim : splits) {
+    SmallVector<int32_t> raw;
+    for (GridAxis a : dim)
+      raw.push_back(static_cast<int32_t>(a));
+    dims.push_back(DenseI32ArrayAttr::get(context, raw));
+  }
+  return get(context, grid, ArrayAttr::get(context, dims));
+}
+
+SmallVector<GridAxis> LayoutAttr::getDimSplit(unsigned dim) const {
+  SmallVector<GridAxis> axes;
+  for (int32_t a : cast<DenseI32ArrayAttr>(getSplits()[dim]).asArrayRef())
+    axes.push_back(static_cast<GridAxis>(a));
+  return axes;
+}
+
+SmallVector<GridAxis> LayoutAttr::getSplitAxes() const {
+  SmallVector<GridAxis> all;
+  for (unsigned d = 0, e = getRank(); d < e; ++d)
+    llvm::append_range(all, getDimSplit(d));
+  return all;
+}
+
+LogicalResult
+LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   FlatSymbolRefAttr grid, ArrayAttr splits) {
+  if (!grid)
+    return emitError() << "layout needs a grid symbol";
+  llvm::SmallBitVector seen(3);
+  for (Attribute dim : splits) {
+    auto axes = dyn_cast<DenseI32ArrayAttr>(dim);
+    if (!axes)
+      return emitError() << "layout dimension must be a list of grid axes";
+    for (int32_t a : axes.asArrayRef()) {
+      if (a < 0 || a > 2)
+        return emitError() << "unknown grid axis " << a;
+      if (seen.test(a))
+        return emitError() << "grid axis '"
+                           << getAxisName(static_cast<GridAxis>(a))
+                           << "' splits more than one dimension";
+      seen.set(a);
+    }
+  }
+  return success();
+}
+
+/// Parses `[row, col]` (possibly empty) into axis numbers.
+static ParseResult parseAxisList(AsmParser &parser,
+                                 SmallVectorImpl<int32_t> &axes) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        StringRef name;
+        SMLoc loc = parser.getCurrentLocation();
+        if (parser.parseKeyword(&name))
+          return failure();
+        std::optional<GridAxis> axis = symbolizeGridAxis(name);
+        if (!axis)
+          return parser.emitError(loc)
+                 << "unknown grid axis '" << name
+                 << "' (expected 'row', 'col' or 'depth')";
+        axes.push_back(static_cast<int32_t>(*axis));
+        return success();
+      });
+}
+
+static void printAxisList(AsmPrinter &printer, ArrayRef<int32_t> axes) {
+  printer << "[";
+  llvm::interleaveComma(axes, printer, [&](int32_t a) {
+    printer << getAxisName(static_cast<GridAxis>(a));
+  });
+  printer << "]";
+}
+
+Attribute LayoutAttr::parse(AsmParser &parser, Type) {
+  FlatSymbolRefAttr grid;
+  SmallVector<Attribute> dims;
+  if (parser.parseLess() || parser.parseAttribute(grid) || parser.parseComma())
+    return {};
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SmallVector<int32_t> axes;
+            if (parseAxisList(parser, axes))
+              return failure();
+            dims.push_back(
+                DenseI32ArrayAttr::get(parser.getContext(), axes));
+            return success();
+          }) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<LayoutAttr>(parser.getContext(), grid,
+                                       ArrayAttr::get(parser.getContext(),
+                                                      dims));
+}
+
+void LayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getGrid() << ", [";
+  llvm::interleaveComma(getSplits(), printer, [&](Attribute dim) {
+    printAxisList(printer, cast<DenseI32ArrayAttr>(dim).asArrayRef());
+  });
+  printer << "]>";
+}
+
+//===----------------------------------------------------------------------===//
+// Custom directive used by the op assembly formats: `[row, col]`.
+//===----------------------------------------------------------------------===//
+
+namespace mlir::summa {
+ParseResult parseGridAxes(OpAsmParser &parser, DenseI32ArrayAttr &axes) {
+  SmallVector<int32_t> raw;
+  if (parseAxisList(parser, raw))
+    return failure();
+  axes = DenseI32ArrayAttr::get(parser.getContext(), raw);
+  return success();
+}
+
+void printGridAxes(OpAsmPrinter &printer, Operation *,
+                   DenseI32ArrayAttr axes) {
+  printAxisList(printer, axes.asArrayRef());
+}
+} // namespace mlir::summa

@@ -1,0 +1,89 @@
+//===- Pipelines.cpp - named summa pipelines --------------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// summa-pipeline{grid=q,q,d}: unsharded linalg on tensors -> LLVM dialect.
+// summa-lower-to-llvm: the same without the partitioning half, used for the
+// unpartitioned reference that summa-compile links into every binary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Dialect/Summa/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+
+/// The passes after partitioning, as a textual pipeline so that it reads the
+/// same as on the summa-opt command line.
+static const char *const kLowering =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
+    "buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,"
+    "canonicalize,"
+    "convert-summa-to-runtime,"
+    "convert-linalg-to-loops,"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-scf-to-cf,"
+    "convert-math-to-libm,"
+    "convert-math-to-llvm,"
+    "finalize-memref-to-llvm,"
+    "convert-arith-to-llvm,"
+    "convert-index-to-llvm,"
+    "convert-func-to-llvm,"
+    "convert-cf-to-llvm,"
+    "reconcile-unrealized-casts";
+
+static void addTextual(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("summa: malformed built-in pipeline");
+}
+
+void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm) {
+  addTextual(pm, kLowering);
+}
+
+void mlir::summa::buildSummaPipeline(OpPassManager &pm,
+                                     const PipelineOptions &options) {
+  SummaAssignLayoutsOptions assign;
+  assign.grid.assign(options.grid.begin(), options.grid.end());
+  pm.addPass(createSummaAssignLayouts(assign));
+  pm.addPass(createSummaPartition());
+  pm.addPass(createSummaExpandMatmul());
+  pm.addPass(createCanonicalizerPass());
+  buildLowerToLLVMPipeline(pm);
+}
+
+namespace {
+struct SummaPipelineCLOptions
+    : public PassPipelineOptions<SummaPipelineCLOptions> {
+  ListOption<int64_t> grid{*this, "grid",
+                           llvm::cl::desc("grid shape q,q,d")};
+};
+} // namespace
+
+void mlir::summa::registerSummaPipelines() {
+  PassPipelineRegistration<SummaPipelineCLOptions>(
+      "summa-pipeline",
+      "Partition unsharded linalg for a [q, q, d] grid and lower it to the "
+      "LLVM dialect with runtime calls",
+      [](OpPassManager &pm, const SummaPipelineCLOptions &cl) {
+        PipelineOptions options;
+        options.grid.assign(cl.grid.begin(), cl.grid.end());
+        buildSummaPipeline(pm, options);
+      });
+  PassPipelineRegistration<>(
+      "summa-lower-to-llvm",
+      "Bufferize and lower summa/linalg on tensors to the LLVM dialect with "
+      "runtime calls (no partitioning)",
+      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm); });
+}

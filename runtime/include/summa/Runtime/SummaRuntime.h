@@ -1,0 +1,219 @@
+//===- SummaRuntime.h - summa runtime C ABI ---------------------*- C -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one C ABI between code compiled by summa and its runtime library. The
+// CPU backend implements it with MPI and CBLAS; the GPU backend (CUDA, NCCL,
+// cuBLAS) implements the same symbols. The compiler describes these
+// signatures once, in lib/Conversion/SummaToRuntime/RuntimeABI.cpp; keep the
+// two in sync (SUMMA_RT_API_VERSION guards it).
+//
+// Conventions:
+//  * Buffers are passed as (base, offset): `base` is the aligned pointer of a
+//    memref as an integer (intptr_t, MLIR's `index`), `offset` counts
+//    elements. Sizes and counts are int64_t elements.
+//  * Grid axes: 0 = row (coordinate i), 1 = col (coordinate j), 2 = depth
+//    (coordinate k). A collective names, as a bit mask (1 << axis), the grid
+//    axes its group spans (as upstream MLIR's shard dialect does): the group
+//    of mask (1 << SUMMA_AXIS_COL) is the set of ranks that share i and k,
+//    i.e. one row of the grid. A rank's index inside a group is its order by
+//    world rank. World rank = k*q*q + i*q + j.
+//  * Every failure (bad argument, failing MPI / BLAS / CUDA / NCCL call)
+//    prints the rank, the call and the message to stderr and aborts all ranks
+//    (MPI_Abort), so no rank is left waiting in a collective.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_SUMMARUNTIME_H
+#define SUMMA_RUNTIME_SUMMARUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define SUMMA_RT_EXPORT __declspec(dllexport)
+#else
+#define SUMMA_RT_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SUMMA_RT_API_VERSION 1
+
+/// Element types. Values are part of the ABI.
+enum SummaDType {
+  SUMMA_DT_F32 = 0,
+  SUMMA_DT_F64 = 1,
+  SUMMA_DT_F16 = 2,
+  SUMMA_DT_BF16 = 3,
+};
+
+/// Grid axes. Values are part of the ABI.
+enum SummaAxis {
+  SUMMA_AXIS_ROW = 0,
+  SUMMA_AXIS_COL = 1,
+  SUMMA_AXIS_DEPTH = 2,
+};
+
+/// Reduction kinds. Values are part of the ABI.
+enum SummaReduction {
+  SUMMA_RED_SUM = 0,
+  SUMMA_RED_MAX = 1,
+  SUMMA_RED_MIN = 2,
+  SUMMA_RED_PROD = 3,
+};
+
+/// The version of this ABI the library implements.
+SUMMA_RT_EXPORT int32_t summaRtGetAPIVersion(void);
+
+//===----------------------------------------------------------------------===//
+// Life cycle
+//===----------------------------------------------------------------------===//
+
+/// Initialises MPI (if not yet), checks that the world has exactly q*q*d
+/// ranks (otherwise every rank prints a message naming the grid and the world
+/// size and the process exits with status 2, without hanging), and builds the
+/// row, column and depth communicators. Pins BLAS to one thread per rank
+/// unless OPENBLAS_NUM_THREADS is set.
+SUMMA_RT_EXPORT void summaRtInit(int *argc, char ***argv, int64_t q,
+                                 int64_t d);
+/// Writes the profile (if SUMMA_PROFILE is set), frees the communicators and
+/// finalises MPI.
+SUMMA_RT_EXPORT void summaRtFinalize(void);
+/// This rank's world rank and the world size.
+SUMMA_RT_EXPORT int64_t summaRtWorldRank(void);
+SUMMA_RT_EXPORT int64_t summaRtWorldSize(void);
+/// This rank's coordinate on `axis` (SummaAxis).
+SUMMA_RT_EXPORT int64_t summaRtGridCoord(int32_t axis);
+/// The grid's extent on `axis` (q, q or d).
+SUMMA_RT_EXPORT int64_t summaRtGridSize(int32_t axis);
+/// Reports a fatal error from compiled code or a driver: prints the rank and
+/// message, then aborts every rank.
+SUMMA_RT_EXPORT void summaRtFatal(const char *message);
+
+//===----------------------------------------------------------------------===//
+// Collectives (in place unless they change the shape)
+//===----------------------------------------------------------------------===//
+
+/// Broadcast `count` elements from the rank with index `root` in the group
+/// spanning `axesMask`.
+SUMMA_RT_EXPORT void summaRtBroadcast(intptr_t base, int64_t offset,
+                                      int64_t count, int32_t dtype,
+                                      int32_t axesMask, int64_t root);
+/// Reduce to `root` of the group, in place (the root's buffer receives the
+/// result; the others' buffers are left unchanged).
+SUMMA_RT_EXPORT void summaRtReduce(intptr_t base, int64_t offset,
+                                   int64_t count, int32_t dtype,
+                                   int32_t axesMask, int64_t root,
+                                   int32_t kind);
+/// All-reduce in place over the group.
+SUMMA_RT_EXPORT void summaRtAllReduce(intptr_t base, int64_t offset,
+                                      int64_t count, int32_t dtype,
+                                      int32_t axesMask, int32_t kind);
+/// All-gather along one tensor dimension. The source is viewed as a row-major
+/// [outer, inner] array (inner = the product of the gathered dimension and
+/// the dimensions after it); the destination is [outer, n*inner] where n is
+/// the group size, and group member r's block lands at columns
+/// [r*inner, (r+1)*inner).
+SUMMA_RT_EXPORT void summaRtAllGather(intptr_t srcBase, int64_t srcOffset,
+                                      intptr_t dstBase, int64_t dstOffset,
+                                      int64_t outer, int64_t inner,
+                                      int32_t dtype, int32_t axesMask);
+/// Reduce-scatter along one tensor dimension, the inverse of summaRtAllGather:
+/// the source is [outer, n*inner], the destination [outer, inner]; member r
+/// receives the reduction of every member's columns [r*inner, (r+1)*inner).
+SUMMA_RT_EXPORT void summaRtReduceScatter(intptr_t srcBase, int64_t srcOffset,
+                                          intptr_t dstBase, int64_t dstOffset,
+                                          int64_t outer, int64_t inner,
+                                          int32_t dtype, int32_t axesMask,
+                                          int32_t kind);
+
+//===----------------------------------------------------------------------===//
+// Local compute
+//===----------------------------------------------------------------------===//
+
+/// C[m,n] (+)= op(A) * op(B), row-major with leading dimensions lda, ldb,
+/// ldc (in elements). op(A) is A[m,k] (transA = 0) or A[k,m]^T (transA = 1);
+/// op(B) likewise. accumulate = 0 overwrites C.
+SUMMA_RT_EXPORT void summaRtMatmul(int32_t dtype, intptr_t aBase,
+                                   int64_t aOffset, int64_t lda,
+                                   intptr_t bBase, int64_t bOffset,
+                                   int64_t ldb, intptr_t cBase,
+                                   int64_t cOffset, int64_t ldc, int64_t m,
+                                   int64_t n, int64_t k, int32_t transA,
+                                   int32_t transB, int32_t accumulate);
+
+//===----------------------------------------------------------------------===//
+// Driver support (used by the main that summa-compile links in)
+//===----------------------------------------------------------------------===//
+
+#define SUMMA_MAX_RANK 4
+
+/// One argument or result of the compiled entry function.
+typedef struct SummaTensorDesc {
+  const char *name;
+  int32_t rank;
+  int32_t dtype;
+  int64_t globalShape[SUMMA_MAX_RANK];
+  int64_t localShape[SUMMA_MAX_RANK];
+  /// Per dimension, the grid axes that split it, outer to inner, terminated
+  /// by -1 (all -1: replicated). The block index of a rank along the
+  /// dimension is the mixed-radix number of its coordinates on those axes.
+  int32_t splitAxes[SUMMA_MAX_RANK][3];
+  /// Inputs are filled with uniform values in [-1, 1) times `scale`.
+  double scale;
+} SummaTensorDesc;
+
+/// Calls a compiled function on buffers (inputs, then outputs), each buffer
+/// a dense row-major array of the tensor's local (spmd) or global
+/// (reference) shape.
+typedef void (*SummaInvokeFn)(void **buffers);
+
+typedef struct SummaProgramDesc {
+  const char *name;
+  int64_t q;
+  int64_t d;
+  int32_t numInputs;
+  int32_t numOutputs;
+  const SummaTensorDesc *inputs;
+  const SummaTensorDesc *outputs;
+  SummaInvokeFn spmd;
+  SummaInvokeFn reference;
+} SummaProgramDesc;
+
+/// The deterministic input value of element `globalIndex` (row-major linear
+/// index into the global tensor) of input number `tensor`: a pure function of
+/// (seed, tensor, globalIndex), uniform in [-1, 1). Every backend computes
+/// it exactly so: h = mix(mix(mix(seed) ^ (uint32_t)tensor) ^
+/// (uint64_t)globalIndex), where mix is the splitmix64 finaliser
+///   x += 0x9e3779b97f4a7c15; x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9;
+///   x = (x ^ (x >> 27)) * 0x94d049bb133111eb; return x ^ (x >> 31);
+/// and the value is ((int64_t)(h >> 40) - 2^23) * 2^-23 (exact in a float).
+SUMMA_RT_EXPORT float summaRtInputValue(uint64_t seed, int32_t tensor,
+                                        int64_t globalIndex);
+
+/// The whole driver: parses --iters N, --check, --seed S, --tol T, --help;
+/// initialises the runtime for the program's grid; fills each rank's tiles
+/// of the inputs; runs and times the spmd function; with --check gathers the
+/// outputs to rank 0, runs the reference on the whole inputs and prints
+/// `check: PASS max_rel_err=<x>` or `check: FAIL ...`. Returns the process
+/// exit status.
+///
+/// CPU backend details: the first spmd call (on freshly filled inputs and
+/// zeroed outputs) is the one --check verifies, and the warm-up of the N
+/// timed calls; rel_err is ||y - ref||_2 / ||ref||_2 over each output (the
+/// worst over replicas of replicated blocks), non-finite values fail; every
+/// rank returns rank 0's verdict (0 pass, 1 fail, 2 bad option). The
+/// reference must not call collectives (only rank 0 runs it).
+SUMMA_RT_EXPORT int summaRtMain(int argc, char **argv,
+                                const SummaProgramDesc *program);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // SUMMA_RUNTIME_SUMMARUNTIME_H

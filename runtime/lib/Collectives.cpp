@@ -1,0 +1,276 @@
+//===- Collectives.cpp - MPI collectives over grid sub-groups ---*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The collectives of the C ABI on the sub-communicators built by summaRtInit.
+// Every argument is validated first (a bad one aborts all ranks with the
+// function's name); a group of one rank then returns at once (after copying
+// for the shape-changing collectives) and is not profiled, see Profile.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DType.h"
+#include "Error.h"
+#include "Grid.h"
+#include "Profile.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <vector>
+
+using namespace summa::rt;
+
+namespace {
+
+/// MPI counts are int: element-wise collectives are split into chunks of at
+/// most this many elements.
+constexpr int64_t kMaxChunk = int64_t(1) << 30;
+
+char *elementPointer(intptr_t base, int64_t offset, const DTypeInfo &type) {
+  return reinterpret_cast<char *>(base) +
+         offset * static_cast<int64_t>(type.size);
+}
+
+void checkBuffer(const char *caller, const char *what, intptr_t base,
+                 int64_t offset, int64_t count) {
+  if (count < 0)
+    fatal("%s: negative element count %lld for the %s", caller,
+          (long long)count, what);
+  if (offset < 0)
+    fatal("%s: negative offset %lld for the %s", caller, (long long)offset,
+          what);
+  if (count > 0 && base == 0)
+    fatal("%s: the %s is a null pointer but has %lld elements", caller, what,
+          (long long)count);
+}
+
+void checkRoot(const char *caller, int64_t root, const Group &group) {
+  if (root < 0 || root >= group.size)
+    fatal("%s: root %lld is outside the group of %d ranks", caller,
+          (long long)root, group.size);
+}
+
+MPI_Op reductionOp(int32_t kind, const char *caller) {
+  switch (kind) {
+  case SUMMA_RED_SUM:
+    return MPI_SUM;
+  case SUMMA_RED_MAX:
+    return MPI_MAX;
+  case SUMMA_RED_MIN:
+    return MPI_MIN;
+  case SUMMA_RED_PROD:
+    return MPI_PROD;
+  default:
+    fatal("%s: invalid reduction kind %d (expected 0 = sum, 1 = max, "
+          "2 = min, 3 = prod)",
+          caller, kind);
+  }
+}
+
+/// Validates an [outer, inner] block and returns outer * inner, which must
+/// fit in an MPI count, as must n * outer * inner.
+int64_t checkBlock(const char *caller, int64_t outer, int64_t inner,
+                   const Group &group) {
+  if (outer < 0 || inner < 0)
+    fatal("%s: negative shape [%lld, %lld]", caller, (long long)outer,
+          (long long)inner);
+  if (inner != 0 && outer > INT64_MAX / inner / group.size)
+    fatal("%s: shape [%lld, %lld] over %d ranks overflows", caller,
+          (long long)outer, (long long)inner, group.size);
+  int64_t block = outer * inner;
+  if (block > INT_MAX)
+    fatal("%s: a block of %lld elements exceeds the CPU backend's limit of "
+          "%d elements per rank",
+          caller, (long long)block, INT_MAX);
+  return block;
+}
+
+bool overlaps(const char *a, int64_t aBytes, const char *b, int64_t bBytes) {
+  return a < b + bBytes && b < a + aBytes;
+}
+
+/// One scratch buffer, reused across calls (the runtime is single-threaded).
+char *scratch(size_t bytes) {
+  static std::vector<char> buffer;
+  if (buffer.size() < bytes)
+    buffer.resize(bytes);
+  return buffer.data();
+}
+
+} // namespace
+
+void summaRtBroadcast(intptr_t base, int64_t offset, int64_t count,
+                      int32_t dtype, int32_t axesMask, int64_t root) {
+  const char *caller = "summaRtBroadcast";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  checkRoot(caller, root, group);
+  if (group.size == 1)
+    return;
+
+  double start = profileClock();
+  char *data = elementPointer(base, offset, type);
+  int64_t done = 0;
+  do {
+    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
+    SUMMA_MPI_CHECK(MPI_Bcast(data + done * type.size, chunk, type.mpiType,
+                              static_cast<int>(root), group.comm));
+    done += chunk;
+  } while (done < count);
+  recordCollective(CollectiveKind::Broadcast, axesMask,
+                   count * static_cast<int64_t>(type.size),
+                   profileClock() - start);
+}
+
+void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
+                   int32_t axesMask, int64_t root, int32_t kind) {
+  const char *caller = "summaRtReduce";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  checkRoot(caller, root, group);
+  MPI_Op op = reductionOp(kind, caller);
+  if (group.size == 1)
+    return;
+
+  double start = profileClock();
+  char *data = elementPointer(base, offset, type);
+  bool isRoot = group.rank == root;
+  int64_t done = 0;
+  do {
+    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
+    char *chunkData = data + done * type.size;
+    // The root reduces in place; the others only send, and MPI ignores their
+    // receive buffer, so their data is left unchanged.
+    if (isRoot)
+      SUMMA_MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, chunkData, chunk, type.mpiType,
+                                 op, static_cast<int>(root), group.comm));
+    else
+      SUMMA_MPI_CHECK(MPI_Reduce(chunkData, nullptr, chunk, type.mpiType, op,
+                                 static_cast<int>(root), group.comm));
+    done += chunk;
+  } while (done < count);
+  recordCollective(CollectiveKind::Reduce, axesMask,
+                   count * static_cast<int64_t>(type.size),
+                   profileClock() - start);
+}
+
+void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
+                      int32_t dtype, int32_t axesMask, int32_t kind) {
+  const char *caller = "summaRtAllReduce";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  MPI_Op op = reductionOp(kind, caller);
+  if (group.size == 1)
+    return;
+
+  double start = profileClock();
+  char *data = elementPointer(base, offset, type);
+  int64_t done = 0;
+  do {
+    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
+    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, data + done * type.size, chunk,
+                                  type.mpiType, op, group.comm));
+    done += chunk;
+  } while (done < count);
+  recordCollective(CollectiveKind::AllReduce, axesMask,
+                   count * static_cast<int64_t>(type.size),
+                   profileClock() - start);
+}
+
+void summaRtAllGather(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
+                      int64_t dstOffset, int64_t outer, int64_t inner,
+                      int32_t dtype, int32_t axesMask) {
+  const char *caller = "summaRtAllGather";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  int64_t block = checkBlock(caller, outer, inner, group);
+  int64_t n = group.size;
+  checkBuffer(caller, "source", srcBase, srcOffset, block);
+  checkBuffer(caller, "destination", dstBase, dstOffset, n * block);
+
+  const char *src = elementPointer(srcBase, srcOffset, type);
+  char *dst = elementPointer(dstBase, dstOffset, type);
+  int64_t blockBytes = block * static_cast<int64_t>(type.size);
+  if (n == 1) {
+    if (blockBytes > 0)
+      std::memmove(dst, src, blockBytes);
+    return;
+  }
+
+  double start = profileClock();
+  int mpiBlock = static_cast<int>(block);
+  if (outer == 1) {
+    // [1, n*inner] is [n, inner]: MPI's layout already. MPI forbids aliasing
+    // between the send and the receive buffer, so copy an overlapping source.
+    if (overlaps(src, blockBytes, dst, n * blockBytes)) {
+      char *copy = scratch(blockBytes);
+      std::memcpy(copy, src, blockBytes);
+      src = copy;
+    }
+    SUMMA_MPI_CHECK(MPI_Allgather(src, mpiBlock, type.mpiType, dst, mpiBlock,
+                                  type.mpiType, group.comm));
+  } else {
+    // Gather as [n, outer, inner], then transpose the first two dimensions
+    // into [outer, n, inner] = [outer, n*inner].
+    char *gathered = scratch(n * blockBytes);
+    SUMMA_MPI_CHECK(MPI_Allgather(src, mpiBlock, type.mpiType, gathered,
+                                  mpiBlock, type.mpiType, group.comm));
+    int64_t rowBytes = inner * static_cast<int64_t>(type.size);
+    if (rowBytes > 0)
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t o = 0; o < outer; ++o)
+          std::memcpy(dst + (o * n + r) * rowBytes,
+                      gathered + (r * outer + o) * rowBytes, rowBytes);
+  }
+  recordCollective(CollectiveKind::AllGather, axesMask, blockBytes,
+                   profileClock() - start);
+}
+
+void summaRtReduceScatter(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
+                          int64_t dstOffset, int64_t outer, int64_t inner,
+                          int32_t dtype, int32_t axesMask, int32_t kind) {
+  const char *caller = "summaRtReduceScatter";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  int64_t block = checkBlock(caller, outer, inner, group);
+  int64_t n = group.size;
+  checkBuffer(caller, "source", srcBase, srcOffset, n * block);
+  checkBuffer(caller, "destination", dstBase, dstOffset, block);
+  MPI_Op op = reductionOp(kind, caller);
+
+  const char *src = elementPointer(srcBase, srcOffset, type);
+  char *dst = elementPointer(dstBase, dstOffset, type);
+  int64_t blockBytes = block * static_cast<int64_t>(type.size);
+  if (n == 1) {
+    if (blockBytes > 0)
+      std::memmove(dst, src, blockBytes);
+    return;
+  }
+
+  double start = profileClock();
+  const char *blocks = src;
+  if (outer != 1 || overlaps(src, n * blockBytes, dst, blockBytes)) {
+    // Rearrange [outer, n, inner] into [n, outer, inner] so that member r's
+    // block is contiguous, as MPI_Reduce_scatter_block expects.
+    char *rearranged = scratch(n * blockBytes);
+    int64_t rowBytes = inner * static_cast<int64_t>(type.size);
+    if (rowBytes > 0)
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t o = 0; o < outer; ++o)
+          std::memcpy(rearranged + (r * outer + o) * rowBytes,
+                      src + (o * n + r) * rowBytes, rowBytes);
+    blocks = rearranged;
+  }
+  SUMMA_MPI_CHECK(MPI_Reduce_scatter_block(blocks, dst, static_cast<int>(block),
+                                           type.mpiType, op, group.comm));
+  recordCollective(CollectiveKind::ReduceScatter, axesMask, blockBytes,
+                   profileClock() - start);
+}

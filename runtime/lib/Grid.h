@@ -1,0 +1,68 @@
+//===- Grid.h - grid state and communicators --------------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The process-wide state of the CPU runtime: the [q, q, d] grid, this rank's
+// coordinates and one communicator per non-empty set of grid axes. The
+// runtime is single-threaded: compiled code calls it from one thread per rank.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_LIB_GRID_H
+#define SUMMA_RUNTIME_LIB_GRID_H
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace summa::rt {
+
+/// Number of axes masks, indexed by the mask itself; mask 0 is unused.
+constexpr int kNumAxesMasks = 8;
+
+/// One sub-group of the grid: the ranks that agree on every coordinate whose
+/// axis is not in the mask, ordered by world rank.
+struct Group {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int size = 0;
+  int rank = 0;
+};
+
+struct GridState {
+  bool initialised = false;
+  int worldRank = 0;
+  int worldSize = 0;
+  int64_t q = 0;
+  int64_t d = 0;
+  /// Indexed by SummaAxis: i (row), j (col), k (depth).
+  int64_t coords[3] = {0, 0, 0};
+  Group groups[kNumAxesMasks];
+};
+
+/// The runtime's global state.
+GridState &grid();
+
+/// This rank's world rank, or -1 when MPI is not running.
+int currentRank();
+
+/// Aborts with "<caller>: the runtime is not initialised" unless summaRtInit
+/// has run.
+void requireInitialised(const char *caller);
+
+/// The extent of the grid on `axis` (q, q or d).
+int64_t axisExtent(int axis);
+
+/// The coordinates of world rank `rank` on the grid.
+void coordsOfRank(int64_t rank, int64_t coords[3]);
+
+/// The sub-group spanning `axesMask`, after validating the mask.
+const Group &groupFor(int32_t axesMask, const char *caller);
+
+/// Pins BLAS to one thread unless OPENBLAS_NUM_THREADS is set (Blas.cpp).
+void pinBlasThreads();
+
+} // namespace summa::rt
+
+#endif // SUMMA_RUNTIME_LIB_GRID_H

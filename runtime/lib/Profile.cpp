@@ -1,0 +1,166 @@
+//===- Profile.cpp - collective and matmul counters -------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Profile.h"
+#include "Error.h"
+#include "Grid.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace summa::rt;
+
+namespace {
+ProfileSnapshot counters;
+bool recording = true;
+
+std::string formatDouble(double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+
+/// SUMMA_PROFILE with every "%r" replaced by the rank, or with
+/// ".rank<R>.json" appended when it has no "%r".
+std::string profilePath(const std::string &pattern, int rank) {
+  std::string rankText = std::to_string(rank);
+  if (pattern.find("%r") == std::string::npos)
+    return pattern + ".rank" + rankText + ".json";
+  std::string path;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern.compare(i, 2, "%r") == 0) {
+      path += rankText;
+      ++i;
+    } else {
+      path += pattern[i];
+    }
+  }
+  return path;
+}
+} // namespace
+
+double summa::rt::profileClock() {
+  using Clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+
+const char *summa::rt::collectiveName(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::Broadcast:
+    return "broadcast";
+  case CollectiveKind::Reduce:
+    return "reduce";
+  case CollectiveKind::AllReduce:
+    return "all_reduce";
+  case CollectiveKind::AllGather:
+    return "all_gather";
+  case CollectiveKind::ReduceScatter:
+    return "reduce_scatter";
+  }
+  return "unknown";
+}
+
+std::string summa::rt::groupName(int32_t mask) {
+  static const char *const axisNames[3] = {"row", "col", "depth"};
+  std::string name;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!(mask & (1 << axis)))
+      continue;
+    if (!name.empty())
+      name += '+';
+    name += axisNames[axis];
+  }
+  return name;
+}
+
+ProfileSnapshot summa::rt::profileSnapshot() { return counters; }
+
+void summa::rt::resetProfile() { counters = ProfileSnapshot(); }
+
+ProfilePause::ProfilePause() : previous(recording) { recording = false; }
+
+ProfilePause::~ProfilePause() { recording = previous; }
+
+void summa::rt::recordCollective(CollectiveKind kind, int32_t mask,
+                                 int64_t bytes, double seconds) {
+  if (!recording)
+    return;
+  CollectiveCounter &counter =
+      counters.collectives[static_cast<int>(kind)][mask];
+  ++counter.count;
+  counter.bytes += bytes;
+  counter.seconds += seconds;
+}
+
+void summa::rt::recordMatmul(int64_t flops, double seconds) {
+  if (!recording)
+    return;
+  ++counters.matmul.count;
+  counters.matmul.flops += flops;
+  counters.matmul.seconds += seconds;
+}
+
+std::string summa::rt::profileToJson() {
+  const GridState &g = grid();
+  std::string json = "{\"rank\":" + std::to_string(g.worldRank);
+  json += ",\"grid\":[" + std::to_string(g.q) + "," + std::to_string(g.q) +
+          "," + std::to_string(g.d) + "]";
+  json += ",\"coords\":[" + std::to_string(g.coords[SUMMA_AXIS_ROW]) + "," +
+          std::to_string(g.coords[SUMMA_AXIS_COL]) + "," +
+          std::to_string(g.coords[SUMMA_AXIS_DEPTH]) + "]";
+  json += ",\"collectives\":[";
+  bool first = true;
+  for (int kind = 0; kind < kNumCollectiveKinds; ++kind) {
+    for (int mask = 1; mask < 8; ++mask) {
+      const CollectiveCounter &counter = counters.collectives[kind][mask];
+      if (counter.count == 0)
+        continue;
+      if (!first)
+        json += ",";
+      first = false;
+      json += "{\"op\":\"";
+      json += collectiveName(static_cast<CollectiveKind>(kind));
+      json += "\",\"group\":\"" + groupName(mask) + "\"";
+      json += ",\"count\":" + std::to_string(counter.count);
+      json += ",\"bytes\":" + std::to_string(counter.bytes);
+      json += ",\"seconds\":" + formatDouble(counter.seconds) + "}";
+    }
+  }
+  json += "],\"matmul\":{\"count\":" + std::to_string(counters.matmul.count);
+  json += ",\"flops\":" + std::to_string(counters.matmul.flops);
+  json += ",\"seconds\":" + formatDouble(counters.matmul.seconds) + "}}\n";
+  return json;
+}
+
+bool summa::rt::writeProfileIfRequested() {
+  const char *pattern = std::getenv("SUMMA_PROFILE");
+  if (!pattern || !*pattern)
+    return true;
+  int rank = grid().worldRank;
+  std::string path = profilePath(pattern, rank);
+  std::string json = profileToJson();
+  FILE *file = std::fopen(path.c_str(), "w");
+  bool written =
+      file && std::fwrite(json.data(), 1, json.size(), file) == json.size();
+  int error = errno;
+  if (file && std::fclose(file) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  if (written)
+    return true;
+  std::string line = "summa: rank " + std::to_string(rank) +
+                     ": cannot write SUMMA_PROFILE file '" + path +
+                     "': " + std::strerror(error) + "\n";
+  std::fflush(stdout);
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+  return false;
+}

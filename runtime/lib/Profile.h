@@ -1,0 +1,118 @@
+//===- Profile.h - collective and matmul counters ---------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The runtime counts, per collective kind and axes mask, the calls, the bytes
+// and the seconds spent, and for summaRtMatmul the calls, the flops and the
+// seconds. summaRtFinalize writes them as JSON when SUMMA_PROFILE is set:
+//
+//   SUMMA_PROFILE=path      -> path.rank<R>.json, one file per rank
+//   SUMMA_PROFILE=p.%r.json -> p.<R>.json (every "%r" becomes the rank)
+//
+//   {"rank":R,"grid":[q,q,d],"coords":[i,j,k],
+//    "collectives":[{"op":"broadcast","group":"col","count":N,"bytes":B,
+//                    "seconds":S}, ...],
+//    "matmul":{"count":N,"flops":F,"seconds":S}}
+//
+// Definitions:
+//  * `bytes` is the size in bytes of this rank's buffer argument: the buffer
+//    for broadcast, reduce and all_reduce, the source for all_gather and the
+//    destination for reduce_scatter. It is the local payload, not the bytes a
+//    particular MPI algorithm puts on the wire.
+//  * Collectives over a group of one rank move nothing and are NOT counted
+//    (their arguments are still validated), so that the counters equal the
+//    communication a cost model predicts.
+//  * Calls with zero elements over a larger group are counted (0 bytes).
+//  * `flops` is 2*m*n*k per summaRtMatmul call; every valid call is counted.
+//  * Entries with a zero count are omitted from the JSON.
+//
+// The C++ accessors below are exported from libsumma_runtime.so for tests;
+// they are not part of the C ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_LIB_PROFILE_H
+#define SUMMA_RUNTIME_LIB_PROFILE_H
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <cstdint>
+#include <string>
+
+namespace summa::rt {
+
+enum class CollectiveKind {
+  Broadcast = 0,
+  Reduce,
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+};
+constexpr int kNumCollectiveKinds = 5;
+
+struct CollectiveCounter {
+  int64_t count = 0;
+  int64_t bytes = 0;
+  double seconds = 0.0;
+};
+
+struct MatmulCounter {
+  int64_t count = 0;
+  int64_t flops = 0;
+  double seconds = 0.0;
+};
+
+struct ProfileSnapshot {
+  /// Indexed by [CollectiveKind][axes mask]; mask 0 is unused.
+  CollectiveCounter collectives[kNumCollectiveKinds][8];
+  MatmulCounter matmul;
+
+  const CollectiveCounter &get(CollectiveKind kind, int32_t mask) const {
+    return collectives[static_cast<int>(kind)][mask];
+  }
+};
+
+/// The JSON name of a collective kind: "broadcast", "reduce", "all_reduce",
+/// "all_gather" or "reduce_scatter".
+SUMMA_RT_EXPORT const char *collectiveName(CollectiveKind kind);
+/// The spanned axes of `mask` joined by '+', in the order row, col, depth:
+/// 1 -> "row", 2 -> "col", 3 -> "row+col", 7 -> "row+col+depth".
+SUMMA_RT_EXPORT std::string groupName(int32_t mask);
+
+/// A copy of the counters of this rank.
+SUMMA_RT_EXPORT ProfileSnapshot profileSnapshot();
+/// Sets every counter to zero.
+SUMMA_RT_EXPORT void resetProfile();
+/// The counters of this rank as the JSON document described above.
+SUMMA_RT_EXPORT std::string profileToJson();
+
+/// Suspends recording while alive (the driver uses it around the reference
+/// run, so that the counters describe the spmd program only).
+class SUMMA_RT_EXPORT ProfilePause {
+public:
+  ProfilePause();
+  ~ProfilePause();
+  ProfilePause(const ProfilePause &) = delete;
+  ProfilePause &operator=(const ProfilePause &) = delete;
+
+private:
+  bool previous;
+};
+
+/// Seconds on a monotonic clock (usable before MPI is initialised).
+double profileClock();
+
+void recordCollective(CollectiveKind kind, int32_t mask, int64_t bytes,
+                      double seconds);
+void recordMatmul(int64_t flops, double seconds);
+
+/// Writes this rank's profile if SUMMA_PROFILE is set. On failure prints
+/// "summa: rank R: cannot write SUMMA_PROFILE file '<path>': <reason>" and
+/// returns false.
+bool writeProfileIfRequested();
+
+} // namespace summa::rt
+
+#endif // SUMMA_RUNTIME_LIB_PROFILE_H

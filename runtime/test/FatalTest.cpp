@@ -1,0 +1,92 @@
+//===- FatalTest.cpp - error paths that must abort every rank ---*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `summa-fatal-test <case>` provokes one error on the grid [1, 1, 2] (two
+// ranks); CTest checks the message and that the run ends non-zero instead of
+// hanging. In the cases marked "alone", only rank 0 makes the bad call while
+// rank 1 waits in a valid collective: the abort must still end both.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+constexpr int32_t kDepth = 1 << SUMMA_AXIS_DEPTH;
+
+intptr_t address(const void *pointer) {
+  return reinterpret_cast<intptr_t>(pointer);
+}
+
+int run(const char *name) {
+  std::string which = name;
+  if (which == "not-initialised") {
+    summaRtWorldRank();
+    return 0;
+  }
+  if (which == "bad-grid") {
+    summaRtInit(nullptr, nullptr, 0, 1);
+    return 0;
+  }
+  summaRtInit(nullptr, nullptr, 1, 2);
+  float data[16] = {0};
+  int64_t rank = summaRtWorldRank();
+  if (which == "f16-broadcast") {
+    summaRtBroadcast(address(data), 0, 4, SUMMA_DT_F16, kDepth, 0);
+  } else if (which == "bf16-all-reduce") {
+    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_BF16, kDepth, SUMMA_RED_SUM);
+  } else if (which == "bad-dtype") {
+    summaRtAllReduce(address(data), 0, 4, 9, kDepth, SUMMA_RED_SUM);
+  } else if (which == "bad-mask") {
+    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_F32, 0, SUMMA_RED_SUM);
+  } else if (which == "bad-kind") {
+    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_F32, kDepth, 11);
+  } else if (which == "negative-count") {
+    summaRtBroadcast(address(data), 0, -1, SUMMA_DT_F32, kDepth, 0);
+  } else if (which == "null-buffer") {
+    summaRtAllGather(0, 0, address(data), 0, 2, 2, SUMMA_DT_F32, kDepth);
+  } else if (which == "bad-root-alone") {
+    // Rank 1 enters a valid reduce and waits for rank 0, which never comes.
+    summaRtReduce(address(data), 0, 4, SUMMA_DT_F32, kDepth, rank == 0 ? 5 : 0,
+                  SUMMA_RED_SUM);
+  } else if (which == "matmul-bad-ld") {
+    summaRtMatmul(SUMMA_DT_F32, address(data), 0, 2, address(data), 0, 3,
+                  address(data), 0, 3, 2, 3, 3, 0, 0, 0);
+  } else if (which == "matmul-f16") {
+    summaRtMatmul(SUMMA_DT_F16, address(data), 0, 2, address(data), 0, 2,
+                  address(data), 0, 2, 2, 2, 2, 0, 0, 0);
+  } else if (which == "mpi-error") {
+    int value = 0;
+    SUMMA_MPI_CHECK(MPI_Bcast(&value, 1, MPI_INT, 99, MPI_COMM_WORLD));
+  } else if (which == "user-fatal-alone") {
+    if (rank == 1)
+      summaRtFatal("compiled code gave up");
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else {
+    std::fprintf(stderr, "summa-fatal-test: unknown case '%s'\n", name);
+    return 2;
+  }
+  // Not reached when the runtime aborts as it should.
+  summaRtFinalize();
+  std::printf("summa-fatal-test: case '%s' did not abort\n", name);
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: summa-fatal-test <case>\n");
+    return 2;
+  }
+  return run(argv[1]);
+}

@@ -1,0 +1,52 @@
+// RUN: summa-opt %s -split-input-file -verify-diagnostics --convert-summa-to-runtime
+
+summa.grid @grid shape = [2, 2, 1]
+func.func @tensor_form(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'summa.all_reduce' op on tensors must be bufferized before convert-summa-to-runtime}}
+  %0 = summa.all_reduce %a on @grid axes = [col] kind = sum : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 1]
+func.func @unexpanded(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>, %c: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'summa.matmul' op must be expanded (summa-expand-matmul) before lowering}}
+  %0 = summa.matmul %a, %b, %c on @grid form = ab : tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 1]
+func.func @integer(%a: memref<4x8xi32>) {
+  // expected-error @+1 {{'summa.all_reduce' op element type 'i32' has no runtime support (f32, f64, f16, bf16)}}
+  summa.all_reduce %a on @grid axes = [col] kind = sum : memref<4x8xi32>
+  return
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 1]
+func.func @strided(%a: memref<4x8xf32, strided<[16, 1]>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'summa.broadcast' op needs a static, contiguous row-major buffer, got 'memref<4x8xf32, strided<[16, 1]>>'}}
+  summa.broadcast %a on @grid axes = [col] root = %c0 : memref<4x8xf32, strided<[16, 1]>>
+  return
+}
+
+// -----
+
+func.func @gemm_integer(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memref<4x16xi32>) {
+  // expected-error @+1 {{'linalg.matmul' op operand element types must be one runtime type (f32, f64, f16, bf16), got 'i32'}}
+  linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x16xi32>) outs(%c : memref<4x16xi32>)
+  return
+}
+
+// -----
+
+func.func @gemm_column_major(%a: memref<4x8xf32, strided<[1, 4]>>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op needs unit stride in the last dimension, got 'memref<4x8xf32, strided<[1, 4]>>'}}
+  linalg.matmul ins(%a, %b : memref<4x8xf32, strided<[1, 4]>>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}

@@ -1,0 +1,74 @@
+// RUN: summa-opt %s -split-input-file --convert-summa-to-runtime | FileCheck %s
+
+// Each collective becomes one call of the runtime C ABI: (aligned pointer as
+// index, element offset, count, dtype, axes mask, [root], [kind]).
+// dtype: f32 = 0, f64 = 1; axes mask: row = 1, col = 2, depth = 4;
+// kind: sum = 0, max = 1.
+summa.grid @grid shape = [2, 2, 2]
+
+// CHECK-NOT: summa.grid
+// CHECK-DAG: func.func private @summaRtBroadcast(index, i64, i64, i32, i32, i64)
+// CHECK-DAG: func.func private @summaRtReduce(index, i64, i64, i32, i32, i64, i32)
+// CHECK-DAG: func.func private @summaRtAllReduce(index, i64, i64, i32, i32, i32)
+// CHECK-DAG: func.func private @summaRtAllGather(index, i64, index, i64, i64, i64, i32, i32)
+// CHECK-DAG: func.func private @summaRtReduceScatter(index, i64, index, i64, i64, i64, i32, i32, i32)
+// CHECK-LABEL: func.func @collectives
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[G:.*]]: memref<4x16xf32>, %[[D:.*]]: memref<4x8xf64>, %[[T:.*]]: index)
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[A]]
+// CHECK-DAG: %[[N:.*]] = arith.constant 32 : i64
+// CHECK-DAG: %[[F32:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[COL:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK-DAG: %[[ROOT:.*]] = arith.index_cast %[[T]] : index to i64
+// CHECK: call @summaRtBroadcast(%[[PTR]], %[[OFF64]], %[[N]], %[[F32]], %[[COL]], %[[ROOT]])
+// CHECK: %[[ROW:.*]] = arith.constant 1 : i32
+// CHECK: %[[MAX:.*]] = arith.constant 1 : i32
+// CHECK: call @summaRtReduce({{.*}}, %[[ROW]], %{{.*}}, %[[MAX]])
+// CHECK: %[[DEPTH:.*]] = arith.constant 4 : i32
+// CHECK: call @summaRtAllReduce({{.*}}, %[[DEPTH]], %{{.*}})
+// CHECK: %[[F64:.*]] = arith.constant 1 : i32
+// CHECK: %[[ROWCOL:.*]] = arith.constant 3 : i32
+// CHECK: call @summaRtAllReduce({{.*}}, %[[F64]], %[[ROWCOL]], %{{.*}})
+// all_gather along dim 1 of 4x8 -> 4x16: outer 4, inner 8.
+// CHECK: %[[OUTER:.*]] = arith.constant 4 : i64
+// CHECK: %[[INNER:.*]] = arith.constant 8 : i64
+// CHECK: call @summaRtAllGather(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OUTER]], %[[INNER]], %{{.*}}, %{{.*}})
+// CHECK: call @summaRtReduceScatter(
+// CHECK-NOT: summa.
+func.func @collectives(%a: memref<4x8xf32>, %g: memref<4x16xf32>, %d: memref<4x8xf64>, %t: index) {
+  summa.broadcast %a on @grid axes = [col] root = %t : memref<4x8xf32>
+  summa.reduce %a on @grid axes = [row] root = %t kind = max : memref<4x8xf32>
+  summa.all_reduce %a on @grid axes = [depth] kind = sum : memref<4x8xf32>
+  summa.all_reduce %d on @grid axes = [row, col] kind = sum : memref<4x8xf64>
+  summa.all_gather %a into %g on @grid axes = [col] dim = 1 : memref<4x8xf32> into memref<4x16xf32>
+  summa.reduce_scatter %g into %a on @grid axes = [col] dim = 1 kind = sum : memref<4x16xf32> into memref<4x8xf32>
+  return
+}
+
+// -----
+
+// A local GEMM on memrefs: C += A·B through the runtime's BLAS.
+// CHECK: func.func private @summaRtMatmul(i32, index, i64, i64, index, i64, i64, index, i64, i64, i64, i64, i64, i32, i32, i32)
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK-DAG: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-DAG: %{{.*}}, %[[OA:.*]], %[[SA:.*]]:2, %[[STA:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK-DAG: %{{.*}}, %[[OB:.*]], %[[SB:.*]]:2, %[[STB:.*]]:2 = memref.extract_strided_metadata %[[B]]
+// CHECK-DAG: %{{.*}}, %[[OC:.*]], %[[SC:.*]]:2, %[[STC:.*]]:2 = memref.extract_strided_metadata %[[C]]
+// CHECK: call @summaRtMatmul(
+// CHECK-NOT: linalg.matmul
+func.func @gemm(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// Layout annotations are dropped with the grid.
+// CHECK-LABEL: func.func @annotated
+// CHECK-NOT: summa.layout
+summa.grid @grid shape = [1, 1, 1]
+func.func @annotated(%a: memref<4x8xf32> {summa.layout = #summa.layout<@grid, [[depth, row], [col]]>}) {
+  return
+}

@@ -1,0 +1,115 @@
+// RUN: summa-opt %s -split-input-file -verify-diagnostics --summa-assign-layouts="grid=2,2,2"
+
+// expected-error @+1 {{argument 0: dimension 0 of size 6 ('tensor<6x8xf32>') is split over [depth, row] into 4 blocks on grid [2, 2, 2] and is not divisible by 4}}
+func.func @indivisible_tokens(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  return %x : tensor<6x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 1: dimension 1 of size 3 ('tensor<8x3xf32>') is split over [col] into 2 blocks on grid [2, 2, 2] and is not divisible by 2}}
+func.func @indivisible_hidden(%x: tensor<8x8xf32>, %w: tensor<8x3xf32>) -> tensor<8x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x3xf32>) -> tensor<8x3xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<8x8xf32>, tensor<8x3xf32>) outs(%f : tensor<8x3xf32>) -> tensor<8x3xf32>
+  return %mm : tensor<8x3xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0: dimension 0 of 'tensor<?x8xf32>' is dynamic; summa needs static shapes}}
+func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  return %x : tensor<?x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 has type 'memref<8x8xf32>'; summa needs ranked tensors}}
+func.func @memref_argument(%x: memref<8x8xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 has unknown summa.role "input" (expected activation, weight, bias or replicated)}}
+func.func @unknown_role(%x: tensor<8x8xf32> {summa.role = "input"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 is a weight and must have rank 2, got 'tensor<8xf32>'}}
+func.func @weight_rank(%x: tensor<8xf32> {summa.role = "weight"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 ('tensor<8xf32>') gets no layout from its uses; give it a summa.role attribute}}
+func.func @unused_vector(%b: tensor<8xf32>) {
+  return
+}
+
+// -----
+
+func.func @weight_times_weight(%a: tensor<8x8xf32> {summa.role = "weight"}, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  // expected-error @+1 {{linalg.matmul: the lhs must be an activation #summa.layout<@grid, [[depth, row], [col]]>, got #summa.layout<@grid, [[row], [col]]>}}
+  %mm = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %mm : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @transposed_matmul(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  // expected-error @+1 {{linalg.matmul with user-defined indexing maps (a transposed operand) is not supported yet}}
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %mm : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @row_sum(%x: tensor<8x8xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  // expected-error @+1 {{reduction over loop dimension d1, which is split over [col], is not supported yet}}
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x8xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+func.func @reshape(%x: tensor<8x8xf32>) -> tensor<8x2x4xf32> {
+  // expected-error @+1 {{'tensor.expand_shape' is not supported by summa (no layout rule)}}
+  %r = tensor.expand_shape %x [[0], [1, 2]] output_shape [8, 2, 4] : tensor<8x8xf32> into tensor<8x2x4xf32>
+  return %r : tensor<8x2x4xf32>
+}
+
+// -----
+
+func.func @conflict(%x: tensor<8x8xf32>, %y: tensor<8x8xf32> {summa.role = "weight"}) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  // expected-error @+1 {{loop dimension d0 is split over [depth, row] by one operand and over [row] by operand 1}}
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  return %s : tensor<8x8xf32>
+}

@@ -1,0 +1,35 @@
+// RUN: summa-opt %s -split-input-file --summa-expand-matmul | FileCheck %s
+
+// The 2.5D product on [2,2,2]: two SUMMA steps; step t broadcasts the lhs
+// panel of column t along each row (axes = [col]) and the rhs panel of row t
+// along each column (axes = [row]), then multiplies locally.
+summa.grid @grid shape = [2, 2, 2]
+// CHECK-LABEL: func.func @ab
+// CHECK-SAME: (%[[A:.*]]: tensor<48x48xf32>, %[[B:.*]]: tensor<48x192xf32>, %[[C:.*]]: tensor<48x192xf32>)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[Q:.*]] = arith.constant 2 : index
+// CHECK: %[[R:.*]] = scf.for %[[T:.*]] = %[[C0]] to %[[Q]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[C]]) -> (tensor<48x192xf32>) {
+// CHECK-NEXT: %[[AP:.*]] = summa.broadcast %[[A]] on @grid axes = [col] root = %[[T]] : tensor<48x48xf32> -> tensor<48x48xf32>
+// CHECK-NEXT: %[[BP:.*]] = summa.broadcast %[[B]] on @grid axes = [row] root = %[[T]] : tensor<48x192xf32> -> tensor<48x192xf32>
+// CHECK-NEXT: %[[P:.*]] = linalg.matmul ins(%[[AP]], %[[BP]] : tensor<48x48xf32>, tensor<48x192xf32>) outs(%[[ACC]] : tensor<48x192xf32>)
+// CHECK-NEXT: scf.yield %[[P]]
+// CHECK: return %[[R]]
+func.func @ab(%a: tensor<48x48xf32>, %b: tensor<48x192xf32>, %c: tensor<48x192xf32>) -> tensor<48x192xf32> {
+  %0 = summa.matmul %a, %b, %c on @grid form = ab : tensor<48x48xf32>, tensor<48x192xf32>, tensor<48x192xf32> -> tensor<48x192xf32>
+  return %0 : tensor<48x192xf32>
+}
+
+// -----
+
+// With q = 1 (pure data parallel [1,1,4]) the broadcasts span one rank and
+// fold away: one local GEMM, no communication.
+summa.grid @grid shape = [1, 1, 4]
+// CHECK-LABEL: func.func @data_parallel
+// CHECK-NOT: summa.broadcast
+// CHECK: linalg.matmul
+// CHECK-NOT: summa.broadcast
+func.func @data_parallel(%a: tensor<8x16xf32>, %b: tensor<16x16xf32>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = summa.matmul %a, %b, %c on @grid form = ab : tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

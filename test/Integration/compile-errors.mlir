@@ -1,0 +1,17 @@
+// summa-compile reports bad input with a location and exits non-zero.
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=5,5,1 -o %t 2>&1 | FileCheck %s --check-prefix=DIVIDE
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=2,3,1 -o %t 2>&1 | FileCheck %s --check-prefix=GRID
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=2,2,2 --target=tpu -o %t 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not summa-compile %s --grid=2,2,1 -o %t 2>&1 | FileCheck %s --check-prefix=NOLAYOUT
+// RUN: not summa-compile %t.missing.mlir --grid=1,1,1 -o %t 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// DIVIDE: mlp.mlir:{{[0-9]+}}:{{[0-9]+}}: error: argument 0: dimension 0 of size 192 ('tensor<192x96xf32>') is split over [depth, row] into 5 blocks on grid [5, 5, 1] and is not divisible by 5
+// GRID: summa-compile: error: --grid must be q,q,d with q >= 1 and d >= 1
+// TARGET: summa-compile: error: unknown --target 'tpu' (expected cpu or cuda)
+// MISSING: summa-compile: error: {{.*}}missing.mlir
+// NOLAYOUT: compile-errors.mlir:[[@LINE+3]]:8: error: 'tensor.collapse_shape' is not supported by summa (no layout rule)
+
+func.func @f(%x: tensor<8x2x4xf32>) -> tensor<8x8xf32> {
+  %r = tensor.collapse_shape %x [[0], [1, 2]] : tensor<8x2x4xf32> into tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}

@@ -1,0 +1,31 @@
+// RUN: summa-opt %summa_src/examples/mlp.mlir --summa-pipeline="grid=2,2,2" | FileCheck %s
+// RUN: summa-opt %summa_src/examples/mlp.mlir --summa-pipeline="grid=1,1,4" | FileCheck %s --check-prefix=DP
+// RUN: summa-opt %summa_src/examples/mlp.mlir --summa-lower-to-llvm | FileCheck %s --check-prefix=REF
+
+// The whole pipeline ends in the LLVM dialect: two SUMMA loops, each with a
+// row and a column broadcast and one local GEMM, and nothing of summa left.
+// CHECK-NOT: summa.
+// CHECK-DAG: llvm.func @summaRtBroadcast(i64, i64, i64, i32, i32, i64)
+// CHECK-DAG: llvm.func @summaRtMatmul(
+// CHECK-DAG: llvm.func @tanhf(f32) -> f32
+// CHECK-LABEL: llvm.func @mlp(
+// CHECK-COUNT-2: llvm.call @summaRtBroadcast
+// CHECK: llvm.call @summaRtMatmul
+// CHECK-COUNT-2: llvm.call @summaRtBroadcast
+// CHECK: llvm.call @summaRtMatmul
+// CHECK-NOT: llvm.call @summaRt
+// CHECK: llvm.return
+
+// Pure data parallelism ([1,1,4]) has no broadcast at all.
+// DP-LABEL: llvm.func @mlp(
+// DP-NOT: summaRtBroadcast
+// DP: llvm.call @summaRtMatmul
+// DP-NOT: summaRtBroadcast
+// DP: llvm.call @summaRtMatmul
+// DP-NOT: summaRtBroadcast
+
+// The unpartitioned reference calls only the local GEMM.
+// REF-LABEL: llvm.func @mlp(
+// REF-NOT: summaRtBroadcast
+// REF-COUNT-2: llvm.call @summaRtMatmul
+// REF-NOT: summaRtBroadcast

@@ -1,0 +1,527 @@
+//===- summa-compile.cpp - model to distributed executable ------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// summa-compile model.mlir --grid=q,q,d --target=cpu -o model
+//
+// Runs the summa pipeline on the entry function for the grid, lowers the
+// unpartitioned function too (the reference that --check runs), emits one
+// object file through LLVM and links it with the runtime library and a
+// generated main (the runtime's summaRtMain, given a table that describes
+// the entry function's tensors and their layouts).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "summa/Conversion/Passes.h"
+#include "summa/Dialect/Summa/Transforms/Passes.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <cmath>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("summa-compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("output executable"),
+                                       cl::value_desc("file"),
+                                       cl::init("a.out"), cl::cat(category));
+static cl::list<int64_t> gridOpt("grid", cl::desc("grid shape q,q,d"),
+                                 cl::CommaSeparated, cl::Required,
+                                 cl::cat(category));
+static cl::opt<std::string> target("target",
+                                   cl::desc("cpu (MPI + BLAS runtime)"),
+                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> entryName(
+    "entry", cl::desc("function to compile (default: the only public one)"),
+    cl::cat(category));
+enum class Emit { Exe, Obj, SpmdMLIR, LLVMIR };
+static cl::opt<Emit> emit(
+    "emit", cl::desc("what to write"), cl::init(Emit::Exe),
+    cl::values(clEnumValN(Emit::Exe, "exe", "linked executable (default)"),
+               clEnumValN(Emit::Obj, "obj", "object file of both functions"),
+               clEnumValN(Emit::SpmdMLIR, "spmd-mlir",
+                          "partitioned MLIR before bufferization"),
+               clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR of both functions")),
+    cl::cat(category));
+static cl::opt<bool> keepTemps("keep-temps",
+                               cl::desc("keep the generated main and object"),
+                               cl::cat(category));
+static cl::opt<bool> verbose("v", cl::desc("print the link command"),
+                             cl::cat(category));
+
+namespace {
+
+/// What the generated main needs to know of one tensor.
+struct TensorInfo {
+  std::string name;
+  RankedTensorType globalType;
+  SmallVector<int64_t> localShape;
+  SmallVector<SmallVector<summa::GridAxis>> splits;
+  double scale = 1.0;
+};
+
+struct ProgramInfo {
+  std::string entry;
+  SmallVector<TensorInfo> inputs, outputs;
+};
+
+} // namespace
+
+static LogicalResult fail(const Twine &message) {
+  llvm::errs() << "summa-compile: error: " << message << "\n";
+  return failure();
+}
+
+static func::FuncOp findEntry(ModuleOp module) {
+  func::FuncOp entry;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (!entryName.empty() ? func.getSymName() == entryName
+                           : func.isPublic()) {
+      if (entry) {
+        module.emitError() << "more than one public function; choose one "
+                              "with --entry";
+        return {};
+      }
+      entry = func;
+    }
+  }
+  if (!entry)
+    module.emitError() << (entryName.empty()
+                               ? std::string("no public function to compile")
+                               : "no function named @" + entryName);
+  return entry;
+}
+
+/// Reads the layouts that summa-assign-layouts wrote on the entry function.
+static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
+                                      DictionaryAttr attrs, std::string name) {
+  TensorInfo info;
+  info.name = std::move(name);
+  info.globalType = dyn_cast<RankedTensorType>(type);
+  auto layout =
+      attrs ? attrs.getAs<summa::LayoutAttr>(summa::kLayoutAttrName) : nullptr;
+  if (!info.globalType || !layout)
+    return func.emitError() << info.name << " has no layout";
+  if (info.globalType.getRank() > 4)
+    return func.emitError() << info.name << " has rank "
+                            << info.globalType.getRank()
+                            << "; the driver supports rank <= 4";
+  summa::GridOp grid = summa::lookupGrid(func, layout.getGrid());
+  FailureOr<SmallVector<int64_t>> local =
+      summa::getLocalShape(info.globalType.getShape(), layout, grid);
+  if (failed(local))
+    return func.emitError() << info.name << " is not divisible by the grid";
+  info.localShape = *local;
+  for (unsigned d = 0; d < layout.getRank(); ++d)
+    info.splits.push_back(layout.getDimSplit(d));
+  // Weights are scaled by 1/sqrt(fan-in) so activations stay O(1).
+  if (layout.getRank() == 2 &&
+      info.splits[0] == SmallVector<summa::GridAxis>{summa::GridAxis::row} &&
+      info.splits[1] == SmallVector<summa::GridAxis>{summa::GridAxis::col})
+    info.scale = 1.0 / std::sqrt(double(info.globalType.getDimSize(0)));
+  return info;
+}
+
+static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
+  ProgramInfo program;
+  program.entry = func.getSymName().str();
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    FailureOr<TensorInfo> t =
+        describe(func, func.getArgumentTypes()[i], func.getArgAttrDict(i),
+                 "arg" + std::to_string(i));
+    if (failed(t))
+      return failure();
+    program.inputs.push_back(*t);
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    FailureOr<TensorInfo> t =
+        describe(func, func.getResultTypes()[i], func.getResultAttrDict(i),
+                 "result" + std::to_string(i));
+    if (failed(t))
+      return failure();
+    program.outputs.push_back(*t);
+  }
+  for (const TensorInfo &t : llvm::concat<const TensorInfo>(program.inputs,
+                                                            program.outputs))
+    if (!t.globalType.getElementType().isF32() &&
+        !t.globalType.getElementType().isF64())
+      return func.emitError()
+             << t.name << " has element type " << t.globalType.getElementType()
+             << "; the CPU driver runs f32 and f64";
+  return program;
+}
+
+/// Gives every defined function of `module` the suffix `suffix`, and asks
+/// for a C interface on the entry.
+static void renameFunctions(ModuleOp module, StringRef entry,
+                            StringRef suffix) {
+  SymbolTable table(module);
+  for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+    if (func.isExternal())
+      continue;
+    bool isEntry = func.getSymName() == entry;
+    std::string newName = (func.getSymName() + suffix).str();
+    if (failed(table.rename(func, StringAttr::get(module.getContext(),
+                                                  newName))))
+      continue;
+    if (isEntry)
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+  }
+}
+
+static const char *dtypeName(Type t) {
+  return t.isF64() ? "SUMMA_DT_F64" : "SUMMA_DT_F32";
+}
+static const char *ctypeName(Type t) { return t.isF64() ? "double" : "float"; }
+
+static void writeTensorTable(raw_ostream &os, StringRef name,
+                             ArrayRef<TensorInfo> tensors) {
+  if (tensors.empty()) {
+    os << "static const SummaTensorDesc *" << name << " = nullptr;\n";
+    return;
+  }
+  os << "static const SummaTensorDesc " << name << "[] = {\n";
+  for (const TensorInfo &t : tensors) {
+    os << "  {\"" << t.name << "\", " << t.globalType.getRank() << ", "
+       << dtypeName(t.globalType.getElementType()) << ", {";
+    llvm::interleaveComma(t.globalType.getShape(), os);
+    os << "}, {";
+    llvm::interleaveComma(t.localShape, os);
+    os << "}, {";
+    llvm::interleaveComma(t.splits, os, [&](ArrayRef<summa::GridAxis> axes) {
+      os << "{";
+      for (summa::GridAxis a : axes)
+        os << static_cast<int>(a) << ", ";
+      os << "-1}";
+    });
+    os << "}, " << llvm::format("%.17g", t.scale) << "},\n";
+  }
+  os << "};\n";
+}
+
+/// One trampoline: builds memref descriptors over the buffers and calls the
+/// C interface of the compiled function.
+static void writeTrampoline(raw_ostream &os, StringRef fnName,
+                            const ProgramInfo &p, bool local) {
+  SmallVector<const TensorInfo *> all;
+  for (const TensorInfo &t : p.inputs)
+    all.push_back(&t);
+  for (const TensorInfo &t : p.outputs)
+    all.push_back(&t);
+  os << "extern \"C\" void _mlir_ciface_" << fnName << "(";
+  llvm::interleaveComma(all, os, [&](const TensorInfo *t) {
+    os << "MemRef<" << ctypeName(t->globalType.getElementType()) << ", "
+       << t->globalType.getRank() << "> *";
+  });
+  os << ");\n";
+  os << "static void invoke_" << fnName << "(void **b) {\n";
+  for (auto [i, t] : llvm::enumerate(all)) {
+    ArrayRef<int64_t> shape =
+        local ? ArrayRef<int64_t>(t->localShape) : t->globalType.getShape();
+    os << "  auto m" << i << " = makeMemRef<"
+       << ctypeName(t->globalType.getElementType()) << ", " << shape.size()
+       << ">(b[" << i << "], {";
+    llvm::interleaveComma(shape, os);
+    os << "});\n";
+  }
+  os << "  _mlir_ciface_" << fnName << "(";
+  llvm::interleaveComma(llvm::seq<size_t>(0, all.size()), os,
+                        [&](size_t i) { os << "&m" << i; });
+  os << ");\n}\n";
+}
+
+static void writeMain(raw_ostream &os, const ProgramInfo &p,
+                      ArrayRef<int64_t> grid) {
+  os << "// Generated by summa-compile: the driver of @" << p.entry
+     << " on grid [" << grid[0] << ", " << grid[1] << ", " << grid[2]
+     << "].\n";
+  os << R"(#include "summa/Runtime/SummaRuntime.h"
+#include <cstdint>
+
+template <typename T, int N> struct MemRef {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[N];
+  int64_t strides[N];
+};
+
+template <typename T, int N>
+static MemRef<T, N> makeMemRef(void *data, const int64_t (&shape)[N]) {
+  MemRef<T, N> m;
+  m.allocated = m.aligned = static_cast<T *>(data);
+  m.offset = 0;
+  int64_t stride = 1;
+  for (int d = N - 1; d >= 0; --d) {
+    m.sizes[d] = shape[d];
+    m.strides[d] = stride;
+    stride *= shape[d];
+  }
+  return m;
+}
+
+)";
+  writeTrampoline(os, p.entry + "__spmd", p, /*local=*/true);
+  writeTrampoline(os, p.entry + "__ref", p, /*local=*/false);
+  writeTensorTable(os, "inputs", p.inputs);
+  writeTensorTable(os, "outputs", p.outputs);
+  os << "static const SummaProgramDesc program = {\"" << p.entry << "\", "
+     << grid[0] << ", " << grid[2] << ", " << p.inputs.size() << ", "
+     << p.outputs.size() << ", inputs, outputs, invoke_" << p.entry
+     << "__spmd, invoke_" << p.entry << "__ref};\n\n";
+  os << "int main(int argc, char **argv) {\n"
+        "  return summaRtMain(argc, argv, &program);\n}\n";
+}
+
+static LogicalResult runPasses(ModuleOp module,
+                               function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  build(pm);
+  return pm.run(module);
+}
+
+static std::unique_ptr<llvm::Module>
+toLLVM(ModuleOp module, llvm::LLVMContext &context, StringRef name) {
+  return translateModuleToLLVMIR(module, context, name);
+}
+
+static LogicalResult emitObject(llvm::Module &module, StringRef path) {
+  std::string error;
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  const llvm::Target *tgt =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!tgt)
+    return fail("no LLVM target for " + triple + ": " + error);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(tgt->createTargetMachine(
+      llvm::Triple(triple), llvm::sys::getHostCPUName(), "", options,
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  module.setDataLayout(machine->createDataLayout());
+  module.setTargetTriple(llvm::Triple(triple));
+  auto optimize = makeOptimizingTransformer(3, 0, machine.get());
+  if (llvm::Error err = optimize(&module))
+    return fail("LLVM optimisation failed: " +
+                llvm::toString(std::move(err)));
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write " + path + ": " + ec.message());
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, out, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return fail("the target cannot emit object files");
+  pm.run(module);
+  return success();
+}
+
+static LogicalResult link(StringRef mainCpp, StringRef object,
+                          StringRef output) {
+  std::string cxx = "c++";
+  if (const char *env = std::getenv("SUMMA_CXX"))
+    cxx = env;
+  llvm::ErrorOr<std::string> cxxPath = llvm::sys::findProgramByName(cxx);
+  if (!cxxPath)
+    return fail("cannot find the C++ compiler '" + cxx +
+                "' to link the driver (set SUMMA_CXX)");
+  std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
+  std::string rpath =
+      "-Wl,-rpath," + llvm::sys::path::parent_path(runtimeLib).str();
+  SmallVector<std::string> args = {*cxxPath, "-O2", "-std=c++17",
+                                   "-I" SUMMA_RUNTIME_INCLUDE_DIR,
+                                   mainCpp.str(), object.str(), runtimeLib,
+                                   rpath, "-lm", "-o", output.str()};
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  if (verbose) {
+    llvm::interleave(argRefs, llvm::errs(), " ");
+    llvm::errs() << "\n";
+  }
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*cxxPath, argRefs, std::nullopt, {}, 0,
+                                     0, &error);
+  if (rc != 0)
+    return fail("linking failed (" + cxx + " exited with " +
+                std::to_string(rc) + (error.empty() ? "" : ": " + error) +
+                ")");
+  return success();
+}
+
+static LogicalResult compile(MLIRContext &context,
+                             llvm::SourceMgr &sourceMgr) {
+  if (target == "cuda")
+    return fail("--target=cuda: this build has no GPU backend (the CUDA "
+                "runtime is not part of it); use --target=cpu");
+  if (target != "cpu")
+    return fail("unknown --target '" + target + "' (expected cpu or cuda)");
+  SmallVector<int64_t> grid(gridOpt.begin(), gridOpt.end());
+  if (grid.size() != 3 || grid[0] != grid[1] ||
+      llvm::any_of(grid, [](int64_t s) { return s <= 0; }))
+    return fail("--grid must be q,q,d with q >= 1 and d >= 1");
+
+  OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!spmd)
+    return failure();
+  func::FuncOp entry = findEntry(*spmd);
+  if (!entry)
+    return failure();
+  std::string entryFn = entry.getSymName().str();
+  OwningOpRef<ModuleOp> reference = spmd->clone();
+
+  // Partitioned program.
+  if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
+        summa::SummaAssignLayoutsOptions options;
+        options.grid.assign(grid.begin(), grid.end());
+        pm.addPass(summa::createSummaAssignLayouts(options));
+      })))
+    return failure();
+  FailureOr<ProgramInfo> program =
+      describeProgram(spmd->lookupSymbol<func::FuncOp>(entryFn));
+  if (failed(program))
+    return failure();
+  if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
+        pm.addPass(summa::createSummaPartition());
+        pm.addPass(summa::createSummaExpandMatmul());
+        pm.addPass(createCanonicalizerPass());
+      })))
+    return failure();
+  if (emit == Emit::SpmdMLIR) {
+    std::string error;
+    auto out = openOutputFile(outputFile, &error);
+    if (!out)
+      return fail(error);
+    spmd->print(out->os());
+    out->keep();
+    return success();
+  }
+  renameFunctions(*spmd, entryFn, "__spmd");
+  renameFunctions(*reference, entryFn, "__ref");
+  for (ModuleOp m : {*spmd, *reference})
+    if (failed(runPasses(
+            m, [](OpPassManager &pm) { summa::buildLowerToLLVMPipeline(pm); })))
+      return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      toLLVM(*spmd, llvmContext, "summa_spmd");
+  std::unique_ptr<llvm::Module> llvmRef =
+      toLLVM(*reference, llvmContext, "summa_ref");
+  if (!llvmModule || !llvmRef)
+    return fail("translation to LLVM IR failed");
+  if (llvm::Linker::linkModules(*llvmModule, std::move(llvmRef)))
+    return fail("linking the partitioned and reference modules failed");
+  if (emit == Emit::LLVMIR) {
+    std::string error;
+    auto out = openOutputFile(outputFile, &error);
+    if (!out)
+      return fail(error);
+    llvmModule->print(out->os(), nullptr);
+    out->keep();
+    return success();
+  }
+
+  SmallString<128> objPath, mainPath;
+  if (emit == Emit::Obj) {
+    objPath = outputFile;
+  } else {
+    if (auto ec = llvm::sys::fs::createTemporaryFile("summa-model", "o",
+                                                     objPath))
+      return fail("cannot create a temporary file: " + ec.message());
+  }
+  if (failed(emitObject(*llvmModule, objPath)))
+    return failure();
+  if (emit == Emit::Obj)
+    return success();
+
+  if (auto ec =
+          llvm::sys::fs::createTemporaryFile("summa-main", "cpp", mainPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(mainPath, ec);
+    if (ec)
+      return fail("cannot write " + mainPath + ": " + ec.message());
+    writeMain(os, *program, grid);
+  }
+  LogicalResult linked = link(mainPath, objPath, outputFile);
+  if (keepTemps)
+    llvm::errs() << "summa-compile: kept " << mainPath << " and " << objPath
+                 << "\n";
+  else {
+    llvm::sys::fs::remove(mainPath);
+    llvm::sys::fs::remove(objPath);
+  }
+  return linked;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  registerAllPasses();
+  summa::registerSummaPasses();
+  summa::registerSummaConversionPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "summa-compile: compile a linalg model into a 2.5D SUMMA program "
+      "linked with the summa runtime\n\n"
+      "  summa-compile model.mlir --grid=2,2,2 --target=cpu -o model\n"
+      "  mpirun -np 8 ./model --check --iters 10\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<summa::SummaDialect>();
+  summa::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  MLIRContext context(registry);
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    llvm::errs() << "summa-compile: error: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  return failed(compile(context, sourceMgr)) ? 1 : 0;
+}
