@@ -32,6 +32,12 @@ func.func private @f(tensor<4x4xf32> {summa.layout = #summa.layout<@g, [[row], [
 
 // -----
 
+summa.grid @g shape = [2, 2, 2]
+// expected-error @+1 {{the axes of one dimension must be listed in the order depth, row, col}}
+func.func private @f(tensor<4x4xf32> {summa.layout = #summa.layout<@g, [[row, depth], []]>})
+
+// -----
+
 summa.grid @g shape = [2, 2, 1]
 func.func @f(%a: tensor<4x8x2xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) {
   // expected-error @+1 {{'summa.matmul' op operands must be matrices (rank 2)}}

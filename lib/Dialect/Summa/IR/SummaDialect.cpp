@@ -86,9 +86,18 @@ LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     auto axes = dyn_cast<DenseI32ArrayAttr>(dim);
     if (!axes)
       return emitError() << "layout dimension must be a list of grid axes";
+    // Ranks are numbered depth-major, then row, then col; a dimension split
+    // over several axes lists them in that order, so that its block index
+    // is also the rank's index in the group spanning those axes.
+    static constexpr int order[3] = {/*row*/ 1, /*col*/ 2, /*depth*/ 0};
+    int last = -1;
     for (int32_t a : axes.asArrayRef()) {
       if (a < 0 || a > 2)
         return emitError() << "unknown grid axis " << a;
+      if (order[a] < last)
+        return emitError() << "the axes of one dimension must be listed in "
+                              "the order depth, row, col";
+      last = order[a];
       if (seen.test(a))
         return emitError() << "grid axis '"
                            << getAxisName(static_cast<GridAxis>(a))
