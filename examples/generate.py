@@ -25,6 +25,8 @@ DEFAULT_NAMES = {"mlp": "mlp", "attention": "attention", "layer": "gpt_layer", "
 NEG_INF = {"f32": "0xFF800000", "f16": "0xFC00", "bf16": "0xFF80"}
 
 LN_EPS = 1e-5
+LN_STEPS = ("  sum over hidden; mean = sum / H; c = in - mean; var = sum(c·c) / H;",
+            "  rstd = rsqrt(var + eps); out = c·rstd·gamma + beta")
 
 # Affine maps, printed as `#alias = affine_map<...>` at the top of the file
 # (only the ones a model uses, in this order).
@@ -93,9 +95,10 @@ class Func:
     def emit(self, line=""):
         self.lines.append(line)
 
-    def comment(self, text):
+    def comment(self, *lines):
         self.emit()
-        self.emit("  // " + text)
+        for text in lines:
+            self.emit("  // " + text)
 
     # -- ops ---------------------------------------------------------------
 
@@ -282,7 +285,7 @@ def attention_block(fn, cfg, x, p, pre):
     b, s, h, nh = cfg.batch, cfg.seq, cfg.hidden, cfg.heads
     d, t, dt = h // nh, cfg.batch * cfg.seq, fn.dt
 
-    fn.comment("LN1 = LayerNorm(%%%s) over the hidden dim" % x)
+    fn.comment("LN1 = LayerNorm(%%%s) over the hidden dim:" % x, *LN_STEPS)
     ln = fn.layer_norm(pre + "ln1", x, p["ln1_gamma"], p["ln1_beta"], t, h)
 
     fn.comment("Q, K, V = LN1·Wq + bq, LN1·Wk + bk, LN1·Wv + bv")
@@ -367,7 +370,7 @@ def attention_block(fn, cfg, x, p, pre):
 def mlp_block(fn, cfg, x, p, pre):
     """x + W2·GeLU(W1·LN2(x) + b1) + b2."""
     t, h, f = cfg.batch * cfg.seq, cfg.hidden, cfg.ffn
-    fn.comment("LN2 = LayerNorm(%%%s) over the hidden dim" % x)
+    fn.comment("LN2 = LayerNorm(%%%s) over the hidden dim:" % x, *LN_STEPS)
     ln = fn.layer_norm(pre + "ln2", x, p["ln2_gamma"], p["ln2_beta"], t, h)
     fn.comment("U = GeLU(LN2·W1 + b1), GeLU in %s form" % cfg.gelu)
     u = fn.linear(pre + "fc1", ln, p["w1"], p["b1"], t, h, f)
@@ -442,6 +445,7 @@ def build(cfg):
             y = mlp_block(fn, cfg, y, p, pre)
         fn.emit()
         fn.emit("  // ===== final LayerNorm =====")
+        fn.comment("LNF = LayerNorm(%%%s) over the hidden dim:" % y, *LN_STEPS)
         y = fn.layer_norm("lnf", y, "lnf_gamma", "lnf_beta", t, h)
     fn.emit("  return %%%s : %s" % (y, fn.ty(t, h)))
 
@@ -493,7 +497,7 @@ def header(cfg, command):
     out.append(dims)
     opts = []
     if cfg.kind != "mlp":
-        opts.append("softmax %s, LayerNorm eps 1e-5" % cfg.softmax)
+        opts.append("Softmax %s, LayerNorm eps 1e-5" % cfg.softmax)
     if cfg.kind != "attention":
         opts.append("GeLU in %s form" % cfg.gelu)
     out.append("// " + "; ".join(opts) + ".")
@@ -564,9 +568,7 @@ def parse_args(argv):
     if cfg.name is None:
         cfg.name = DEFAULT_NAMES[cfg.kind]
 
-    def fail(msg):
-        print("generate.py: error: " + msg, file=sys.stderr)
-        sys.exit(2)
+    fail = ap.error  # prints the usage and the message, exits with status 2
 
     for opt in ("layers", "hidden", "heads", "ffn", "seq", "batch"):
         if getattr(cfg, opt) <= 0:
@@ -584,8 +586,13 @@ def main(argv=None):
     cfg = parse_args(sys.argv[1:] if argv is None else argv)
     text = generate(cfg, cfg.output)
     if cfg.output:
-        with open(cfg.output, "w") as f:
-            f.write(text)
+        try:
+            with open(cfg.output, "w") as f:
+                f.write(text)
+        except OSError as err:
+            print("generate.py: error: cannot write %s: %s" % (cfg.output, err.strerror),
+                  file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(text)
     return 0

@@ -32,3 +32,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Multi-rank runs oversubscribe the machine: run them one at a time.
 lit_config.parallelism_groups["mpi"] = 1
+
+import sys
+config.substitutions.append(("%python", sys.executable))

@@ -55,6 +55,9 @@ const RuntimeFunction kMatmul = {
      IntPtr /*bBase*/, I64 /*bOffset*/, I64 /*ldb*/, IntPtr /*cBase*/,
      I64 /*cOffset*/, I64 /*ldc*/, I64 /*m*/, I64 /*n*/, I64 /*k*/,
      I32 /*transA*/, I32 /*transB*/, I32 /*accumulate*/}};
+
+const RuntimeFunction kGridCoord = {
+    "summaRtGridCoord", {I32 /*axis*/}, /*result: int64_t*/ I64};
 } // namespace mlir::summa::abi
 
 int32_t mlir::summa::abi::getDTypeCode(Type t) {
@@ -89,7 +92,10 @@ func::CallOp mlir::summa::abi::createCall(OpBuilder &b, Location loc,
   SmallVector<Type> types;
   for (CType t : fn.args)
     types.push_back(getMLIRType(ctx, t));
-  auto fnType = FunctionType::get(ctx, types, {});
+  SmallVector<Type> results;
+  if (fn.result)
+    results.push_back(getMLIRType(ctx, *fn.result));
+  auto fnType = FunctionType::get(ctx, types, results);
   auto decl = module.lookupSymbol<func::FuncOp>(fn.name);
   if (!decl) {
     OpBuilder::InsertionGuard guard(b);

@@ -20,6 +20,8 @@ enum class CType { IntPtr, I64, I32 };
 struct RuntimeFunction {
   const char *name;
   SmallVector<CType, 16> args;
+  /// The result's C type, if the function returns one.
+  std::optional<CType> result = std::nullopt;
 };
 
 extern const RuntimeFunction kBroadcast;
@@ -28,6 +30,7 @@ extern const RuntimeFunction kAllReduce;
 extern const RuntimeFunction kAllGather;
 extern const RuntimeFunction kReduceScatter;
 extern const RuntimeFunction kMatmul;
+extern const RuntimeFunction kGridCoord;
 
 /// The runtime's code for an element type (SummaDType), or -1.
 int32_t getDTypeCode(Type elementType);

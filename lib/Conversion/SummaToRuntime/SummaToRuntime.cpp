@@ -223,12 +223,42 @@ LogicalResult Lowering::lower(Operation *op) {
     return failed(requireBuffers(rs.hasBufferSemantics()))
                ? failure()
                : lowerReshaping(rs, abi::kReduceScatter);
+  if (auto coord = dyn_cast<CoordOp>(op)) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    func::CallOp call = abi::createCall(
+        b, loc, module, abi::kGridCoord,
+        {i32(b, loc, static_cast<int32_t>(coord.getAxis()))});
+    Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                             call.getResult(0));
+    coord.replaceAllUsesWith(index);
+    coord.erase();
+    return success();
+  }
   if (auto mm = dyn_cast<MatmulOp>(op))
     return mm.emitOpError()
            << "must be expanded (summa-expand-matmul) before lowering";
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return lowerMatmul(mm);
   return success();
+}
+
+/// Drops the summa.* attributes (layouts, roles) of a function's arguments
+/// and results: nothing after this pass reads them.
+static void stripSummaAttrs(func::FuncOp func) {
+  auto strip = [](DictionaryAttr dict) -> DictionaryAttr {
+    if (!dict)
+      return dict;
+    SmallVector<NamedAttribute> kept;
+    for (NamedAttribute attr : dict)
+      if (!attr.getName().getValue().starts_with("summa."))
+        kept.push_back(attr);
+    return DictionaryAttr::get(dict.getContext(), kept);
+  };
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    func.setArgAttrs(i, strip(func.getArgAttrDict(i)));
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
 }
 
 namespace {
@@ -250,12 +280,8 @@ struct ConvertSummaToRuntimePass
     // The grid and the layout annotations have served their purpose.
     for (auto grid : llvm::make_early_inc_range(module.getOps<GridOp>()))
       grid.erase();
-    for (auto func : module.getOps<func::FuncOp>()) {
-      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        func.removeArgAttr(i, "summa.layout");
-      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-        func.removeResultAttr(i, StringAttr::get(&getContext(), "summa.layout"));
-    }
+    for (auto func : module.getOps<func::FuncOp>())
+      stripSummaAttrs(func);
   }
 };
 } // namespace

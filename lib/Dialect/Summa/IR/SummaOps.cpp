@@ -95,6 +95,22 @@ int64_t GridOp::getGroupSize(ArrayRef<int32_t> axes) {
 }
 
 //===----------------------------------------------------------------------===//
+// CoordOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CoordOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return success(verifyGridSymbol(*this, getGridAttr(), symbolTable) !=
+                 nullptr);
+}
+
+OpFoldResult CoordOp::fold(FoldAdaptor) {
+  GridOp grid = lookupGrid(*this, getGridAttr());
+  if (grid && grid.getAxisSize(getAxis()) == 1)
+    return IntegerAttr::get(IndexType::get(getContext()), 0);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // MatmulOp
 //===----------------------------------------------------------------------===//
 

@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAASSIGNLAYOUTS
@@ -49,6 +51,13 @@ public:
       : func(func), grid(grid),
         gridRef(FlatSymbolRefAttr::get(grid.getSymNameAttr())) {}
 
+  /// What a reduction over split loop dimensions needs: an all-reduce of
+  /// each result over `axes` with `kinds[result]`.
+  struct PartialReduction {
+    SmallVector<GridAxis> axes;
+    SmallVector<ReductionKind> kinds;
+  };
+
   LogicalResult run();
 
 private:
@@ -62,12 +71,28 @@ private:
   LogicalResult visit(Operation *op);
   LogicalResult visitMatmul(linalg::MatmulOp op);
   LogicalResult visitStructured(linalg::LinalgOp op);
+  LogicalResult visitExpand(tensor::ExpandShapeOp op);
+  LogicalResult visitCollapse(tensor::CollapseShapeOp op);
+  LogicalResult visitSoftmax(linalg::SoftmaxOp op);
+  LogicalResult recordPartialReduction(linalg::LinalgOp op,
+                                       SmallVector<GridAxis> axes);
+  /// Layout of the reassociated side of a reshape: `groups[g]` lists the
+  /// expanded dims of collapsed dim g; the split of a collapsed dim lives on
+  /// the outermost expanded dim of its group.
+  LogicalResult propagateReshape(Operation *op, Value collapsed,
+                                 Value expanded,
+                                 ArrayRef<ReassociationIndices> groups);
+  /// The first value the grid cannot divide, as an error message; empty if
+  /// every value divides. `gridShape` may differ from the grid's.
+  std::optional<std::pair<Location, std::string>>
+  findIndivisible(ArrayRef<int64_t> gridShape);
   LogicalResult checkAndWrite();
 
   func::FuncOp func;
   GridOp grid;
   FlatSymbolRefAttr gridRef;
   DenseMap<Value, LayoutAttr> layouts;
+  DenseMap<Operation *, PartialReduction> partials;
   bool changed = false;
 };
 
@@ -220,15 +245,14 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
       }
     }
   }
-  // Reductions over a split dimension need a partial result and an
-  // all-reduce, which summa-partition does not emit yet.
+  // A reduction over split loop dimensions computes a partial result per
+  // rank; summa-partition completes it with an all-reduce over those axes.
+  SmallVector<GridAxis> reduceAxes;
   for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iter == utils::IteratorType::reduction && loops[i] &&
-        !loops[i]->empty())
-      return op.emitError()
-             << "reduction over loop dimension d" << i
-             << ", which is split over " << formatAxes(*loops[i])
-             << ", is not supported yet";
+    if (iter == utils::IteratorType::reduction && loops[i])
+      llvm::append_range(reduceAxes, *loops[i]);
+  if (!reduceAxes.empty() && failed(recordPartialReduction(op, reduceAxes)))
+    return failure();
   // Give every tensor operand and result whose loop splits are all known
   // its layout.
   for (OpOperand &operand : op->getOpOperands()) {
@@ -257,9 +281,182 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
   return success();
 }
 
+/// The reduction kind that combines the accumulator `acc` (a block argument
+/// of a structured op's body) into the value yielded at `position`, if the
+/// body is `yield combine(f(...), acc)`.
+static std::optional<ReductionKind> getCombinerKind(BlockArgument acc,
+                                                    unsigned position) {
+  if (!acc.hasOneUse())
+    return std::nullopt;
+  Operation *user = *acc.getUsers().begin();
+  Operation *yield = acc.getOwner()->getTerminator();
+  if (user->getNumResults() != 1 ||
+      yield->getOperand(position) != user->getResult(0))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<ReductionKind>>(user)
+      .Case<arith::AddFOp, arith::AddIOp>(
+          [](auto) { return ReductionKind::sum; })
+      .Case<arith::MulFOp, arith::MulIOp>(
+          [](auto) { return ReductionKind::prod; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
+          [](auto) { return ReductionKind::max; })
+      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
+          [](auto) { return ReductionKind::min; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// True if `value` is `linalg.fill` of the identity of `kind`.
+static bool isIdentityFill(Value value, ReductionKind kind) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  FloatAttr cst;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&cst)))
+    return false;
+  APFloat v = cst.getValue();
+  switch (kind) {
+  case ReductionKind::sum:
+    return v.isZero();
+  case ReductionKind::prod:
+    return v.isExactlyValue(1.0);
+  case ReductionKind::max:
+    return v.isInfinity() ? v.isNegative() : (v.isLargest() && v.isNegative());
+  case ReductionKind::min:
+    return v.isInfinity() ? !v.isNegative()
+                          : (v.isLargest() && !v.isNegative());
+  }
+  return false;
+}
+
+static StringRef identityName(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::sum:
+    return "0";
+  case ReductionKind::prod:
+    return "1";
+  case ReductionKind::max:
+    return "-inf";
+  case ReductionKind::min:
+    return "+inf";
+  }
+  return "";
+}
+
+LogicalResult
+LayoutSolver::recordPartialReduction(linalg::LinalgOp op,
+                                     SmallVector<GridAxis> axes) {
+  if (partials.count(op))
+    return success();
+  llvm::sort(axes, [](GridAxis a, GridAxis b) {
+    // The order of world ranks: depth, row, col.
+    auto rank = [](GridAxis x) { return (static_cast<int>(x) + 1) % 3; };
+    return rank(a) < rank(b);
+  });
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  if (!isa<linalg::GenericOp>(op.getOperation()) && !isa<linalg::ReduceOp>(op.getOperation()))
+    return op.emitError() << "'" << op->getName()
+                          << "' reduces over a dimension split over "
+                          << formatAxes(axes)
+                          << "; only linalg.generic and linalg.reduce can "
+                             "be completed by an all-reduce";
+  PartialReduction partial;
+  partial.axes = axes;
+  Block *body = op.getBlock();
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    unsigned position = init.getOperandNumber() - op.getNumDpsInputs();
+    BlockArgument acc = op.getMatchingBlockArgument(&init);
+    std::optional<ReductionKind> kind = getCombinerKind(acc, position);
+    (void)body;
+    if (!kind)
+      return op.emitError()
+             << "reduction over a dimension split over " << formatAxes(axes)
+             << " needs each accumulator combined by one arith.addf, "
+                "arith.mulf, arith.maximumf or arith.minimumf whose result "
+                "is yielded";
+    if (!isIdentityFill(init.get(), *kind))
+      return op.emitError()
+             << "reduction over a dimension split over " << formatAxes(axes)
+             << " needs accumulator " << position
+             << " filled (linalg.fill) with the identity of "
+             << stringifyReductionKind(*kind) << " (" << identityName(*kind)
+             << ")";
+    partial.kinds.push_back(*kind);
+  }
+  partials[op] = partial;
+  return success();
+}
+
+LogicalResult
+LayoutSolver::propagateReshape(Operation *op, Value collapsed, Value expanded,
+                               ArrayRef<ReassociationIndices> groups) {
+  LayoutAttr lc = lookup(collapsed), le = lookup(expanded);
+  if (le) {
+    // Only the outermost dimension of each group may be split.
+    DimSplits splits;
+    for (auto [g, group] : llvm::enumerate(groups)) {
+      for (int64_t d : llvm::drop_begin(group))
+        if (!le.getDimSplit(d).empty())
+          return op->emitError()
+                 << "dimension " << d << " is split over "
+                 << formatAxes(le.getDimSplit(d))
+                 << " but is not the outermost of the dimensions reshaped "
+                    "into dimension "
+                 << g << "; only the outermost may be split";
+      splits.push_back(le.getDimSplit(group.front()));
+    }
+    if (failed(assign(collapsed, make(splits), op)))
+      return failure();
+  }
+  if (lc) {
+    auto type = cast<RankedTensorType>(expanded.getType());
+    DimSplits splits(type.getRank());
+    for (auto [g, group] : llvm::enumerate(groups))
+      splits[group.front()] = lc.getDimSplit(g);
+    if (failed(assign(expanded, make(splits), op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult LayoutSolver::visitExpand(tensor::ExpandShapeOp op) {
+  return propagateReshape(op, op.getSrc(), op.getResult(),
+                          op.getReassociationIndices());
+}
+
+LogicalResult LayoutSolver::visitCollapse(tensor::CollapseShapeOp op) {
+  return propagateReshape(op, op.getResult(), op.getSrc(),
+                          op.getReassociationIndices());
+}
+
+LogicalResult LayoutSolver::visitSoftmax(linalg::SoftmaxOp op) {
+  Value in = op.getInput(), init = op.getOutput(), out = op.getResult()[0];
+  LayoutAttr layout = lookup(in);
+  if (!layout)
+    layout = lookup(out);
+  if (!layout)
+    layout = lookup(init);
+  if (!layout)
+    return success();
+  SmallVector<GridAxis> split = layout.getDimSplit(op.getDimension());
+  if (!split.empty())
+    return op.emitError() << "softmax over dimension " << op.getDimension()
+                          << ", which is split over " << formatAxes(split)
+                          << ", is not supported; split another dimension";
+  for (Value v : {in, init, out})
+    if (failed(assign(v, layout, op)))
+      return failure();
+  return success();
+}
+
 LogicalResult LayoutSolver::visit(Operation *op) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return visitMatmul(mm);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return visitExpand(expand);
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return visitCollapse(collapse);
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return visitSoftmax(softmax);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
   if (auto ret = dyn_cast<func::ReturnOp>(op))
@@ -292,67 +489,124 @@ LogicalResult LayoutSolver::run() {
   return checkAndWrite();
 }
 
-/// Reports a dimension the grid cannot divide.
-static LogicalResult checkDivisible(Location loc, Type type, LayoutAttr layout,
-                                    GridOp grid, StringRef what) {
+/// Why `type` laid out by `layout` does not divide on `gridShape`, or
+/// std::nullopt if it does.
+static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
+                                                 ArrayRef<int64_t> gridShape) {
   auto shaped = cast<RankedTensorType>(type);
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
   for (int64_t d = 0; d < shaped.getRank(); ++d) {
     SmallVector<GridAxis> split = layout.getDimSplit(d);
-    int64_t factor = getSplitFactor(grid, split);
+    int64_t factor = 1;
+    for (GridAxis a : split)
+      factor *= gridShape[static_cast<int>(a)];
     int64_t size = shaped.getDimSize(d);
-    if (ShapedType::isDynamic(size))
-      return emitError(loc) << what << ": dimension " << d << " of " << type
-                            << " is dynamic; summa needs static shapes";
+    if (ShapedType::isDynamic(size)) {
+      os << "dimension " << d << " of '" << type
+         << "' is dynamic; summa needs static shapes";
+      return msg;
+    }
     if (size % factor != 0) {
-      ArrayRef<int64_t> g = grid.getShape();
-      return emitError(loc)
-             << what << ": dimension " << d << " of size " << size << " ("
-             << type << ") is split over " << formatAxes(split) << " into "
-             << factor << " blocks on grid [" << g[0] << ", " << g[1] << ", "
-             << g[2] << "] and is not divisible by " << factor;
+      os << "dimension " << d << " of size " << size << " ('" << type
+         << "') is split over " << formatAxes(split) << " into " << factor
+         << " blocks on grid [" << gridShape[0] << ", " << gridShape[1]
+         << ", " << gridShape[2] << "] and is not divisible by " << factor;
+      return msg;
     }
   }
-  return success();
+  return std::nullopt;
+}
+
+std::optional<std::pair<Location, std::string>>
+LayoutSolver::findIndivisible(ArrayRef<int64_t> gridShape) {
+  for (BlockArgument arg : func.getArguments())
+    if (auto why = whyIndivisible(arg.getType(), lookup(arg), gridShape))
+      return std::make_pair(arg.getLoc(), "argument " +
+                                              Twine(arg.getArgNumber()).str() +
+                                              ": " + *why);
+  std::optional<std::pair<Location, std::string>> found;
+  func.walk([&](Operation *op) {
+    for (OpResult res : op->getResults()) {
+      LayoutAttr layout = lookup(res);
+      if (!layout)
+        continue;
+      if (auto why = whyIndivisible(res.getType(), layout, gridShape)) {
+        found = std::make_pair(op->getLoc(),
+                               "result " + Twine(res.getResultNumber()).str() +
+                                   ": " + *why);
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }
 
 LogicalResult LayoutSolver::checkAndWrite() {
   MLIRContext *ctx = func.getContext();
-  for (BlockArgument arg : func.getArguments()) {
-    LayoutAttr layout = lookup(arg);
-    std::string what = ("argument " + Twine(arg.getArgNumber())).str();
-    if (!layout)
+  for (BlockArgument arg : func.getArguments())
+    if (!lookup(arg))
       return emitError(arg.getLoc())
-             << what << " (" << arg.getType()
+             << "argument " << arg.getArgNumber() << " (" << arg.getType()
              << ") gets no layout from its uses; give it a " << kRoleAttrName
              << " attribute";
-    if (failed(checkDivisible(arg.getLoc(), arg.getType(), layout, grid,
-                              what)))
-      return failure();
-    func.setArgAttr(arg.getArgNumber(), kLayoutAttrName, layout);
-  }
-  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-    if (op->getNumResults() == 0 ||
-        !llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>))
-      return WalkResult::advance();
-    SmallVector<Attribute> attrs;
-    for (OpResult res : op->getResults()) {
-      LayoutAttr layout = lookup(res);
-      if (!layout)
-        return op->emitError() << "result " << res.getResultNumber()
-                               << " gets no layout (it is not used by an op "
-                                  "that fixes one)",
-               WalkResult::interrupt();
-      std::string what = ("result " + Twine(res.getResultNumber())).str();
-      if (failed(checkDivisible(op->getLoc(), res.getType(), layout, grid,
-                                what)))
+  WalkResult unlaid = func.walk([&](Operation *op) {
+    for (OpResult res : op->getResults())
+      if (isa<RankedTensorType>(res.getType()) && !lookup(res)) {
+        op->emitError() << "result " << res.getResultNumber()
+                        << " gets no layout (it is not used by an op that "
+                           "fixes one)";
         return WalkResult::interrupt();
-      attrs.push_back(layout);
-    }
-    op->setAttr(kLayoutsAttrName, ArrayAttr::get(ctx, attrs));
+      }
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
+  if (unlaid.wasInterrupted())
     return failure();
+
+  // Divisibility, with the grids of as many ranks that would work.
+  ArrayRef<int64_t> shape = grid.getShape();
+  if (auto bad = findIndivisible(shape)) {
+    int64_t ranks = shape[0] * shape[1] * shape[2];
+    SmallVector<std::string> good;
+    for (int64_t q = 1; q * q <= ranks; ++q) {
+      if (ranks % (q * q) != 0)
+        continue;
+      SmallVector<int64_t> candidate = {q, q, ranks / (q * q)};
+      if (!findIndivisible(candidate))
+        good.push_back("[" + std::to_string(q) + ", " + std::to_string(q) +
+                       ", " + std::to_string(ranks / (q * q)) + "]");
+    }
+    InFlightDiagnostic diag = emitError(bad->first) << bad->second;
+    if (good.empty())
+      diag << "; no grid of " << ranks << " ranks divides every tensor";
+    else
+      diag << "; grids of " << ranks
+           << " ranks that divide every tensor: " << llvm::join(good, ", ");
+    return failure();
+  }
+
+  for (BlockArgument arg : func.getArguments())
+    func.setArgAttr(arg.getArgNumber(), kLayoutAttrName, lookup(arg));
+  func.walk([&](Operation *op) {
+    if (op->getNumResults() == 0 ||
+        !llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>))
+      return;
+    SmallVector<Attribute> attrs;
+    for (OpResult res : op->getResults())
+      attrs.push_back(lookup(res));
+    op->setAttr(kLayoutsAttrName, ArrayAttr::get(ctx, attrs));
+  });
+  for (auto &[op, partial] : partials) {
+    SmallVector<int32_t> axes;
+    for (GridAxis a : partial.axes)
+      axes.push_back(static_cast<int32_t>(a));
+    SmallVector<Attribute> kinds;
+    for (ReductionKind k : partial.kinds)
+      kinds.push_back(StringAttr::get(ctx, stringifyReductionKind(k)));
+    op->setAttr(kReduceAxesAttrName, DenseI32ArrayAttr::get(ctx, axes));
+    op->setAttr(kReduceKindsAttrName, ArrayAttr::get(ctx, kinds));
+  }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [i, v] : llvm::enumerate(ret.getOperands()))
     func.setResultAttr(i, kLayoutAttrName, lookup(v));

@@ -23,6 +23,7 @@ using namespace mlir::summa;
 /// The passes after partitioning, as a textual pipeline so that it reads the
 /// same as on the summa-opt command line.
 static const char *const kLowering =
+    "summa-decompose-aggregates,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
@@ -34,8 +35,8 @@ static const char *const kLowering =
     "expand-strided-metadata,"
     "lower-affine,"
     "convert-scf-to-cf,"
-    "convert-math-to-libm,"
     "convert-math-to-llvm,"
+    "convert-math-to-libm,"
     "finalize-memref-to-llvm,"
     "convert-arith-to-llvm,"
     "convert-index-to-llvm,"

@@ -76,27 +76,10 @@ func.func @transposed_matmul(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor
 
 // -----
 
-func.func @row_sum(%x: tensor<8x8xf32>) -> tensor<8xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<8xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-  // expected-error @+1 {{reduction over loop dimension d1, which is split over [col], is not supported yet}}
-  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
-                       iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<8x8xf32>) outs(%f : tensor<8xf32>) {
-  ^bb0(%a: f32, %acc: f32):
-    %r = arith.addf %a, %acc : f32
-    linalg.yield %r : f32
-  } -> tensor<8xf32>
-  return %s : tensor<8xf32>
-}
-
-// -----
-
-func.func @reshape(%x: tensor<8x8xf32>) -> tensor<8x2x4xf32> {
-  // expected-error @+1 {{'tensor.expand_shape' is not supported by summa (no layout rule)}}
-  %r = tensor.expand_shape %x [[0], [1, 2]] output_shape [8, 2, 4] : tensor<8x8xf32> into tensor<8x2x4xf32>
-  return %r : tensor<8x2x4xf32>
+func.func @concat(%x: tensor<8x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'tensor.concat' is not supported by summa (no layout rule)}}
+  %r = tensor.concat dim(0) %x, %x : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
 }
 
 // -----

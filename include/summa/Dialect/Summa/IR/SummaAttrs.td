@@ -22,7 +22,6 @@ def Summa_GridAxis : I32EnumAttr<"GridAxis", "a grid axis", [
     I32EnumAttrCase<"depth", 2>
   ]> {
   let cppNamespace = "::mlir::summa";
-  let genSpecializedAttr = 0;
 }
 
 def Summa_ReductionKind : I32EnumAttr<"ReductionKind", "a reduction kind", [

@@ -46,6 +46,23 @@ def Summa_GridOp : Summa_Op<"grid", [Symbol, HasParent<"::mlir::ModuleOp">]> {
   }];
 }
 
+def Summa_CoordOp : Summa_Op<"coord", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "this rank's coordinate on a grid axis";
+  let description = [{
+    The coordinate (`i`, `j` or `k`) of the executing rank on `axis`. The
+    partitioner uses it to turn local loop indices into global ones.
+
+    ```mlir
+    %i = summa.coord @grid axis = row
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$grid, Summa_GridAxis:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$grid `axis` `=` $axis attr-dict";
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Distributed contraction
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
@@ -23,6 +24,11 @@ namespace mlir::summa {
 constexpr llvm::StringLiteral kLayoutAttrName = "summa.layout";
 constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
 constexpr llvm::StringLiteral kRoleAttrName = "summa.role";
+/// On a structured op that reduces over split dimensions: the axes its
+/// partial results are all-reduced over, and the kind per result (by
+/// name: "sum", "max", ...).
+constexpr llvm::StringLiteral kReduceAxesAttrName = "summa.reduce_axes";
+constexpr llvm::StringLiteral kReduceKindsAttrName = "summa.reduce_kinds";
 
 /// Options of the end-to-end pipelines.
 struct PipelineOptions {

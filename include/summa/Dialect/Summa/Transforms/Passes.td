@@ -56,9 +56,22 @@ def SummaPartition : Pass<"summa-partition", "::mlir::ModuleOp"> {
     types become the local tile types; `linalg.matmul` between an activation
     and a weight becomes `summa.matmul` (2.5D SUMMA); elementwise
     `linalg.generic` ops, fills and empties act on local tiles unchanged.
-    Ops it cannot partition are diagnosed at their location.
+    A reduction over split dimensions (LayerNorm statistics, a softmax
+    denominator) computes a partial result per rank, completed by a
+    `summa.all_reduce` over exactly the split axes with the kind of its
+    combiner. `linalg.index` of a split loop dimension is offset by the
+    rank's block so that masks see global indices. `tensor.expand_shape` and
+    `tensor.collapse_shape` reshape the local tile.
+
+    With `remarks`, every collective it introduces is reported as a remark
+    at the location of the op that needs it.
   }];
-  let dependentDialects = ["::mlir::summa::SummaDialect"];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report each collective as a remark at the op that causes it">
+  ];
+  let dependentDialects = ["::mlir::summa::SummaDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def SummaExpandMatmul : Pass<"summa-expand-matmul", "::mlir::ModuleOp"> {
@@ -73,6 +86,21 @@ def SummaExpandMatmul : Pass<"summa-expand-matmul", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
+}
+
+def SummaDecomposeAggregates
+    : Pass<"summa-decompose-aggregates", "::mlir::ModuleOp"> {
+  let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface`
+    (`linalg.softmax`) by the structured ops it is made of, so that the CPU
+    lowering can turn them into loops. Runs after partitioning: the softmax
+    is then local.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD
