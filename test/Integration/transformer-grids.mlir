@@ -30,3 +30,9 @@
 // RUN: %mpirun -np 8 %t.pos.222 --check | FileCheck %s
 
 // CHECK: check: PASS max_rel_err={{[0-9.e+-]+}}
+// The backward of a linear layer (A·Bᵀ, Aᵀ·B SUMMA and the depth
+// all-reduce of the weight gradient).
+// RUN: summa-compile %S/Inputs/linear_backward.mlir --grid=2,2,2 -o %t.bwd.222
+// RUN: %mpirun -np 8 %t.bwd.222 --check | FileCheck %s
+// RUN: summa-compile %S/Inputs/linear_backward.mlir --grid=1,1,4 -o %t.bwd.114
+// RUN: %mpirun -np 4 %t.bwd.114 --check | FileCheck %s

@@ -159,9 +159,10 @@ LogicalResult Lowering::lowerReshaping(OpTy op,
 LogicalResult Lowering::lowerMatmul(linalg::MatmulOp op) {
   if (!op.hasPureBufferSemantics())
     return success(); // Tensor matmuls are not ours to lower.
-  if (op.hasUserDefinedMaps())
-    return op.emitOpError()
-           << "with user-defined indexing maps has no runtime GEMM yet";
+  std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
+  if (!form)
+    return op.emitOpError() << "with these indexing maps is not A·B, A·Bᵀ "
+                               "or Aᵀ·B; it has no runtime GEMM";
   Value a = op.getDpsInputOperand(0)->get(), bv = op.getDpsInputOperand(1)->get(),
         c = op.getDpsInitOperand(0)->get();
   int32_t dtype = -1;
@@ -184,11 +185,16 @@ LogicalResult Lowering::lowerMatmul(linalg::MatmulOp op) {
   Location loc = op.getLoc();
   BufferArgs A = decompose(b, loc, a), B = decompose(b, loc, bv),
              C = decompose(b, loc, c);
+  // C[m,n] += op(A)·op(B) with op(A) = Aᵀ for atb and op(B) = Bᵀ for abt.
+  bool transA = *form == MatmulForm::atb, transB = *form == MatmulForm::abt;
+  Value m = transA ? A.sizes[1] : A.sizes[0];
+  Value k = transA ? A.sizes[0] : A.sizes[1];
+  Value n = transB ? B.sizes[0] : B.sizes[1];
   abi::createCall(b, loc, module, abi::kMatmul,
                   {i32(b, loc, dtype), A.base, A.offset, A.strides[0], B.base,
-                   B.offset, B.strides[0], C.base, C.offset, C.strides[0],
-                   A.sizes[0], B.sizes[1], A.sizes[1], i32(b, loc, 0),
-                   i32(b, loc, 0), i32(b, loc, 1)});
+                   B.offset, B.strides[0], C.base, C.offset, C.strides[0], m,
+                   n, k, i32(b, loc, transA), i32(b, loc, transB),
+                   i32(b, loc, 1)});
   op.erase();
   return success();
 }

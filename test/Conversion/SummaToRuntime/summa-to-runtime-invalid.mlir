@@ -50,3 +50,12 @@ func.func @gemm_column_major(%a: memref<4x8xf32, strided<[1, 4]>>, %b: memref<8x
   linalg.matmul ins(%a, %b : memref<4x8xf32, strided<[1, 4]>>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
 }
+
+// -----
+
+func.func @gemm_transposed_result(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op with these indexing maps is not A·B, A·Bᵀ or Aᵀ·B; it has no runtime GEMM}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>]
+      ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+}

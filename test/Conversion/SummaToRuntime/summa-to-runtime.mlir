@@ -72,3 +72,21 @@ summa.grid @grid shape = [1, 1, 1]
 func.func @annotated(%a: memref<4x8xf32> {summa.layout = #summa.layout<@grid, [[depth, row], [col]]>}) {
   return
 }
+
+// -----
+
+// The backward forms pass transposition flags instead of transposing:
+// C[m,n] += A·Bᵀ (transB = 1, n = rows of B) and Aᵀ·B (transA = 1,
+// m = columns of A).
+// CHECK-LABEL: func.func @gemm_forms
+// (transA, transB, accumulate) are the last three arguments.
+// CHECK: call @summaRtMatmul({{.*}}, {{%c0_i32[_0-9]*}}, {{%c1_i32[_0-9]*}}, {{%c1_i32[_0-9]*}})
+// CHECK: call @summaRtMatmul({{.*}}, {{%c1_i32[_0-9]*}}, {{%c0_i32[_0-9]*}}, {{%c1_i32[_0-9]*}})
+func.func @gemm_forms(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16xf32>,
+                      %x: memref<8x4xf32>, %y: memref<8x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : memref<4x8xf32>, memref<16x8xf32>) outs(%c : memref<4x16xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %y : memref<8x4xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}

@@ -37,6 +37,28 @@ GridOp mlir::summa::lookupGrid(Operation *from, FlatSymbolRefAttr symbol) {
       SymbolTable::lookupNearestSymbolFrom(from, symbol));
 }
 
+std::optional<MatmulForm> mlir::summa::getMatmulForm(ArrayRef<AffineMap> maps) {
+  if (maps.size() != 3 || llvm::any_of(maps, [](AffineMap m) {
+        return m.getNumDims() != 3 || m.getNumResults() != 2 ||
+               !m.isProjectedPermutation();
+      }))
+    return std::nullopt;
+  auto dims = [](AffineMap m) {
+    return std::make_pair(m.getDimPosition(0), m.getDimPosition(1));
+  };
+  using P = std::pair<unsigned, unsigned>;
+  if (dims(maps[2]) != P{0, 1})
+    return std::nullopt;
+  P a = dims(maps[0]), b = dims(maps[1]);
+  if (a == P{0, 2} && b == P{2, 1})
+    return MatmulForm::ab;
+  if (a == P{0, 2} && b == P{1, 2})
+    return MatmulForm::abt;
+  if (a == P{2, 0} && b == P{2, 1})
+    return MatmulForm::atb;
+  return std::nullopt;
+}
+
 int64_t mlir::summa::getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes) {
   int64_t factor = 1;
   for (GridAxis a : axes)

@@ -112,6 +112,11 @@ LogicalResult LayoutSolver::assign(Value v, LayoutAttr layout,
   return success();
 }
 
+/// The form of a linalg.matmul, from its indexing maps.
+static std::optional<MatmulForm> getForm(linalg::MatmulOp op) {
+  return getMatmulForm(op.getIndexingMapsArray());
+}
+
 static Role parseRole(StringRef s) {
   return llvm::StringSwitch<Role>(s)
       .Case("activation", Role::Activation)
@@ -125,7 +130,8 @@ LogicalResult LayoutSolver::seedArguments() {
   // Arguments used as the rhs of a matmul are weights by default.
   llvm::SmallPtrSet<Value, 8> rhsOfMatmul;
   func.walk([&](linalg::MatmulOp mm) {
-    rhsOfMatmul.insert(mm.getDpsInputOperand(1)->get());
+    if (getForm(mm) != MatmulForm::atb)
+      rhsOfMatmul.insert(mm.getDpsInputOperand(1)->get());
   });
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -182,24 +188,35 @@ LogicalResult LayoutSolver::seedArguments() {
 }
 
 LogicalResult LayoutSolver::visitMatmul(linalg::MatmulOp op) {
-  if (op.hasUserDefinedMaps())
+  std::optional<MatmulForm> form = getForm(op);
+  if (!form)
     return op.emitError()
-           << "linalg.matmul with user-defined indexing maps (a transposed "
-              "operand) is not supported yet";
+           << "linalg.matmul with these indexing maps is not a 2.5D product "
+              "(supported: A·B, A·Bᵀ and Aᵀ·B)";
   Value a = op.getDpsInputOperand(0)->get();
   Value b = op.getDpsInputOperand(1)->get();
-  LayoutAttr la = lookup(a), lb = lookup(b);
   LayoutAttr act = make(activationSplits(2));
   LayoutAttr weight = make({{GridAxis::row}, {GridAxis::col}});
-  if (la && la != act)
-    return op.emitError() << "linalg.matmul: the lhs must be an activation "
-                          << act << ", got " << la;
-  if (lb && lb != weight)
-    return op.emitError() << "linalg.matmul: the rhs must be a weight "
-                          << weight << ", got " << lb;
-  if (failed(assign(a, act, op)) || failed(assign(b, weight, op)) ||
-      failed(assign(op.getDpsInitOperand(0)->get(), act, op)) ||
-      failed(assign(op->getResult(0), act, op)))
+  // ab: activation · weight -> activation (forward);
+  // abt: activation · weightᵀ -> activation (gradient of the input);
+  // atb: activationᵀ · activation -> weight (gradient of the weight).
+  LayoutAttr wantA = act;
+  LayoutAttr wantB = *form == MatmulForm::atb ? act : weight;
+  LayoutAttr result = *form == MatmulForm::atb ? weight : act;
+  auto describe = [&](LayoutAttr l) {
+    return l == act ? "an activation " : "a weight ";
+  };
+  if (LayoutAttr la = lookup(a); la && la != wantA)
+    return op.emitError() << "linalg.matmul (" << stringifyMatmulForm(*form)
+                          << "): the lhs must be " << describe(wantA) << wantA
+                          << ", got " << la;
+  if (LayoutAttr lb = lookup(b); lb && lb != wantB)
+    return op.emitError() << "linalg.matmul (" << stringifyMatmulForm(*form)
+                          << "): the rhs must be " << describe(wantB) << wantB
+                          << ", got " << lb;
+  if (failed(assign(a, wantA, op)) || failed(assign(b, wantB, op)) ||
+      failed(assign(op.getDpsInitOperand(0)->get(), result, op)) ||
+      failed(assign(op->getResult(0), result, op)))
     return failure();
   return success();
 }

@@ -203,13 +203,32 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
         b, mm.getLoc(), mm->getResult(0).getType(),
         mm.getDpsInputOperand(0)->get(), mm.getDpsInputOperand(1)->get(),
         mm.getDpsInitOperand(0)->get(), layout.getGrid(),
-        MatmulFormAttr::get(b.getContext(), MatmulForm::ab));
+        MatmulFormAttr::get(b.getContext(),
+                            *getMatmulForm(mm.getIndexingMapsArray())));
     if (remarks) {
       GridOp grid = getGrid(layout);
-      mm.emitRemark() << "2.5D SUMMA matmul: " << grid.getQ()
-                      << " steps, each a summa.broadcast of the lhs panel "
-                         "along the rows (axes [col]) and of the rhs panel "
-                         "along the columns (axes [row])";
+      switch (summaMm.getForm()) {
+      case MatmulForm::ab:
+        mm.emitRemark() << "2.5D SUMMA matmul: " << grid.getQ()
+                        << " steps, each a summa.broadcast of the lhs panel "
+                           "along the rows (axes [col]) and of the rhs panel "
+                           "along the columns (axes [row])";
+        break;
+      case MatmulForm::abt:
+        mm.emitRemark() << "2.5D SUMMA matmul A·Bᵀ: " << grid.getQ()
+                        << " steps, each a summa.broadcast of the rhs panel "
+                           "along the columns (axes [row]) and a summa.reduce "
+                           "of the partial product along the rows (axes "
+                           "[col])";
+        break;
+      case MatmulForm::atb:
+        mm.emitRemark() << "2.5D SUMMA matmul Aᵀ·B: " << grid.getQ()
+                        << " steps, each a summa.broadcast of the lhs panel "
+                           "along the rows (axes [col]) and a summa.reduce of "
+                           "the partial product along the columns (axes "
+                           "[row]); then a summa.all_reduce over [depth]";
+        break;
+      }
     }
     valueLayouts[summaMm.getResult()] = layout;
     mm->getResult(0).replaceAllUsesWith(summaMm.getResult());

@@ -57,19 +57,19 @@ func.func @weight_times_weight(%a: tensor<8x8xf32> {summa.role = "weight"}, %b: 
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-error @+1 {{linalg.matmul: the lhs must be an activation #summa.layout<@grid, [[depth, row], [col]]>, got #summa.layout<@grid, [[row], [col]]>}}
+  // expected-error @+1 {{linalg.matmul (ab): the lhs must be an activation #summa.layout<@grid, [[depth, row], [col]]>, got #summa.layout<@grid, [[row], [col]]>}}
   %mm = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %mm : tensor<8x8xf32>
 }
 
 // -----
 
-func.func @transposed_matmul(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+func.func @transposed_result(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-error @+1 {{linalg.matmul with user-defined indexing maps (a transposed operand) is not supported yet}}
-  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  // expected-error @+1 {{linalg.matmul with these indexing maps is not a 2.5D product (supported: A·B, A·Bᵀ and Aᵀ·B)}}
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]
       ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %mm : tensor<8x8xf32>
 }
@@ -95,4 +95,16 @@ func.func @conflict(%x: tensor<8x8xf32>, %y: tensor<8x8xf32> {summa.role = "weig
     linalg.yield %r : f32
   } -> tensor<8x8xf32>
   return %s : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @weight_gradient_of_weights(%a: tensor<8x8xf32> {summa.role = "weight"}, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  // expected-error @+1 {{linalg.matmul (atb): the lhs must be an activation #summa.layout<@grid, [[depth, row], [col]]>, got #summa.layout<@grid, [[row], [col]]>}}
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %mm : tensor<8x8xf32>
 }

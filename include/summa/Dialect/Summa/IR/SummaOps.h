@@ -40,6 +40,11 @@ FailureOr<SmallVector<int64_t>> getLocalShape(ArrayRef<int64_t> globalShape,
 /// The number of blocks `axes` split a dimension into on `grid`.
 int64_t getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes);
 
+/// The form of a matrix product given its indexing maps (lhs, rhs, result)
+/// over loops (d0, d1, d2): ab = (d0,d2),(d2,d1); abt = (d0,d2),(d1,d2);
+/// atb = (d2,d0),(d2,d1); the result is (d0,d1). std::nullopt otherwise.
+std::optional<MatmulForm> getMatmulForm(ArrayRef<AffineMap> maps);
+
 /// Prints a list of axes as "[depth, row]".
 std::string formatAxes(ArrayRef<GridAxis> axes);
 

@@ -81,11 +81,17 @@ def SummaExpandMatmul : Pass<"summa-expand-matmul", "::mlir::ModuleOp"> {
     step `t` broadcasts the lhs panel of column `t` along each row
     (`axes = [col] root = t`), the rhs panel of row `t` along each column
     (`axes = [row] root = t`), and accumulates their local `linalg.matmul`.
+    Form `abt` broadcasts the rhs panel of row `t` along each column,
+    multiplies locally and reduces the partial product along the row to
+    column `t`; form `atb` broadcasts the lhs panel of column `t` along each
+    row, multiplies locally, reduces along the column to row `t`, and
+    finishes with an all-reduce over `[depth]`.
   }];
   let dependentDialects = ["::mlir::summa::SummaDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def SummaDecomposeAggregates
