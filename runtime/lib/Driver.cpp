@@ -66,7 +66,12 @@ float summaRtInputValue(uint64_t seed, int32_t tensor, int64_t globalIndex) {
 namespace {
 struct Options {
   int64_t iters = 1;
+  /// Steps of the checked computation: outputs that update an input are fed
+  /// back before the next step.
+  int64_t steps = 1;
   bool check = false;
+  /// --check also fails if two ranks holding the same block differ at all.
+  bool exactReplicas = false;
   uint64_t seed = 42;
   double tol = 1e-5;
 };
@@ -128,8 +133,13 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
       options.check = true;
       continue;
     }
+    if (arg == "--exact-replicas") {
+      options.exactReplicas = true;
+      continue;
+    }
     std::string name = arg.substr(0, arg.find('='));
-    if (name != "--iters" && name != "--seed" && name != "--tol") {
+    if (name != "--iters" && name != "--seed" && name != "--tol" &&
+        name != "--steps") {
       error = "unknown option '" + arg + "'";
       return ParseResult::Error;
     }
@@ -142,9 +152,11 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
       error = "option '" + name + "' needs a value";
       return ParseResult::Error;
     }
-    bool valid = name == "--iters"  ? parseInt(value.c_str(), options.iters)
-                 : name == "--seed" ? parseUnsigned(value.c_str(), options.seed)
-                                    : parseDouble(value.c_str(), options.tol);
+    bool valid = name == "--iters"   ? parseInt(value.c_str(), options.iters)
+                 : name == "--steps" ? parseInt(value.c_str(), options.steps) &&
+                                           options.steps >= 1
+                 : name == "--seed"  ? parseUnsigned(value.c_str(), options.seed)
+                                     : parseDouble(value.c_str(), options.tol);
     if (!valid) {
       error = "invalid value '" + value + "' for " + name + " (expected " +
               (name == "--tol" ? "a non-negative number"
@@ -159,7 +171,9 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
 void printUsage(const char *argv0, const SummaProgramDesc &program) {
   long long q = program.q, d = program.d;
   std::printf(
-      "usage: %s [--iters N] [--check] [--seed S] [--tol T] [--help]\n"
+      "usage: %s [--iters N] [--check] [--steps N] [--exact-replicas] "
+      "[--seed S]\n"
+      "       [--tol T] [--help]\n"
       "\n"
       "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]; "
       "launch it as\n"
@@ -171,6 +185,14 @@ void printUsage(const char *argv0, const SummaProgramDesc &program) {
       "  --check    compare the outputs of the first call with the "
       "unpartitioned\n"
       "             reference run on rank 0; exit status 1 if they differ\n"
+      "  --steps N  run N steps before checking; outputs that update an "
+      "input\n"
+      "             (new weights, optimizer state) replace it for the next "
+      "step\n"
+      "  --exact-replicas  --check also fails unless every rank holding "
+      "the same\n"
+      "             block of an output (e.g. depth replicas of a weight) "
+      "agrees bit for bit\n"
       "  --seed S   seed of the input values (default 42)\n"
       "  --tol T    tolerance of --check on ||y - ref||_2 / ||ref||_2 "
       "(default 1e-5)\n"
@@ -347,8 +369,13 @@ private:
 void fillInput(const Tensor &tensor, int index, uint64_t seed,
                const int64_t *coords, void *data) {
   double scale = tensor.desc->scale;
+  bool nonnegative = tensor.desc->init == SUMMA_INIT_NONNEGATIVE;
   tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
-    tensor.store(data, local, summaRtInputValue(seed, index, global) * scale);
+    double value = summaRtInputValue(seed, index, global);
+    // [-1, 1) -> [0, 1) for tensors that must not be negative.
+    if (nonnegative)
+      value = 0.5 * (value + 1.0);
+    tensor.store(data, local, value * scale);
   });
 }
 } // namespace
@@ -361,6 +388,8 @@ namespace {
 struct Comparison {
   double relErr = 0;
   double maxAbsErr = 0;
+  /// Whether every replica of every block is bitwise equal to the first.
+  bool replicasIdentical = true;
   bool nonFiniteOutput = false;
   bool nonFiniteReference = false;
 };
@@ -400,6 +429,8 @@ Comparison compareOutput(const Tensor &tensor, const char *tiles,
       firstHolder[key] = rank;
     const char *tile = tiles + rank * tensor.localBytes();
     const char *firstTile = tiles + firstHolder[key] * tensor.localBytes();
+    if (std::memcmp(tile, firstTile, tensor.localBytes()) != 0)
+      result.replicasIdentical = false;
     double diffSq = 0, replicaDiffSq = 0, replicaSq = 0;
     tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
       double y = tensor.load(tile, local);
@@ -438,6 +469,22 @@ Comparison compareOutput(const Tensor &tensor, const char *tiles,
   return result;
 }
 
+/// Copies every output that updates an input (SummaTensorDesc::updates)
+/// over that input, local tiles or whole tensors.
+void feedBack(const std::vector<Tensor> &inputs,
+              const std::vector<Tensor> &outputs,
+              const std::vector<void *> &pointers, bool local) {
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    int32_t updates = outputs[o].desc->updates;
+    if (updates <= 0)
+      continue;
+    const Tensor &input = inputs[updates - 1];
+    size_t bytes = local ? outputs[o].localBytes() : outputs[o].globalBytes();
+    std::memcpy(pointers[updates - 1], pointers[inputs.size() + o], bytes);
+    (void)input;
+  }
+}
+
 /// Runs the reference on rank 0 and compares; returns the exit status.
 int checkOnRoot(const SummaProgramDesc &program,
                 const std::vector<Tensor> &inputs,
@@ -456,7 +503,11 @@ int checkOnRoot(const SummaProgramDesc &program,
     buffers.emplace_back(output.globalBytes());
   for (const Buffer &buffer : buffers)
     pointers.push_back(buffer.data());
-  program.reference(pointers.data());
+  for (int64_t step = 0; step < options.steps; ++step) {
+    program.reference(pointers.data());
+    if (step + 1 < options.steps)
+      feedBack(inputs, outputs, pointers, /*local=*/false);
+  }
 
   double maxRel = 0;
   int failed = -1;
@@ -471,8 +522,12 @@ int checkOnRoot(const SummaProgramDesc &program,
                                               : "";
     std::printf("check: %s rel_err=%.3e max_abs_err=%.3e%s\n",
                 output.name.c_str(), cmp.relErr, cmp.maxAbsErr, note);
+    if (options.exactReplicas)
+      std::printf("check: %s replicas %s\n", output.name.c_str(),
+                  cmp.replicasIdentical ? "bit-identical" : "DIFFER");
     bool ok = !cmp.nonFiniteOutput && !cmp.nonFiniteReference &&
-              cmp.relErr <= options.tol;
+              cmp.relErr <= options.tol &&
+              (!options.exactReplicas || cmp.replicasIdentical);
     if (!ok && failed < 0) {
       failed = static_cast<int>(o);
       failure = cmp;
@@ -538,6 +593,17 @@ int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
     inputs.push_back(analyseTensor(program->inputs[i], "input", i));
   for (int i = 0; i < program->numOutputs; ++i)
     outputs.push_back(analyseTensor(program->outputs[i], "output", i));
+  for (const Tensor &output : outputs) {
+    int32_t updates = output.desc->updates;
+    if (updates < 0 || updates > program->numInputs)
+      fatal("%s: output '%s' updates input %d, which does not exist", caller,
+            output.name.c_str(), updates - 1);
+    if (updates > 0 &&
+        (inputs[updates - 1].globalBytes() != output.globalBytes() ||
+         inputs[updates - 1].localBytes() != output.localBytes()))
+      fatal("%s: output '%s' updates input '%s' of another shape or layout",
+            caller, output.name.c_str(), inputs[updates - 1].name.c_str());
+  }
 
   // This rank's tiles: inputs filled, outputs zeroed.
   std::vector<Buffer> tiles;
@@ -552,9 +618,13 @@ int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   for (const Buffer &tile : tiles)
     pointers.push_back(tile.data());
 
-  // The first call is both the one --check verifies (on untouched inputs)
-  // and the warm-up of the timing loop.
-  program->spmd(pointers.data());
+  // The first --steps calls are the ones --check verifies (starting from
+  // untouched inputs) and the warm-up of the timing loop.
+  for (int64_t step = 0; step < options.steps; ++step) {
+    program->spmd(pointers.data());
+    if (step + 1 < options.steps)
+      feedBack(inputs, outputs, pointers, /*local=*/true);
+  }
 
   std::vector<Buffer> gathered;
   if (options.check) {

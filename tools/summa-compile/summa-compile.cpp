@@ -94,6 +94,11 @@ struct TensorInfo {
   SmallVector<int64_t> localShape;
   SmallVector<SmallVector<summa::GridAxis>> splits;
   double scale = 1.0;
+  /// Inputs: values in [0, 1) (`summa.init = "nonnegative"`).
+  bool nonnegative = false;
+  /// Outputs: 1 + the input this output replaces in the next step
+  /// (`summa.updates = <argument index>`), or 0.
+  int64_t updates = 0;
 };
 
 struct ProgramInfo {
@@ -157,6 +162,13 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
       info.splits[0] == SmallVector<summa::GridAxis>{summa::GridAxis::row} &&
       info.splits[1] == SmallVector<summa::GridAxis>{summa::GridAxis::col})
     info.scale = 1.0 / std::sqrt(double(info.globalType.getDimSize(0)));
+  if (auto init = attrs.getAs<StringAttr>("summa.init")) {
+    if (init.getValue() != "nonnegative")
+      return func.emitError() << info.name << " has unknown summa.init \""
+                              << init.getValue()
+                              << "\" (expected \"nonnegative\")";
+    info.nonnegative = true;
+  }
   return info;
 }
 
@@ -177,6 +189,15 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
                  "result" + std::to_string(i));
     if (failed(t))
       return failure();
+    if (auto updates = func.getResultAttrOfType<IntegerAttr>(i, "summa.updates")) {
+      int64_t arg = updates.getInt();
+      if (arg < 0 || arg >= func.getNumArguments() ||
+          func.getArgumentTypes()[arg] != func.getResultTypes()[i])
+        return func.emitError()
+               << "result " << i << " has summa.updates = " << arg
+               << ", which is not an argument of the same type";
+      t->updates = arg + 1;
+    }
     program.outputs.push_back(*t);
   }
   for (const TensorInfo &t : llvm::concat<const TensorInfo>(program.inputs,
@@ -232,7 +253,9 @@ static void writeTensorTable(raw_ostream &os, StringRef name,
         os << static_cast<int>(a) << ", ";
       os << "-1}";
     });
-    os << "}, " << llvm::format("%.17g", t.scale) << "},\n";
+    os << "}, " << llvm::format("%.17g", t.scale) << ", "
+       << (t.nonnegative ? "SUMMA_INIT_NONNEGATIVE" : "SUMMA_INIT_UNIFORM")
+       << ", " << t.updates << "},\n";
   }
   os << "};\n";
 }

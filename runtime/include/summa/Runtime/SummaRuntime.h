@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 1
+#define SUMMA_RT_API_VERSION 2
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -166,7 +166,19 @@ typedef struct SummaTensorDesc {
   int32_t splitAxes[SUMMA_MAX_RANK][3];
   /// Inputs are filled with uniform values in [-1, 1) times `scale`.
   double scale;
+  /// Inputs: SUMMA_INIT_UNIFORM or SUMMA_INIT_NONNEGATIVE (values in [0, 1)
+  /// times `scale`, e.g. for the second moments of Adam).
+  int32_t init;
+  /// Outputs: 1 + the index of the input this output replaces in the next
+  /// step (an updated weight or optimizer state), or 0. --steps N feeds
+  /// these back.
+  int32_t updates;
 } SummaTensorDesc;
+
+enum SummaInit {
+  SUMMA_INIT_UNIFORM = 0,
+  SUMMA_INIT_NONNEGATIVE = 1,
+};
 
 /// Calls a compiled function on buffers (inputs, then outputs), each buffer
 /// a dense row-major array of the tensor's local (spmd) or global
@@ -196,7 +208,8 @@ typedef struct SummaProgramDesc {
 SUMMA_RT_EXPORT float summaRtInputValue(uint64_t seed, int32_t tensor,
                                         int64_t globalIndex);
 
-/// The whole driver: parses --iters N, --check, --seed S, --tol T, --help;
+/// The whole driver: parses --iters N, --check, --steps N, --exact-replicas,
+/// --seed S, --tol T, --help;
 /// initialises the runtime for the program's grid; fills each rank's tiles
 /// of the inputs; runs and times the spmd function; with --check gathers the
 /// outputs to rank 0, runs the reference on the whole inputs and prints
