@@ -103,3 +103,17 @@ func.func @positions(%x: tensor<16x8xf32>) -> tensor<16x8xf32> {
   } -> tensor<16x8xf32>
   return %y : tensor<16x8xf32>
 }
+
+// -----
+
+// linalg.transpose carries each dimension's split to its new position.
+// LAYOUT-LABEL: func.func @heads_major
+// LAYOUT: linalg.transpose {{.*}}summa.layouts = [#summa.layout<@grid, {{\[\[}}depth, row], [col], [], []]>]
+// CHECK-LABEL: func.func @heads_major
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x4x2x4xf32>) outs(%{{.*}} : tensor<2x2x4x4xf32>) permutation = [0, 2, 1, 3]
+func.func @heads_major(%x: tensor<32x16xf32>) -> tensor<8x4x4x4xf32> {
+  %h = tensor.expand_shape %x [[0, 1], [2, 3]] output_shape [8, 4, 4, 4] : tensor<32x16xf32> into tensor<8x4x4x4xf32>
+  %e = tensor.empty() : tensor<8x4x4x4xf32>
+  %t = linalg.transpose ins(%h : tensor<8x4x4x4xf32>) outs(%e : tensor<8x4x4x4xf32>) permutation = [0, 2, 1, 3]
+  return %t : tensor<8x4x4x4xf32>
+}
