@@ -9,6 +9,10 @@
 // RUN: summa-opt %summa_src/examples/gpt.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.broadcast" | FileCheck %s --check-prefix=BCAST2
 // RUN: summa-opt %summa_src/examples/gpt.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.all_reduce" | FileCheck %s --check-prefix=AR2
 
+// RUN: summa-opt %summa_src/examples/fixtures/gpt2_block_jax.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.broadcast" | FileCheck %s --check-prefix=BCAST
+// RUN: summa-opt %summa_src/examples/fixtures/gpt2_block_jax.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.all_reduce" | FileCheck %s --check-prefix=AR
+// The same for the block exported from JAX (examples/fixtures).
+
 // BCAST: 12
 // AR: 4
 // NONE-LABEL: func.func @gpt_layer

@@ -22,6 +22,12 @@
 // RUN: %python %summa_src/examples/generate.py attention --softmax named -o %t.att_named.mlir
 // RUN: summa-compile %t.att_named.mlir --grid=2,2,1 -o %t.att_named.221
 // RUN: %mpirun -np 4 %t.att_named.221 --check | FileCheck %s
+// A GPT-2 block exported from JAX through StableHLO -> linalg (IREE's
+// converter), unedited but for summa.role annotations.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=2,2,2 -o %t.jax.222
+// RUN: %mpirun -np 8 %t.jax.222 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=1,1,4 -o %t.jax.114
+// RUN: %mpirun -np 4 %t.jax.114 --check | FileCheck %s
 // GeLU through math.erf.
 // RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=2,2,2 -o %t.erf.222
 // RUN: %mpirun -np 8 %t.erf.222 --check | FileCheck %s
