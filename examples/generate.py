@@ -25,6 +25,14 @@ import sys
 KINDS = ("mlp", "attention", "layer", "gpt", "mlp_train", "gpt_train")
 DEFAULT_NAMES = {"mlp": "mlp", "attention": "attention", "layer": "gpt_layer", "gpt": "gpt",
                  "mlp_train": "mlp_train_step", "gpt_train": "gpt_train_step"}
+
+
+def default_name(cfg):
+    if cfg.kind in FORWARD_KIND and cfg.forward_only:
+        return FORWARD_KIND[cfg.kind] + "_loss"
+    return DEFAULT_NAMES[cfg.kind]
+
+
 # The forward model of each kind: a training kind runs that forward first.
 FORWARD_KIND = {"mlp_train": "mlp", "gpt_train": "gpt"}
 
@@ -887,6 +895,11 @@ def build(cfg):
         fn.emit()
         fn.emit("  // ===== loss =====")
         loss, dy = mse_loss(fn, y, "target", t, h)
+    if train and cfg.forward_only:
+        # The input of summa-differentiate: forward and loss, no backward.
+        fn.emit("  return %%%s : %s" % (loss, fn.ty(1)))
+        results = [(fn.ty(1), None)]
+    elif train:
         grads = {}
         fn.emit()
         fn.emit("  // ===== backward =====")
@@ -977,6 +990,9 @@ def header(cfg, command):
         "gpt_train": "A training step of a %d-layer pre-LN GPT-2 stack with a final "
                      "LayerNorm: forward, loss, backward, update." % cfg.layers,
     }[cfg.kind]
+    if cfg.kind in FORWARD_KIND and cfg.forward_only:
+        what = (what.split(":")[0] + ": forward and MSE loss only, the input of "
+                "summa-differentiate.").replace("A training step of", "The loss of")
     kind = FORWARD_KIND.get(cfg.kind, cfg.kind)
     out = ["// " + what,
            "// Written as torch-mlir emits it (linalg on tensors). Generated, do not edit:",
@@ -1033,9 +1049,11 @@ def canonical_command(cfg, output):
         argv += ["--softmax", cfg.softmax]
     if kind != "attention":
         argv += ["--gelu", cfg.gelu]
-    if kind != cfg.kind:
+    if kind != cfg.kind and cfg.forward_only:
+        argv += ["--loss", cfg.loss, "--forward-only"]
+    elif kind != cfg.kind:
         argv += ["--optimizer", cfg.optimizer, "--lr", repr(cfg.lr), "--loss", cfg.loss]
-    if cfg.name != DEFAULT_NAMES[cfg.kind]:
+    if cfg.name != default_name(cfg):
         argv += ["--name", cfg.name]
     if output:
         argv += ["-o", output]
@@ -1082,6 +1100,9 @@ def parse_args(argv):
                          "0.001 for adam)")
     ap.add_argument("--loss", choices=("mse",), default="mse",
                     help="loss of the training kinds (default mse: mean squared error)")
+    ap.add_argument("--forward-only", action="store_true",
+                    help="training kinds: write only the forward and the loss, "
+                         "returning the loss (the input of summa-differentiate)")
     ap.add_argument("--name", default=None,
                     help="function name (default mlp / attention / gpt_layer / gpt / "
                          "mlp_train_step / gpt_train_step)")
@@ -1091,7 +1112,7 @@ def parse_args(argv):
     if cfg.ffn is None:
         cfg.ffn = 4 * cfg.hidden
     if cfg.name is None:
-        cfg.name = DEFAULT_NAMES[cfg.kind]
+        cfg.name = default_name(cfg)
     if cfg.lr is None:
         cfg.lr = DEFAULT_LR[cfg.optimizer]
 

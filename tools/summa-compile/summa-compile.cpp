@@ -79,6 +79,16 @@ static cl::opt<Emit> emit(
                           "partitioned MLIR before bufferization"),
                clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR of both functions")),
     cl::cat(category));
+static cl::opt<std::string> referenceFile(
+    "reference-file",
+    cl::desc("take the function --check compares with from this file "
+             "(default: the entry function itself, unpartitioned)"),
+    cl::cat(category));
+static cl::opt<std::string> referenceName(
+    "reference", cl::desc("the reference function (default: the entry's "
+                          "name, or the only public function of "
+                          "--reference-file)"),
+    cl::cat(category));
 static cl::opt<bool> keepTemps("keep-temps",
                                cl::desc("keep the generated main and object"),
                                cl::cat(category));
@@ -103,6 +113,8 @@ struct TensorInfo {
 
 struct ProgramInfo {
   std::string entry;
+  /// The function --check runs unpartitioned on rank 0.
+  std::string reference;
   SmallVector<TensorInfo> inputs, outputs;
 };
 
@@ -113,7 +125,7 @@ static LogicalResult fail(const Twine &message) {
   return failure();
 }
 
-static func::FuncOp findEntry(ModuleOp module) {
+static func::FuncOp findEntry(ModuleOp module, StringRef entryName) {
   func::FuncOp entry;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -323,13 +335,13 @@ static MemRef<T, N> makeMemRef(void *data, const int64_t (&shape)[N]) {
 
 )";
   writeTrampoline(os, p.entry + "__spmd", p, /*local=*/true);
-  writeTrampoline(os, p.entry + "__ref", p, /*local=*/false);
+  writeTrampoline(os, p.reference + "__ref", p, /*local=*/false);
   writeTensorTable(os, "inputs", p.inputs);
   writeTensorTable(os, "outputs", p.outputs);
   os << "static const SummaProgramDesc program = {\"" << p.entry << "\", "
      << grid[0] << ", " << grid[2] << ", " << p.inputs.size() << ", "
      << p.outputs.size() << ", inputs, outputs, invoke_" << p.entry
-     << "__spmd, invoke_" << p.entry << "__ref};\n\n";
+     << "__spmd, invoke_" << p.reference << "__ref};\n\n";
   os << "int main(int argc, char **argv) {\n"
         "  return summaRtMain(argc, argv, &program);\n}\n";
 }
@@ -421,11 +433,31 @@ static LogicalResult compile(MLIRContext &context,
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!spmd)
     return failure();
-  func::FuncOp entry = findEntry(*spmd);
+  func::FuncOp entry = findEntry(*spmd, entryName);
   if (!entry)
     return failure();
   std::string entryFn = entry.getSymName().str();
-  OwningOpRef<ModuleOp> reference = spmd->clone();
+  OwningOpRef<ModuleOp> reference;
+  if (referenceFile.empty()) {
+    reference = spmd->clone();
+  } else {
+    llvm::SourceMgr refSources;
+    reference = parseSourceFile<ModuleOp>(referenceFile.getValue(), refSources,
+                                          ParserConfig(&context));
+    if (!reference)
+      return fail("cannot parse the reference file '" + referenceFile + "'");
+  }
+  func::FuncOp refEntry = findEntry(
+      *reference, !referenceName.empty()      ? StringRef(referenceName)
+                  : referenceFile.empty()     ? StringRef(entryFn)
+                                              : StringRef());
+  if (!refEntry)
+    return failure();
+  if (refEntry.getFunctionType() != entry.getFunctionType())
+    return refEntry.emitError()
+           << "the reference function's type " << refEntry.getFunctionType()
+           << " differs from the entry's " << entry.getFunctionType();
+  std::string refFn = refEntry.getSymName().str();
 
   // Partitioned program.
   if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
@@ -438,6 +470,7 @@ static LogicalResult compile(MLIRContext &context,
       describeProgram(spmd->lookupSymbol<func::FuncOp>(entryFn));
   if (failed(program))
     return failure();
+  program->reference = refFn;
   if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
         pm.addPass(summa::createSummaPartition());
         pm.addPass(summa::createSummaExpandMatmul());
@@ -454,7 +487,7 @@ static LogicalResult compile(MLIRContext &context,
     return success();
   }
   renameFunctions(*spmd, entryFn, "__spmd");
-  renameFunctions(*reference, entryFn, "__ref");
+  renameFunctions(*reference, refFn, "__ref");
   for (ModuleOp m : {*spmd, *reference})
     if (failed(runPasses(
             m, [](OpPassManager &pm) { summa::buildLowerToLLVMPipeline(pm); })))

@@ -13,6 +13,8 @@
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "Reductions.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -296,30 +298,6 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
         return failure();
   }
   return success();
-}
-
-/// The reduction kind that combines the accumulator `acc` (a block argument
-/// of a structured op's body) into the value yielded at `position`, if the
-/// body is `yield combine(f(...), acc)`.
-static std::optional<ReductionKind> getCombinerKind(BlockArgument acc,
-                                                    unsigned position) {
-  if (!acc.hasOneUse())
-    return std::nullopt;
-  Operation *user = *acc.getUsers().begin();
-  Operation *yield = acc.getOwner()->getTerminator();
-  if (user->getNumResults() != 1 ||
-      yield->getOperand(position) != user->getResult(0))
-    return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<ReductionKind>>(user)
-      .Case<arith::AddFOp, arith::AddIOp>(
-          [](auto) { return ReductionKind::sum; })
-      .Case<arith::MulFOp, arith::MulIOp>(
-          [](auto) { return ReductionKind::prod; })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
-          [](auto) { return ReductionKind::max; })
-      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
-          [](auto) { return ReductionKind::min; })
-      .Default([](Operation *) { return std::nullopt; });
 }
 
 /// True if `value` is `linalg.fill` of the identity of `kind`.

@@ -109,4 +109,32 @@ def SummaDecomposeAggregates
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
+  let summary = "Derive the backward of a forward loss function";
+  let description = [{
+    For the function `function` (its first result is the loss), writes a
+    function `<function>_grad` with the same arguments that returns the loss
+    and the gradient of every argument whose `summa.role` is "weight" or
+    "bias" (in argument order), computed in reverse mode on tensors:
+    `linalg.matmul` A·B gets A·Bᵀ and Aᵀ·B products (so the backward is
+    2.5D SUMMA too), every other structured op (elementwise, broadcast,
+    reductions with a sum combiner, contractions written as generics) gets
+    generics built from the derivative of its scalar body,
+    `tensor.expand_shape`/`collapse_shape` the inverse reshape. With
+    `sgd-lr` > 0 it also returns every parameter updated by plain SGD,
+    marked with `summa.updates`. An op it cannot differentiate is an error
+    naming the op.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", "\"\"",
+           "the forward function (default: the only public one)">,
+    Option<"sgdLr", "sgd-lr", "double", "0.0",
+           "also return the parameters after one SGD step of this rate">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,54 @@
+// RUN: summa-opt %s -split-input-file -verify-diagnostics --summa-differentiate
+
+func.func @sine(%w: tensor<4xf32> {summa.role = "bias"}) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{summa-differentiate: no derivative for 'math.sin' in the body of this op}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%w : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = math.sin %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @concat(%w: tensor<4xf32> {summa.role = "bias"}) -> tensor<8xf32> {
+  // expected-error @+1 {{summa-differentiate: no derivative for 'tensor.concat'}}
+  %y = tensor.concat dim(0) %w, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @transposed(%x: tensor<4x4xf32> {summa.role = "activation"}, %w: tensor<4x4xf32> {summa.role = "weight"}) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-error @+1 {{summa-differentiate: only linalg.matmul A·B is differentiated (this one has transposing maps)}}
+  %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %mm : tensor<4x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{summa-differentiate: no argument has summa.role "weight" or "bias"}}
+func.func @no_params(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{summa-differentiate: the loss (result 0) must be a float tensor, got 'tensor<4xi32>'}}
+func.func @int_loss(%w: tensor<4xf32> {summa.role = "bias"}, %i: tensor<4xi32>) -> tensor<4xi32> {
+  return %i : tensor<4xi32>
+}
+
+// -----
+
+// expected-error @+1 {{summa-differentiate: the function returns no loss}}
+func.func @no_loss(%w: tensor<4xf32> {summa.role = "bias"}) {
+  return
+}

@@ -1,0 +1,46 @@
+// RUN: summa-opt %s -split-input-file --summa-differentiate="sgd-lr=0.5" | FileCheck %s
+
+// loss = Σ (X·W + b)² / 4: dY = 2Y/4 broadcast from the loss, db = Σ_tokens
+// dY (a reduction over the loop the bias map drops), dW = Xᵀ·dY (the Aᵀ·B
+// SUMMA form), and SGD updates marked with the argument they replace.
+// CHECK-LABEL: func.func @linear_loss_grad
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<2x2xf32> {summa.role = "activation"}, %[[W:[^:]*]]: tensor<2x2xf32> {summa.role = "weight"}, %[[B:[^:]*]]: tensor<2xf32> {summa.role = "bias"})
+// CHECK-SAME: -> (tensor<1xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<2x2xf32> {summa.updates = 1 : i64}, tensor<2xf32> {summa.updates = 2 : i64})
+// The seed: d loss = 1.
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[SEED:.*]] = linalg.fill ins(%[[ONE]] : f32)
+// d y from the loss reduction: a parallel generic over both loops.
+// CHECK: %[[DY:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%{{.*}}, %{{.*}}, %[[SEED]] :
+// db: the bias map drops d0, so d0 is a reduction.
+// CHECK: %[[DB:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} ins(%{{.*}}, %[[B]], %{{.*}}, %[[DY]] :
+// dW = Xᵀ·dY: linalg.matmul with maps (d2, d0), (d2, d1).
+// CHECK: %[[DW:.*]] = linalg.matmul indexing_maps = [#[[MA:.*]], #[[MB:.*]], #{{.*}}] ins(%[[X]], %{{.*}} : tensor<2x2xf32>, tensor<2x2xf32>)
+// CHECK: return %{{.*}}, %[[DW]], %[[DB]], %{{.*}}, %{{.*}}
+func.func @linear_loss(%x: tensor<2x2xf32> {summa.role = "activation"},
+                       %w: tensor<2x2xf32> {summa.role = "weight"},
+                       %b: tensor<2xf32> {summa.role = "bias"}) -> tensor<1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<2x2xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<2x2xf32>, tensor<2xf32>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2xf32>
+  %le = tensor.empty() : tensor<1xf32>
+  %lf = linalg.fill ins(%zero : f32) outs(%le : tensor<1xf32>) -> tensor<1xf32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0)>],
+                          iterator_types = ["reduction", "reduction"]}
+      ins(%y : tensor<2x2xf32>) outs(%lf : tensor<1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
+    %q = arith.constant 2.500000e-01 : f32
+    %sc = arith.mulf %sq, %q : f32
+    %r = arith.addf %sc, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1xf32>
+  return %loss : tensor<1xf32>
+}
