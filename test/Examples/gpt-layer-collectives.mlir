@@ -1,10 +1,14 @@
 // The only collectives of a partitioned GPT layer on [2,2,2] are the SUMMA
-// broadcasts of its six matmuls (Q, K, V, output, two MLP; one row and one
-// column broadcast in each SUMMA loop body) and the row all-reduces of its
-// two LayerNorms (sum of x and sum of squares each).
+// broadcasts of its six matmuls and the row all-reduces of its two
+// LayerNorms (sum of x and sum of squares each). Q, K and V share one SUMMA
+// loop that broadcasts the LayerNorm output's panel once per step beside
+// the three weight panels (4 broadcasts); the output projection and the two
+// MLP matmuls have a row and a column broadcast each (6): 10 per layer.
+// Without the sharing (fuse-shared=false) each matmul has its own loop: 12.
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | FileCheck %s
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.broadcast" | FileCheck %s --check-prefix=BCAST
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.all_reduce" | FileCheck %s --check-prefix=AR
+// RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul="fuse-shared=false" | grep -c "summa.broadcast" | FileCheck %s --check-prefix=UNFUSED
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | FileCheck %s --check-prefix=NONE
 // RUN: summa-opt %summa_src/examples/gpt.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.broadcast" | FileCheck %s --check-prefix=BCAST2
 // RUN: summa-opt %summa_src/examples/gpt.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.all_reduce" | FileCheck %s --check-prefix=AR2
@@ -13,14 +17,15 @@
 // RUN: summa-opt %summa_src/examples/fixtures/gpt2_block_jax.mlir --summa-assign-layouts="grid=2,2,2" --summa-partition --summa-expand-matmul | grep -c "summa.all_reduce" | FileCheck %s --check-prefix=AR
 // The same for the block exported from JAX (examples/fixtures).
 
-// BCAST: 12
+// BCAST: 10
+// UNFUSED: 12
 // AR: 4
 // NONE-LABEL: func.func @gpt_layer
 // NONE-NOT: summa.reduce
 // NONE-NOT: summa.all_gather
 // NONE-NOT: summa.reduce_scatter
 // Two layers and a final LayerNorm.
-// BCAST2: 24
+// BCAST2: 20
 // AR2: 10
 
 // CHECK-LABEL: func.func @gpt_layer

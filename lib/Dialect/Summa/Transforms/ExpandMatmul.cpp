@@ -24,12 +24,16 @@
 //     layers' sums are added by an all-reduce over [depth] (depth splits
 //     the batch, and the weight is replicated over depth).
 //
+// Products of the same form that broadcast the same operand (the Q, K and V
+// projections of one activation, or their weight gradients) share one loop,
+// so each step broadcasts the shared panel once.
+//
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAEXPANDMATMUL
@@ -41,49 +45,8 @@ using namespace mlir::summa;
 
 namespace {
 
-/// summa.matmul form ab -> scf.for over the q SUMMA steps.
-struct ExpandMatmulAB : OpRewritePattern<MatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(MatmulOp op,
-                                PatternRewriter &rewriter) const override {
-    if (op.getForm() != MatmulForm::ab)
-      return rewriter.notifyMatchFailure(op, "not form ab");
-    GridOp grid = lookupGrid(op, op.getGridAttr());
-    if (!grid)
-      return rewriter.notifyMatchFailure(op, "no grid");
-    Location loc = op.getLoc();
-    auto c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    auto cq = arith::ConstantIndexOp::create(rewriter, loc, grid.getQ());
-    auto c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    FlatSymbolRefAttr gridRef = op.getGridAttr();
-    auto colAxes = rewriter.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(GridAxis::col)});
-    auto rowAxes = rewriter.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(GridAxis::row)});
-    auto loop = scf::ForOp::create(
-        rewriter, loc, c0, cq, c1, ValueRange{op.getAcc()},
-        [&](OpBuilder &b, Location l, Value t, ValueRange iterArgs) {
-          Value aPanel =
-              BroadcastOp::create(b, l, op.getLhs().getType(), op.getLhs(),
-                                  gridRef, colAxes, t)
-                  .getResult();
-          Value bPanel =
-              BroadcastOp::create(b, l, op.getRhs().getType(), op.getRhs(),
-                                  gridRef, rowAxes, t)
-                  .getResult();
-          Value acc = linalg::MatmulOp::create(b, l, ValueRange{aPanel, bPanel},
-                                               ValueRange{iterArgs[0]})
-                          .getResult(0);
-          scf::YieldOp::create(b, l, acc);
-        });
-    rewriter.replaceOp(op, loop.getResults());
-    return success();
-  }
-};
-
 /// The indexing maps of a local product of the given form.
-static ArrayAttr getMaps(MLIRContext *ctx, MatmulForm form) {
+ArrayAttr getMaps(MLIRContext *ctx, MatmulForm form) {
   AffineExpr d0, d1, d2;
   bindDims(ctx, d0, d1, d2);
   auto map = [&](AffineExpr a, AffineExpr b) {
@@ -101,103 +64,202 @@ static ArrayAttr getMaps(MLIRContext *ctx, MatmulForm form) {
   llvm_unreachable("covered switch");
 }
 
-/// summa.matmul forms abt and atb -> scf.for over the q steps of a
-/// broadcast, a local product and a reduce to the owner of the block.
-struct ExpandMatmulBackward : OpRewritePattern<MatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// The operand a form broadcasts in every step and products of that form
+/// can share: the lhs for ab and atb, the rhs for abt.
+Value getSharedOperand(MatmulOp op) {
+  return op.getForm() == MatmulForm::abt ? op.getRhs() : op.getLhs();
+}
 
-  LogicalResult matchAndRewrite(MatmulOp op,
-                                PatternRewriter &rewriter) const override {
-    MatmulForm form = op.getForm();
-    if (form == MatmulForm::ab)
-      return rewriter.notifyMatchFailure(op, "form ab");
-    GridOp grid = lookupGrid(op, op.getGridAttr());
-    if (!grid)
-      return rewriter.notifyMatchFailure(op, "no grid");
-    Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    bool abt = form == MatmulForm::abt;
-    // abt broadcasts the rhs along the column and reduces along the row;
-    // atb broadcasts the lhs along the row and reduces along the column.
-    GridAxis bcastAxis = abt ? GridAxis::row : GridAxis::col;
-    GridAxis reduceAxis = abt ? GridAxis::col : GridAxis::row;
-    auto axesAttr = [&](GridAxis a) {
-      return rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(a)});
-    };
-    FlatSymbolRefAttr gridRef = op.getGridAttr();
-    auto accType = cast<RankedTensorType>(op.getAcc().getType());
-    auto c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    auto cq = arith::ConstantIndexOp::create(rewriter, loc, grid.getQ());
-    auto c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value zero = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(accType.getElementType()));
-    Value coord = CoordOp::create(rewriter, loc, rewriter.getIndexType(),
-                                  gridRef, GridAxisAttr::get(ctx, reduceAxis));
-    NamedAttribute maps(rewriter.getStringAttr("indexing_maps"),
-                        getMaps(ctx, form));
-    auto loop = scf::ForOp::create(
-        rewriter, loc, c0, cq, c1, ValueRange{op.getAcc()},
-        [&](OpBuilder &b, Location l, Value t, ValueRange iterArgs) {
-          Value lhs = op.getLhs(), rhs = op.getRhs();
-          Value &panel = abt ? rhs : lhs;
-          panel = BroadcastOp::create(b, l, panel.getType(), panel, gridRef,
-                                      axesAttr(bcastAxis), t)
-                      .getResult();
-          Value empty = tensor::EmptyOp::create(b, l, accType.getShape(),
-                                                accType.getElementType());
-          Value init =
-              linalg::FillOp::create(b, l, zero, empty).getResult(0);
-          Value partial =
-              linalg::MatmulOp::create(b, l, TypeRange{accType},
-                                       ValueRange{lhs, rhs}, ValueRange{init},
-                                       ArrayRef<NamedAttribute>{maps})
-                  .getResult(0);
-          Value reduced =
-              ReduceOp::create(b, l, accType, partial, gridRef,
-                               axesAttr(reduceAxis), t,
-                               ReductionKindAttr::get(ctx, ReductionKind::sum))
-                  .getResult();
-          // The owner of block t adds the reduced product; the others keep
-          // their accumulator. Written in place on the loop's accumulator.
-          Value isRoot = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq, coord, t);
-          AffineMap id = b.getMultiDimIdentityMap(accType.getRank());
-          SmallVector<utils::IteratorType> parallel(
-              accType.getRank(), utils::IteratorType::parallel);
-          Value next =
-              linalg::GenericOp::create(
-                  b, l, TypeRange{accType}, ValueRange{reduced},
-                  ValueRange{iterArgs[0]}, ArrayRef<AffineMap>{id, id},
-                  parallel,
-                  [&](OpBuilder &nb, Location nl, ValueRange args) {
-                    Value sum = arith::AddFOp::create(nb, nl, args[1], args[0]);
-                    Value kept =
-                        arith::SelectOp::create(nb, nl, isRoot, sum, args[1]);
-                    linalg::YieldOp::create(nb, nl, kept);
-                  })
-                  .getResult(0);
-          scf::YieldOp::create(b, l, next);
-        });
-    Value result = loop.getResult(0);
-    if (!abt)
-      result = AllReduceOp::create(
-                   rewriter, loc, accType, result, gridRef,
-                   axesAttr(GridAxis::depth),
-                   ReductionKindAttr::get(ctx, ReductionKind::sum))
-                   .getResult();
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
+/// Moves `value`'s defining fill/empty chain before `point` if it does not
+/// dominate it already; false if it cannot.
+bool hoistBefore(Value value, Operation *point, DominanceInfo &dom) {
+  if (dom.properlyDominates(value, point))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<linalg::FillOp, tensor::EmptyOp, arith::ConstantOp>(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistBefore(operand, point, dom))
+      return false;
+  def->moveBefore(point);
+  return true;
+}
 
-struct SummaExpandMatmulPass
-    : summa::impl::SummaExpandMatmulBase<SummaExpandMatmulPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandMatmulAB, ExpandMatmulBackward>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+/// Expands products of one form that share their broadcast operand into one
+/// loop of q SUMMA steps, at the position of the first.
+class GroupExpander {
+public:
+  GroupExpander(RewriterBase &rewriter, ArrayRef<MatmulOp> group, GridOp grid)
+      : rewriter(rewriter), group(group), grid(grid),
+        form(this->group.front().getForm()), ctx(rewriter.getContext()),
+        gridRef(this->group.front().getGridAttr()) {}
+  void run();
+
+private:
+  DenseI32ArrayAttr axes(GridAxis a) {
+    return rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(a)});
   }
+  /// A broadcast over a group of one rank moves nothing and is not built.
+  Value broadcast(OpBuilder &b, Location l, Value v, GridAxis axis, Value t) {
+    if (grid.getAxisSize(axis) == 1)
+      return v;
+    return BroadcastOp::create(b, l, v.getType(), v, gridRef, axes(axis), t)
+        .getResult();
+  }
+  /// acc + panel product for form ab.
+  Value stepForward(OpBuilder &b, Location l, Value aPanel, MatmulOp op,
+                    Value acc, Value t);
+  /// acc + (owner ? reduced product : 0) for abt and atb.
+  Value stepBackward(OpBuilder &b, Location l, Value shared, MatmulOp op,
+                     Value acc, Value t, Value coord);
+
+  RewriterBase &rewriter;
+  SmallVector<MatmulOp> group;
+  GridOp grid;
+  MatmulForm form;
+  MLIRContext *ctx;
+  FlatSymbolRefAttr gridRef;
 };
 
 } // namespace
+
+Value GroupExpander::stepForward(OpBuilder &b, Location l, Value aPanel,
+                                 MatmulOp op, Value acc, Value t) {
+  Value bPanel = broadcast(b, l, op.getRhs(), GridAxis::row, t);
+  return linalg::MatmulOp::create(b, l, ValueRange{aPanel, bPanel},
+                                  ValueRange{acc})
+      .getResult(0);
+}
+
+Value GroupExpander::stepBackward(OpBuilder &b, Location l, Value shared,
+                                  MatmulOp op, Value acc, Value t,
+                                  Value coord) {
+  bool abt = form == MatmulForm::abt;
+  auto accType = cast<RankedTensorType>(acc.getType());
+  Value lhs = abt ? op.getLhs() : shared, rhs = abt ? shared : op.getRhs();
+  Value zero = arith::ConstantOp::create(
+      b, l, b.getZeroAttr(accType.getElementType()));
+  Value empty = tensor::EmptyOp::create(b, l, accType.getShape(),
+                                        accType.getElementType());
+  Value init = linalg::FillOp::create(b, l, zero, empty).getResult(0);
+  NamedAttribute maps(b.getStringAttr("indexing_maps"), getMaps(ctx, form));
+  Value partial = linalg::MatmulOp::create(b, l, TypeRange{accType},
+                                           ValueRange{lhs, rhs},
+                                           ValueRange{init}, {maps})
+                      .getResult(0);
+  GridAxis reduceAxis = abt ? GridAxis::col : GridAxis::row;
+  Value reduced =
+      ReduceOp::create(b, l, accType, partial, gridRef, axes(reduceAxis), t,
+                       ReductionKindAttr::get(ctx, ReductionKind::sum))
+          .getResult();
+  // The owner of block t adds the reduced product; the others keep their
+  // accumulator. Written in place on the loop's accumulator.
+  Value isRoot =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, coord, t);
+  AffineMap id = b.getMultiDimIdentityMap(accType.getRank());
+  SmallVector<utils::IteratorType> parallel(accType.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, l, TypeRange{accType}, ValueRange{reduced}, ValueRange{acc},
+             ArrayRef<AffineMap>{id, id}, parallel,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value sum = arith::AddFOp::create(nb, nl, args[1], args[0]);
+               Value kept =
+                   arith::SelectOp::create(nb, nl, isRoot, sum, args[1]);
+               linalg::YieldOp::create(nb, nl, kept);
+             })
+      .getResult(0);
+}
+
+void GroupExpander::run() {
+  MatmulOp first = group.front();
+  Location loc = first.getLoc();
+  rewriter.setInsertionPoint(first);
+  auto c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto cq = arith::ConstantIndexOp::create(rewriter, loc, grid.getQ());
+  auto c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value coord;
+  if (form != MatmulForm::ab)
+    coord = CoordOp::create(
+        rewriter, loc, rewriter.getIndexType(), gridRef,
+        GridAxisAttr::get(ctx, form == MatmulForm::abt ? GridAxis::col
+                                                       : GridAxis::row));
+  SmallVector<Value> accs;
+  for (MatmulOp op : group)
+    accs.push_back(op.getAcc());
+  Value shared = getSharedOperand(first);
+  // ab and atb broadcast the lhs panel of column t along the row; abt the
+  // rhs panel of row t along the column.
+  GridAxis sharedAxis = form == MatmulForm::abt ? GridAxis::row : GridAxis::col;
+  auto loop = scf::ForOp::create(
+      rewriter, loc, c0, cq, c1, accs,
+      [&](OpBuilder &b, Location l, Value t, ValueRange iterArgs) {
+        Value panel = broadcast(b, l, shared, sharedAxis, t);
+        SmallVector<Value> next;
+        for (auto [i, acc] : llvm::enumerate(iterArgs))
+          next.push_back(
+              form == MatmulForm::ab
+                  ? stepForward(b, l, panel, group[i], acc, t)
+                  : stepBackward(b, l, panel, group[i], acc, t, coord));
+        scf::YieldOp::create(b, l, next);
+      });
+  for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+    MatmulOp op = group[i];
+    Value value = result;
+    if (form == MatmulForm::atb && grid.getD() > 1) {
+      rewriter.setInsertionPointAfter(loop);
+      value = AllReduceOp::create(
+                  rewriter, op.getLoc(), value.getType(), value, gridRef,
+                  axes(GridAxis::depth),
+                  ReductionKindAttr::get(ctx, ReductionKind::sum))
+                  .getResult();
+    }
+    rewriter.replaceOp(op, value);
+  }
+}
+
+namespace {
+struct SummaExpandMatmulPass
+    : summa::impl::SummaExpandMatmulBase<SummaExpandMatmulPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+void SummaExpandMatmulPass::runOnOperation() {
+  // Group the products of one block by (form, shared operand), in order.
+  SmallVector<SmallVector<MatmulOp>> groups;
+  DenseMap<std::tuple<Block *, int, Value>, unsigned> groupOf;
+  getOperation().walk([&](MatmulOp op) {
+    auto key = std::make_tuple(op->getBlock(), static_cast<int>(op.getForm()),
+                               getSharedOperand(op));
+    auto [it, inserted] = groupOf.try_emplace(key, groups.size());
+    if (inserted || !fuseShared)
+      groups.emplace_back();
+    groups[fuseShared ? it->second : groups.size() - 1].push_back(op);
+  });
+  IRRewriter rewriter(&getContext());
+  for (SmallVector<MatmulOp> &candidates : groups) {
+    GridOp grid = lookupGrid(candidates.front(), candidates.front().getGridAttr());
+    if (!grid) {
+      candidates.front().emitOpError() << "refers to no summa.grid";
+      return signalPassFailure();
+    }
+    // A later product joins the loop at the first one if its own operands
+    // are available there (its accumulator's fill can move up).
+    DominanceInfo dom(candidates.front()->getParentOp());
+    SmallVector<MatmulOp> group = {candidates.front()};
+    SmallVector<MatmulOp> alone;
+    for (MatmulOp op : llvm::drop_begin(candidates)) {
+      Operation *first = candidates.front();
+      Value own = op.getForm() == MatmulForm::abt ? op.getLhs() : op.getRhs();
+      bool joins = op.getGridAttr() == candidates.front().getGridAttr() &&
+                   dom.properlyDominates(own, first) &&
+                   hoistBefore(op.getAcc(), first, dom);
+      (joins ? group : alone).push_back(op);
+    }
+    GroupExpander(rewriter, group, grid).run();
+    for (MatmulOp op : alone)
+      GroupExpander(rewriter, {op}, grid).run();
+  }
+}

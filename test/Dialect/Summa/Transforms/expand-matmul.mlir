@@ -33,3 +33,29 @@ func.func @data_parallel(%a: tensor<8x16xf32>, %b: tensor<16x16xf32>, %c: tensor
   %0 = summa.matmul %a, %b, %c on @grid form = ab : tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// Products that broadcast the same activation (Q, K, V projections) share
+// one loop: its panel is broadcast once per step, each weight panel once.
+summa.grid @grid shape = [2, 2, 1]
+// CHECK-LABEL: func.func @shared_lhs
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<4x4xf32>, %[[WQ:[^:]*]]: tensor<4x4xf32>, %[[WK:[^:]*]]: tensor<4x4xf32>
+// CHECK: %[[R:.*]]:2 = scf.for %[[T:.*]] = {{.*}} iter_args(%[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+// CHECK-NEXT: %[[XP:.*]] = summa.broadcast %[[X]] on @grid axes = [col] root = %[[T]]
+// CHECK-NEXT: %[[QP:.*]] = summa.broadcast %[[WQ]] on @grid axes = [row] root = %[[T]]
+// CHECK-NEXT: linalg.matmul ins(%[[XP]], %[[QP]] : {{.*}}) outs(%[[A0]] :
+// CHECK-NEXT: %[[KP:.*]] = summa.broadcast %[[WK]] on @grid axes = [row] root = %[[T]]
+// CHECK-NEXT: linalg.matmul ins(%[[XP]], %[[KP]] : {{.*}}) outs(%[[A1]] :
+// CHECK-NOT: summa.broadcast
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @shared_lhs(%x: tensor<4x4xf32>, %wq: tensor<4x4xf32>, %wk: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x4xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %q = summa.matmul %x, %wq, %f0 on @grid form = ab : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %e1 = tensor.empty() : tensor<4x4xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %k = summa.matmul %x, %wk, %f1 on @grid form = ab : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  return %q, %k : tensor<4x4xf32>, tensor<4x4xf32>
+}

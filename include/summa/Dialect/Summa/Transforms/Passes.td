@@ -86,7 +86,16 @@ def SummaExpandMatmul : Pass<"summa-expand-matmul", "::mlir::ModuleOp"> {
     column `t`; form `atb` broadcasts the lhs panel of column `t` along each
     row, multiplies locally, reduces along the column to row `t`, and
     finishes with an all-reduce over `[depth]`.
+
+    With `fuse-shared` (on by default), products of one form in one block
+    that broadcast the same operand (the lhs for `ab` and `atb`, the rhs for
+    `abt`) — the Q, K and V projections of one activation, or their weight
+    gradients — share one loop, which broadcasts that panel once per step.
   }];
+  let options = [
+    Option<"fuseShared", "fuse-shared", "bool", "true",
+           "expand products that broadcast the same operand in one loop">
+  ];
   let dependentDialects = ["::mlir::summa::SummaDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
