@@ -92,6 +92,9 @@ static cl::opt<std::string> referenceName(
 static cl::opt<bool> keepTemps("keep-temps",
                                cl::desc("keep the generated main and object"),
                                cl::cat(category));
+static cl::opt<unsigned> optLevel("O",
+                                  cl::desc("LLVM optimisation level (0-3)"),
+                                  cl::init(2), cl::Prefix, cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("print the link command"),
                              cl::cat(category));
 
@@ -368,10 +371,15 @@ static LogicalResult emitObject(llvm::Module &module, StringRef path) {
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(tgt->createTargetMachine(
       llvm::Triple(triple), llvm::sys::getHostCPUName(), "", options,
-      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      llvm::Reloc::PIC_, std::nullopt,
+      optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+      : optLevel == 0 ? llvm::CodeGenOptLevel::None
+                      : llvm::CodeGenOptLevel::Default));
   module.setDataLayout(machine->createDataLayout());
   module.setTargetTriple(llvm::Triple(triple));
-  auto optimize = makeOptimizingTransformer(3, 0, machine.get());
+  auto optimize =
+      makeOptimizingTransformer(std::min(optLevel.getValue(), 3u), 0,
+                                machine.get());
   if (llvm::Error err = optimize(&module))
     return fail("LLVM optimisation failed: " +
                 llvm::toString(std::move(err)));
