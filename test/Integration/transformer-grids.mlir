@@ -31,6 +31,9 @@
 // GeLU through math.erf.
 // RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=2,2,2 -o %t.erf.222
 // RUN: %mpirun -np 8 %t.erf.222 --check | FileCheck %s
+// A slice along an unsplit dimension.
+// RUN: summa-compile %S/Inputs/slice.mlir --grid=2,2,2 -o %t.slice.222
+// RUN: %mpirun -np 8 %t.slice.222 --check | FileCheck %s
 // linalg.index of split dimensions sees global indices.
 // RUN: summa-compile %S/Inputs/position.mlir --grid=2,2,2 -o %t.pos.222
 // RUN: %mpirun -np 8 %t.pos.222 --check | FileCheck %s

@@ -76,6 +76,7 @@ private:
   LogicalResult visitExpand(tensor::ExpandShapeOp op);
   LogicalResult visitCollapse(tensor::CollapseShapeOp op);
   LogicalResult visitSoftmax(linalg::SoftmaxOp op);
+  LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
   LogicalResult recordPartialReduction(linalg::LinalgOp op,
                                        SmallVector<GridAxis> axes);
   /// Layout of the reassociated side of a reshape: `groups[g]` lists the
@@ -443,6 +444,35 @@ LogicalResult LayoutSolver::visitSoftmax(linalg::SoftmaxOp op) {
   return success();
 }
 
+LogicalResult LayoutSolver::visitExtractSlice(tensor::ExtractSliceOp op) {
+  LayoutAttr layout = lookup(op.getSource());
+  if (!layout)
+    layout = lookup(op.getResult());
+  if (!layout)
+    return success();
+  if (op.getSourceType().getRank() != op.getResultType().getRank() ||
+      !op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticSizes()) ||
+      ShapedType::isDynamicShape(op.getStaticOffsets()))
+    return op.emitError() << "tensor.extract_slice: only static, unit-stride "
+                             "slices that keep the rank are supported";
+  // A slice stays inside every tile when it takes split dimensions whole.
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
+    SmallVector<GridAxis> split = layout.getDimSplit(d);
+    if (split.empty())
+      continue;
+    if (op.getStaticOffsets()[d] != 0 ||
+        op.getStaticSizes()[d] != op.getSourceType().getDimSize(d))
+      return op.emitError()
+             << "tensor.extract_slice: dimension " << d << " is split over "
+             << formatAxes(split)
+             << "; a slice must take it whole to stay inside a tile";
+  }
+  if (failed(assign(op.getSource(), layout, op)) ||
+      failed(assign(op.getResult(), layout, op)))
+    return failure();
+  return success();
+}
+
 LogicalResult LayoutSolver::visit(Operation *op) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return visitMatmul(mm);
@@ -452,6 +482,8 @@ LogicalResult LayoutSolver::visit(Operation *op) {
     return visitCollapse(collapse);
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
     return visitSoftmax(softmax);
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return visitExtractSlice(slice);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
   if (auto ret = dyn_cast<func::ReturnOp>(op))

@@ -170,8 +170,8 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (!hasTensorResult)
     return success();
   if (!isa<linalg::LinalgOp, linalg::SoftmaxOp, tensor::EmptyOp,
-           tensor::ExpandShapeOp, tensor::CollapseShapeOp, arith::ConstantOp>(
-          op))
+           tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+           tensor::ExtractSliceOp, arith::ConstantOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' is not supported by summa-partition";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
@@ -189,6 +189,10 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
 
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     expand.setStaticOutputShape(expand.getResultType().getShape());
+  } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    // Split dimensions are taken whole (summa-assign-layouts checked it):
+    // their size becomes the tile's.
+    slice.setStaticSizes(slice.getResultType().getShape());
   } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     if (!dense || !dense.isSplat())

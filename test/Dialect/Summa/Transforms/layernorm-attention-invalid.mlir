@@ -84,3 +84,19 @@ func.func @matvec_split_k(%a: tensor<16x8xf32>, %x: tensor<8xf32>) -> tensor<16x
   %y = linalg.matvec ins(%a, %x : tensor<16x8xf32>, tensor<8xf32>) outs(%f : tensor<16xf32>) -> tensor<16xf32>
   return %y : tensor<16xf32>
 }
+
+// -----
+
+func.func @slice_across_tiles(%x: tensor<16x8xf32>) -> tensor<16x4xf32> {
+  // expected-error @+1 {{tensor.extract_slice: dimension 1 is split over [col]; a slice must take it whole to stay inside a tile}}
+  %s = tensor.extract_slice %x[0, 4] [16, 4] [1, 1] : tensor<16x8xf32> to tensor<16x4xf32>
+  return %s : tensor<16x4xf32>
+}
+
+// -----
+
+func.func @slice_rank_reducing(%x: tensor<16x8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{tensor.extract_slice: only static, unit-stride slices that keep the rank are supported}}
+  %s = tensor.extract_slice %x[0, 0] [1, 8] [1, 1] : tensor<16x8xf32> to tensor<8xf32>
+  return %s : tensor<8xf32>
+}

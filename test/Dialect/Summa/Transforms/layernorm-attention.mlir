@@ -117,3 +117,14 @@ func.func @heads_major(%x: tensor<32x16xf32>) -> tensor<8x4x4x4xf32> {
   %t = linalg.transpose ins(%h : tensor<8x4x4x4xf32>) outs(%e : tensor<8x4x4x4xf32>) permutation = [0, 2, 1, 3]
   return %t : tensor<8x4x4x4xf32>
 }
+
+// -----
+
+// A slice along an unsplit dimension stays inside every tile: the split
+// dimensions keep their tile size.
+// CHECK-LABEL: func.func @slice_inside_tiles
+// CHECK: tensor.extract_slice %{{.*}}[0, 4, 0] [4, 16, 4] [1, 1, 1] : tensor<4x24x4xf32> to tensor<4x16x4xf32>
+func.func @slice_inside_tiles(%x: tensor<16x24x8xf32> {summa.role = "activation"}) -> tensor<16x16x8xf32> {
+  %s = tensor.extract_slice %x[0, 4, 0] [16, 16, 8] [1, 1, 1] : tensor<16x24x8xf32> to tensor<16x16x8xf32>
+  return %s : tensor<16x16x8xf32>
+}
