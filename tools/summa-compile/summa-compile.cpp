@@ -483,6 +483,7 @@ static LogicalResult compile(MLIRContext &context,
         pm.addPass(summa::createSummaPartition());
         pm.addPass(summa::createSummaExpandMatmul());
         pm.addPass(createCanonicalizerPass());
+        pm.addPass(summa::createSummaCombineCollectives());
       })))
     return failure();
   if (emit == Emit::SpmdMLIR) {

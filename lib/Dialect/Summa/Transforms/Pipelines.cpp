@@ -61,6 +61,7 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
   pm.addPass(createSummaPartition());
   pm.addPass(createSummaExpandMatmul());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSummaCombineCollectives());
   buildLowerToLLVMPipeline(pm);
 }
 

@@ -103,6 +103,19 @@ def SummaExpandMatmul : Pass<"summa-expand-matmul", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaCombineCollectives
+    : Pass<"summa-combine-collectives", "::mlir::ModuleOp"> {
+  let summary = "Merge independent all-reduces on the same group into one";
+  let description = [{
+    Two `summa.all_reduce` ops of one block on the same grid, axes, kind and
+    element type, where the first's result is not used before the second,
+    become one all-reduce of the two tiles packed into one vector (the
+    LayerNorm backward's two sums over the hidden dimension, the bias
+    gradients of a layer): one collective, one latency, the same bytes.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def SummaDecomposeAggregates
     : Pass<"summa-decompose-aggregates", "::mlir::ModuleOp"> {
   let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";

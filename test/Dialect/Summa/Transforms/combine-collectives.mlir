@@ -1,0 +1,40 @@
+// RUN: summa-opt %s -split-input-file --summa-combine-collectives | FileCheck %s
+
+summa.grid @grid shape = [2, 2, 2]
+
+// Two independent sums over the same group become one all-reduce of both
+// tiles packed into one vector.
+// CHECK-LABEL: func.func @independent
+// CHECK-SAME: (%[[A:.*]]: tensor<4x2xf32>, %[[B:.*]]: tensor<3xf32>)
+// CHECK: %[[FA:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1]] : tensor<4x2xf32> into tensor<8xf32>
+// CHECK: %[[P0:.*]] = tensor.insert_slice %[[FA]] into %{{.*}}[0] [8] [1] : tensor<8xf32> into tensor<11xf32>
+// CHECK: %[[P1:.*]] = tensor.insert_slice %[[B]] into %[[P0]][8] [3] [1] : tensor<3xf32> into tensor<11xf32>
+// CHECK: %[[R:.*]] = summa.all_reduce %[[P1]] on @grid axes = [col] kind = sum : tensor<11xf32> -> tensor<11xf32>
+// CHECK: %[[SA:.*]] = tensor.extract_slice %[[R]][0] [8] [1]
+// CHECK: %[[RA:.*]] = tensor.expand_shape %[[SA]] {{\[\[}}0, 1]] output_shape [4, 2]
+// CHECK: %[[RB:.*]] = tensor.extract_slice %[[R]][8] [3] [1]
+// CHECK-NOT: summa.all_reduce
+// CHECK: return %[[RA]], %[[RB]]
+func.func @independent(%a: tensor<4x2xf32>, %b: tensor<3xf32>) -> (tensor<4x2xf32>, tensor<3xf32>) {
+  %0 = summa.all_reduce %a on @grid axes = [col] kind = sum : tensor<4x2xf32> -> tensor<4x2xf32>
+  %1 = summa.all_reduce %b on @grid axes = [col] kind = sum : tensor<3xf32> -> tensor<3xf32>
+  return %0, %1 : tensor<4x2xf32>, tensor<3xf32>
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 2]
+
+// Not merged: the second depends on the first, or they differ in group or
+// kind.
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-4: summa.all_reduce
+// CHECK-NOT: tensor.insert_slice
+func.func @kept(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = summa.all_reduce %a on @grid axes = [col] kind = sum : tensor<4xf32> -> tensor<4xf32>
+  %1 = arith.addf %0, %b : tensor<4xf32>
+  %2 = summa.all_reduce %1 on @grid axes = [col] kind = sum : tensor<4xf32> -> tensor<4xf32>
+  %3 = summa.all_reduce %b on @grid axes = [row] kind = sum : tensor<4xf32> -> tensor<4xf32>
+  %4 = summa.all_reduce %3 on @grid axes = [row] kind = max : tensor<4xf32> -> tensor<4xf32>
+  return %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
