@@ -31,6 +31,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "summa/Analysis/Planner.h"
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
@@ -61,9 +62,14 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
 static cl::opt<std::string> outputFile("o", cl::desc("output executable"),
                                        cl::value_desc("file"),
                                        cl::init("a.out"), cl::cat(category));
-static cl::list<int64_t> gridOpt("grid", cl::desc("grid shape q,q,d"),
-                                 cl::CommaSeparated, cl::Required,
-                                 cl::cat(category));
+static cl::opt<std::string> gridOpt(
+    "grid",
+    cl::desc("grid shape q,q,d, or auto (the planner's best grid for "
+             "--ranks)"),
+    cl::Required, cl::cat(category));
+static cl::opt<int64_t> ranksOpt("ranks",
+                                 cl::desc("number of ranks for --grid=auto"),
+                                 cl::init(0), cl::cat(category));
 static cl::opt<std::string> target("target",
                                    cl::desc("cpu (MPI + BLAS runtime)"),
                                    cl::init("cpu"), cl::cat(category));
@@ -433,17 +439,42 @@ static LogicalResult compile(MLIRContext &context,
                 "runtime is not part of it); use --target=cpu");
   if (target != "cpu")
     return fail("unknown --target '" + target + "' (expected cpu or cuda)");
-  SmallVector<int64_t> grid(gridOpt.begin(), gridOpt.end());
-  if (grid.size() != 3 || grid[0] != grid[1] ||
-      llvm::any_of(grid, [](int64_t s) { return s <= 0; }))
-    return fail("--grid must be q,q,d with q >= 1 and d >= 1");
-
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!spmd)
     return failure();
   func::FuncOp entry = findEntry(*spmd, entryName);
   if (!entry)
     return failure();
+
+  SmallVector<int64_t> grid;
+  if (gridOpt == "auto") {
+    if (ranksOpt <= 0)
+      return fail("--grid=auto needs --ranks=P");
+    summa::plan::PlanOptions options;
+    options.ranks = ranksOpt;
+    options.entry = entry.getSymName().str();
+    FailureOr<summa::plan::Plan> plan = summa::plan::planModule(*spmd, options);
+    if (failed(plan))
+      return failure();
+    if (plan->best < 0)
+      return fail("--grid=auto: no grid of " + std::to_string(ranksOpt) +
+                  " ranks can partition the model (summa-plan tells why)");
+    grid.assign(plan->strategies[plan->best].grid.begin(),
+                plan->strategies[plan->best].grid.end());
+    llvm::errs() << "summa-compile: --grid=auto picked [" << grid[0] << ","
+                 << grid[1] << "," << grid[2] << "]: " << plan->reason
+                 << "\n";
+  } else {
+    for (StringRef part : llvm::split(StringRef(gridOpt), ',')) {
+      int64_t v;
+      if (part.trim().getAsInteger(10, v))
+        return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
+      grid.push_back(v);
+    }
+  }
+  if (grid.size() != 3 || grid[0] != grid[1] ||
+      llvm::any_of(grid, [](int64_t s) { return s <= 0; }))
+    return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
   std::string entryFn = entry.getSymName().str();
   OwningOpRef<ModuleOp> reference;
   if (referenceFile.empty()) {

@@ -1,0 +1,10 @@
+// --grid=auto asks the planner (summa-plan's cost model) for the grid.
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=auto --ranks=4 -o %t 2>&1 | FileCheck %s --check-prefix=PICK
+// RUN: %mpirun -np 4 %t --check | FileCheck %s
+// RUN: not summa-compile %summa_src/examples/gpt.mlir --grid=auto -o %t.x 2>&1 | FileCheck %s --check-prefix=RANKS
+// RUN: not summa-compile %summa_src/examples/gpt.mlir --grid=auto --ranks=64 -o %t.x 2>&1 | FileCheck %s --check-prefix=NONE
+
+// PICK: summa-compile: --grid=auto picked [{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]:
+// CHECK: check: PASS
+// RANKS: summa-compile: error: --grid=auto needs --ranks=P
+// NONE: summa-compile: error: --grid=auto: no grid of 64 ranks can partition the model (summa-plan tells why)

@@ -1,0 +1,57 @@
+// The table for examples/gpt.mlir (32 tokens in 4 sequences, hidden 32,
+// 4 heads). On 64 ranks no grid divides it (batch 4 over d·q, heads 4 over
+// q): every row says why, and the exit status is 2. On 8 ranks only [2,2,2]
+// does (Q, K and V share one SUMMA loop, so a layer broadcasts 4 activation
+// panels and 6 weight panels per step); on 16 ranks only [4,4,1]. A
+// generated GPT of batch 64 and 8 heads
+// divides on every grid of 64 ranks.
+// RUN: not summa-plan %summa_src/examples/gpt.mlir --ranks 64 | FileCheck %s --check-prefix=P64
+// RUN: not summa-plan %summa_src/examples/gpt.mlir --ranks 64 --json > %t.p64.json
+// RUN: %python -m json.tool %t.p64.json > /dev/null
+// RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 8 | FileCheck %s --check-prefix=P8
+// RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 16 | FileCheck %s --check-prefix=P16
+// RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 8 --json > %t.p8.json
+// RUN: %python -m json.tool %t.p8.json | FileCheck %s --check-prefix=J8
+// RUN: %python %summa_src/examples/generate.py gpt --layers 2 --batch 64 --seq 8 --hidden 64 --heads 8 -o %t.gpt64.mlir
+// RUN: summa-plan %t.gpt64.mlir --ranks 64 | FileCheck %s --check-prefix=G64
+// RUN: summa-plan %t.gpt64.mlir --ranks 64 --json > %t.g64.json
+// RUN: %python -m json.tool %t.g64.json > /dev/null
+// On nodes of 4 ranks, the groups of [4,4,4] along a column (ranks
+// 16k + 4i + j, i varying) span 4 nodes; those along a row stay in one.
+// RUN: summa-plan %t.gpt64.mlir --ranks 64 --grid 4,4,4 --gpus-per-node 4 | FileCheck %s --check-prefix=NODE
+
+// P64: summa-plan: @gpt (read from the IR): 32 tokens (batch 4), hidden 32, f32; 12 weight matrices (2 GPT layers), 25472 parameter elements
+// P64: strategy   status        payload        wire   GEMMs      memory        comm        GEMM       total
+// P64-NEXT: [1,1,64]   no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 64 blocks on grid [1, 1, 64] and is not divisible by 64
+// P64-NEXT: [2,2,16]   no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 32 blocks
+// P64-NEXT: [4,4,4]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 16 blocks
+// P64-NEXT: [8,8,1]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 8 blocks
+// P64-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 1 of size 32
+// P64-NEXT: DP         no: data parallel over 64 ranks splits dimension 0 of size 32
+// P64: no grid: no grid of 64 ranks can partition the model
+
+// P8: [1,1,8]    no: result 0: dimension 0 of size 4
+// P8-NEXT: * [2,2,2]    counted     62.31 KiB  124.62 KiB      24   35.75 KiB
+// P8: [2,2,2]: memory per rank: parameters 25.75 KiB, activations 512 B, results 512 B, peak intermediates 9.00 KiB (SUMMA panels 6.00 KiB); 24 GEMMs, 196.61 KFLOP
+// P8-NEXT: broadcast      row           2 ranks  nvlink       24 calls            49152 B
+// P8-NEXT: broadcast      col           2 ranks  nvlink       16 calls            14336 B
+// P8-NEXT: all_reduce     col           2 ranks  nvlink       10 calls              320 B
+// P8: best: [2,2,2]: the only grid of 8 ranks that divides the model
+
+// P16: * [4,4,1]    counted
+// P16: best: [4,4,1]: the only grid of 16 ranks that divides the model
+
+// J8: "best": "[2,2,2]"
+
+// G64: * [1,1,64]   counted           0 B         0 B      12
+// G64-NEXT: [2,2,16]   counted
+// G64-NEXT: [4,4,4]    counted
+// G64-NEXT: [8,8,1]    counted
+// G64-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 2 of size 8
+// G64-NEXT: DP         model             0 B         0 B      12
+// G64: best: [1,1,64]: {{[0-9.]+}}x less predicted time than [2,2,16]
+
+// NODE: [4,4,4]: memory per rank
+// NODE-NEXT: broadcast      row           4 ranks  network      48 calls            98304 B
+// NODE-NEXT: broadcast      col           4 ranks  nvlink       32 calls           114688 B
+// NODE-NEXT: all_reduce     col           4 ranks  nvlink       10 calls             1280 B

@@ -1,0 +1,23 @@
+// On a training step the 1D and data-parallel models find the backward's
+// collectives in the IR. gpt_train_step.mlir (2 layers) on 4 ranks:
+// * 1D Megatron: per layer two forward all-reduces (after O and W2) and two
+//   backward ones (dX of the QKV and W1 column-parallel linears; the three
+//   partial dX of Q, K and V are summed first), 8 in all, of [32, 32] f32;
+// * data parallel: one all-reduce per parameter gradient (16 per layer, 2
+//   for the final LayerNorm) and one for the loss, 35 in all, of exactly
+//   the bytes summa's own data-parallel grid [1,1,4] is counted to send
+//   (there: weight gradients over depth, bias and LayerNorm gradients over
+//   row+depth, the loss over all axes; summa-combine-collectives packs each
+//   group's all-reduces into fewer calls, the model does not).
+// RUN: summa-plan %summa_src/examples/gpt_train_step.mlir --ranks 4 | FileCheck %s
+
+// CHECK: [1,1,4]    counted     [[DPBYTES:[0-9.]+ KiB]]
+// CHECK: DP         model       [[DPBYTES]]
+// CHECK: [1,1,4]: memory per rank
+// CHECK-NEXT: all_reduce     depth             4 ranks  nvlink {{ *[0-9]+}} calls            98304 B
+// CHECK-NEXT: all_reduce     row+depth         4 ranks  nvlink {{ *[0-9]+}} calls             3584 B
+// CHECK-NEXT: all_reduce     row+col+depth     4 ranks  nvlink {{ *[0-9]+}} calls                4 B
+// CHECK: 1D: memory per rank
+// CHECK-NEXT: all_reduce     world             4 ranks  nvlink        8 calls            32768 B
+// CHECK: DP: memory per rank
+// CHECK-NEXT: all_reduce     world             4 ranks  nvlink       35 calls           101892 B

@@ -1,0 +1,218 @@
+//===- summa-plan.cpp - choose a [q, q, d] grid for a model -----*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   summa-plan model.mlir --ranks P [--grid q,q,d] [--json] [--entry F]
+//   summa-plan --describe layers=96,hidden=12288,heads=96,seq=2048,batch=1536
+//              --ranks 4096
+//
+// Prints, per grid of P ranks and for 1D Megatron and data parallelism, the
+// collectives per rank (count and bytes by collective and group), the
+// memory per rank and the predicted time, and marks the best grid. With a
+// model file the grids are counted on the partitioned IR; with --describe
+// a GPT model is planned from closed formulas. See docs/Planner.md.
+//
+// Exit status: 0 when a grid is chosen, 2 when no grid of P ranks can
+// partition the model (the table is still printed), 1 on errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Analysis/Planner.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Dialect/Summa/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace plan = mlir::summa::plan;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("summa-plan options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::init(""), cl::cat(category));
+static cl::opt<int64_t> ranksOpt("ranks", cl::desc("number of ranks P"),
+                                 cl::value_desc("P"), cl::cat(category));
+static cl::list<int64_t> gridOpt("grid", cl::desc("plan only this grid q,q,d"),
+                                 cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> json("json", cl::desc("print JSON instead of a table"),
+                          cl::cat(category));
+static cl::opt<std::string>
+    entryOpt("entry",
+             cl::desc("function to plan (default: the only public "
+                      "one)"),
+             cl::cat(category));
+static cl::opt<std::string> describeOpt(
+    "describe",
+    cl::desc("plan a GPT model given by its sizes instead of a file: "
+             "layers=L,hidden=H,heads=NH,seq=S,batch=B[,ffn=F]"
+             "[,dtype=bf16|f16|f32|f64][,final_ln=0|1]"),
+    cl::value_desc("spec"), cl::cat(category));
+static cl::opt<int64_t> gpusPerNode("gpus-per-node",
+                                    cl::desc("ranks per node (default 8)"),
+                                    cl::init(8), cl::cat(category));
+static cl::opt<double> nvlinkGBps(
+    "nvlink-gbps",
+    cl::desc("NVLink bandwidth per direction, GB/s (bytes; default 450)"),
+    cl::init(450), cl::cat(category));
+static cl::opt<double>
+    ibGBps("ib-gbps",
+           cl::desc("network bandwidth per GPU, GB/s (bytes; default 50 = "
+                    "400 Gb/s InfiniBand)"),
+           cl::init(50), cl::cat(category));
+static cl::opt<double> nvlinkAlphaUs("nvlink-alpha-us",
+                                     cl::desc("NVLink latency, us (default 2)"),
+                                     cl::init(2), cl::cat(category));
+static cl::opt<double> ibAlphaUs("ib-alpha-us",
+                                 cl::desc("network latency, us (default 5)"),
+                                 cl::init(5), cl::cat(category));
+static cl::opt<double> gemmTflops(
+    "gemm-tflops",
+    cl::desc("GEMM peak, TFLOP/s, for every element type (default: H200 "
+             "989 for bf16/f16, 67 for f32 and f64)"),
+    cl::cat(category));
+static cl::opt<double>
+    gemmEfficiency("gemm-efficiency",
+                   cl::desc("fraction of the GEMM peak reached (default 0.7)"),
+                   cl::init(0.7), cl::cat(category));
+static cl::opt<bool>
+    timePlanning("time",
+                 cl::desc("print the seconds spent planning (parsing "
+                          "excluded) to stderr"),
+                 cl::cat(category));
+static cl::opt<double>
+    memoryGB("memory-gb",
+             cl::desc("memory per rank, GB (default 141, H200; 0: no limit)"),
+             cl::init(141), cl::cat(category));
+
+static int fail(const Twine &message) {
+  llvm::errs() << "summa-plan: error: " << message << "\n";
+  return 1;
+}
+
+static double now() {
+  using Clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+
+static void reportTime(double start) {
+  if (timePlanning)
+    llvm::errs() << llvm::format("summa-plan: planned in %.6f s\n",
+                                 now() - start);
+}
+
+static void print(const plan::Plan &p, const plan::PlanOptions &options) {
+  if (json)
+    plan::printPlanJson(p, options, llvm::outs());
+  else
+    plan::printPlanTable(p, options, llvm::outs());
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "summa-plan: choose a [q, q, d] grid for a model\n\n"
+      "  summa-plan model.mlir --ranks 64 [--grid 4,4,4] [--json]\n"
+      "  summa-plan --describe layers=96,hidden=12288,heads=96,seq=2048,"
+      "batch=1536 --ranks 4096\n");
+
+  if (ranksOpt.getNumOccurrences() == 0)
+    return fail("--ranks P is required");
+  if (ranksOpt <= 0)
+    return fail("--ranks must be positive, got " + Twine(ranksOpt));
+  plan::PlanOptions options;
+  options.ranks = ranksOpt;
+  if (!gridOpt.empty()) {
+    SmallVector<int64_t, 3> grid(gridOpt.begin(), gridOpt.end());
+    if (grid.size() != 3 || grid[0] != grid[1] ||
+        llvm::any_of(grid, [](int64_t v) { return v <= 0; }))
+      return fail("--grid must be q,q,d with q >= 1 and d >= 1");
+    if (grid[0] * grid[1] * grid[2] != ranksOpt)
+      return fail("--grid " + std::to_string(grid[0]) + "," +
+                  std::to_string(grid[1]) + "," + std::to_string(grid[2]) +
+                  " has " + std::to_string(grid[0] * grid[1] * grid[2]) +
+                  " ranks, not --ranks " + std::to_string(ranksOpt));
+    options.grid = grid;
+  }
+  if (gpusPerNode <= 0)
+    return fail("--gpus-per-node must be positive");
+  if (nvlinkGBps <= 0 || ibGBps <= 0)
+    return fail("link bandwidths must be positive");
+  if (nvlinkAlphaUs < 0 || ibAlphaUs < 0)
+    return fail("link latencies must not be negative");
+  if (gemmEfficiency <= 0 || gemmEfficiency > 1)
+    return fail("--gemm-efficiency must be in (0, 1]");
+  if (gemmTflops.getNumOccurrences() && gemmTflops <= 0)
+    return fail("--gemm-tflops must be positive");
+  if (memoryGB < 0)
+    return fail("--memory-gb must not be negative");
+  options.entry = entryOpt;
+  options.gpusPerNode = gpusPerNode;
+  options.nvlink = {nvlinkAlphaUs * 1e-6, nvlinkGBps * 1e9};
+  options.network = {ibAlphaUs * 1e-6, ibGBps * 1e9};
+  if (gemmTflops.getNumOccurrences())
+    options.peakFlopsOverride = gemmTflops * 1e12;
+  options.gemmEfficiency = gemmEfficiency;
+  options.memoryCapacityBytes = memoryGB * 1e9;
+
+  if (describeOpt.getNumOccurrences()) {
+    if (!inputFile.empty())
+      return fail("give either a model file or --describe, not both");
+    std::string error;
+    FailureOr<plan::GptDescription> model =
+        plan::parseDescription(describeOpt, error);
+    if (failed(model))
+      return fail("--describe: " + error);
+    double start = now();
+    FailureOr<plan::Plan> p = plan::planDescribed(*model, options, error);
+    if (failed(p))
+      return fail(error);
+    reportTime(start);
+    print(*p, options);
+    return p->best >= 0 ? 0 : 2;
+  }
+  if (inputFile.empty())
+    return fail("no model: give a model.mlir or --describe");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<summa::SummaDialect>();
+  MLIRContext context(registry);
+  context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  double start = now();
+  FailureOr<plan::Plan> p = plan::planModule(*module, options);
+  if (failed(p))
+    return 1;
+  reportTime(start);
+  print(*p, options);
+  return p->best >= 0 ? 0 : 2;
+}
