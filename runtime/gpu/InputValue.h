@@ -1,0 +1,89 @@
+//===- InputValue.h - input values and tile maps ----------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The deterministic input values of SummaRuntime.h (summaRtInputValue),
+// written once for both the host and the device: the GPU driver fills its
+// tiles on the device with the same numbers as the CPU backend computes on the
+// host. The formula is a copy of the one in runtime/lib/Driver.cpp (it lives
+// there in an anonymous namespace, compiled for the host only); the unit test
+// InputValueMatchesCpuBackend checks the two agree bit for bit, and the
+// device test DeviceFillMatchesHost checks the device side.
+//
+// A TileMap describes where the elements of one rank's tile (or of a whole
+// tensor) lie in the global row-major tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_GPU_INPUTVALUE_H
+#define SUMMA_RUNTIME_GPU_INPUTVALUE_H
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define SUMMA_HOST_DEVICE __host__ __device__
+#else
+#define SUMMA_HOST_DEVICE
+#endif
+
+namespace summa::gpu {
+
+/// The splitmix64 finaliser.
+SUMMA_HOST_DEVICE inline uint64_t splitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// summaRtInputValue: uniform in [-1, 1), a multiple of 2^-23.
+SUMMA_HOST_DEVICE inline float inputValue(uint64_t seed, int32_t tensor,
+                                          int64_t globalIndex) {
+  uint64_t hash = splitMix64(seed);
+  hash = splitMix64(hash ^ static_cast<uint32_t>(tensor));
+  hash = splitMix64(hash ^ static_cast<uint64_t>(globalIndex));
+  int64_t bits = static_cast<int64_t>(hash >> 40) - (int64_t(1) << 23);
+  return static_cast<float>(bits) * 0x1p-23f;
+}
+
+/// The value the drivers store for element `globalIndex` of input `tensor`
+/// before rounding to the element type: computed in double as the CPU driver
+/// does (value, then [-1, 1) -> [0, 1) for non-negative inputs, times scale).
+SUMMA_HOST_DEVICE inline double scaledInputValue(uint64_t seed, int32_t tensor,
+                                                 int64_t globalIndex,
+                                                 double scale,
+                                                 bool nonnegative) {
+  double value = inputValue(seed, tensor, globalIndex);
+  if (nonnegative)
+    value = 0.5 * (value + 1.0);
+  return value * scale;
+}
+
+constexpr int kTileMaxRank = 4;
+
+/// Element `linear` (row-major over `shape`) of a tile lies at global index
+/// sum_d (origin[d] + index[d]) * globalStrides[d].
+struct TileMap {
+  int32_t rank = 0;
+  int64_t count = 1;
+  int64_t shape[kTileMaxRank] = {1, 1, 1, 1};
+  int64_t origin[kTileMaxRank] = {0, 0, 0, 0};
+  int64_t globalStrides[kTileMaxRank] = {0, 0, 0, 0};
+};
+
+SUMMA_HOST_DEVICE inline int64_t globalIndexOf(const TileMap &map,
+                                               int64_t linear) {
+  int64_t global = 0;
+  for (int dim = map.rank - 1; dim >= 0; --dim) {
+    int64_t index = linear % map.shape[dim];
+    linear /= map.shape[dim];
+    global += (map.origin[dim] + index) * map.globalStrides[dim];
+  }
+  return global;
+}
+
+} // namespace summa::gpu
+
+#endif // SUMMA_RUNTIME_GPU_INPUTVALUE_H

@@ -1,0 +1,257 @@
+//===- Matmul.cpp - summaRtMatmul with cuBLASLt and cuBLAS ------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Row-major C (+)= op(A) op(B) as one column-major GEMM with the operands
+// swapped (GemmMapping.h), on the compute stream, without moving data for
+// any of the SUMMA forms A B, A B^T and A^T B.
+//
+// Types: f32 (TF32 tensor cores only with SUMMA_ALLOW_TF32=1), f16 and bf16
+// with f32 accumulation and f32 alpha/beta, f64. cuBLASLt is the default: a
+// plan (descriptors and the heuristic's first algorithm) is cached per
+// shape, leading dimensions, pointer alignment and type, so a SUMMA loop
+// pays for the heuristic once; where cuBLASLt offers no algorithm, and with
+// SUMMA_GEMM=cublas, cublasGemmEx computes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+#include "GemmMapping.h"
+#include "GpuCheck.h"
+#include "GpuContext.h"
+#include "Profile.h"
+#include "Validate.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <map>
+#include <tuple>
+
+using namespace summa::gpu;
+
+namespace {
+
+cudaDataType_t cudaType(int32_t dtype) {
+  switch (dtype) {
+  case SUMMA_DT_F64:
+    return CUDA_R_64F;
+  case SUMMA_DT_F16:
+    return CUDA_R_16F;
+  case SUMMA_DT_BF16:
+    return CUDA_R_16BF;
+  default:
+    return CUDA_R_32F;
+  }
+}
+
+cublasComputeType_t computeType(int32_t dtype, bool allowTf32) {
+  if (dtype == SUMMA_DT_F64)
+    return CUBLAS_COMPUTE_64F;
+  if (dtype == SUMMA_DT_F32 && allowTf32)
+    return CUBLAS_COMPUTE_32F_FAST_TF32;
+  // f32 without TF32, and f16 / bf16 inputs with f32 accumulation.
+  return CUBLAS_COMPUTE_32F;
+}
+
+/// The largest power of two (at most 16) that divides the address.
+uint32_t alignmentOf(const void *pointer) {
+  uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
+  uint32_t alignment = 16;
+  while (alignment > 1 && address % alignment != 0)
+    alignment /= 2;
+  return alignment;
+}
+
+struct PlanKey {
+  int32_t dtype;
+  bool tf32;
+  bool transFirst, transSecond;
+  int64_t m, n, k, ldFirst, ldSecond, ldc;
+  uint32_t alignFirst, alignSecond, alignC;
+
+  bool operator<(const PlanKey &other) const {
+    auto tie = [](const PlanKey &key) {
+      return std::make_tuple(key.dtype, key.tf32, key.transFirst,
+                             key.transSecond, key.m, key.n, key.k, key.ldFirst,
+                             key.ldSecond, key.ldc, key.alignFirst,
+                             key.alignSecond, key.alignC);
+    };
+    return tie(*this) < tie(other);
+  }
+};
+
+struct Plan {
+  bool usable = false;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t first = nullptr, second = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceBytes = 0;
+};
+
+std::map<PlanKey, Plan> plans;
+
+Plan makePlan(const Context &ctx, const PlanKey &key,
+              const ColumnMajorGemm &g) {
+  Plan plan;
+  cudaDataType_t dataType = cudaType(key.dtype);
+  cudaDataType_t scaleType =
+      key.dtype == SUMMA_DT_F64 ? CUDA_R_64F : CUDA_R_32F;
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulDescCreate(
+      &plan.desc, computeType(key.dtype, key.tf32), scaleType));
+  cublasOperation_t opFirst = g.transFirst ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t opSecond = g.transSecond ? CUBLAS_OP_T : CUBLAS_OP_N;
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(
+      plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &opFirst, sizeof(opFirst)));
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(
+      plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &opSecond, sizeof(opSecond)));
+  SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(
+      &plan.first, dataType, g.firstRows, g.firstCols, g.ldFirst));
+  SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(
+      &plan.second, dataType, g.secondRows, g.secondCols, g.ldSecond));
+  SUMMA_CUBLAS_CHECK(
+      cublasLtMatrixLayoutCreate(&plan.c, dataType, g.cRows, g.cCols, g.ldc));
+
+  cublasLtMatmulPreference_t preference = nullptr;
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&preference));
+  uint64_t workspace = ctx.gemmWorkspaceBytes;
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+      sizeof(workspace)));
+  // The pointers of later calls with this key have the same alignment.
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &key.alignFirst,
+      sizeof(key.alignFirst)));
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &key.alignSecond,
+      sizeof(key.alignSecond)));
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &key.alignC,
+      sizeof(key.alignC)));
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &key.alignC,
+      sizeof(key.alignC)));
+
+  cublasLtMatmulHeuristicResult_t result = {};
+  int found = 0;
+  cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
+      ctx.lt, plan.desc, plan.first, plan.second, plan.c, plan.c, preference, 1,
+      &result, &found);
+  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceDestroy(preference));
+  // No algorithm (CUBLAS_STATUS_NOT_SUPPORTED, none found, or a shape
+  // cuBLASLt refuses) is not an error: cublasGemmEx takes every valid
+  // shape, and reports a real error itself.
+  if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
+    plan.usable = true;
+    plan.algo = result.algo;
+    plan.workspaceBytes = result.workspaceSize;
+  }
+  return plan;
+}
+
+void destroyPlan(Plan &plan) {
+  if (plan.c)
+    SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutDestroy(plan.c));
+  if (plan.second)
+    SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutDestroy(plan.second));
+  if (plan.first)
+    SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutDestroy(plan.first));
+  if (plan.desc)
+    SUMMA_CUBLAS_CHECK(cublasLtMatmulDescDestroy(plan.desc));
+  plan = Plan();
+}
+
+/// Runs the GEMM with cuBLASLt; false if cuBLASLt has no algorithm for it.
+bool runLt(Context &ctx, int32_t dtype, const ColumnMajorGemm &g,
+           const void *first, const void *second, void *c, const void *alpha,
+           const void *beta) {
+  PlanKey key{dtype,
+              ctx.allowTf32 && dtype == SUMMA_DT_F32,
+              g.transFirst,
+              g.transSecond,
+              g.m,
+              g.n,
+              g.k,
+              g.ldFirst,
+              g.ldSecond,
+              g.ldc,
+              alignmentOf(first),
+              alignmentOf(second),
+              alignmentOf(c)};
+  auto found = plans.find(key);
+  if (found == plans.end())
+    found = plans.emplace(key, makePlan(ctx, key, g)).first;
+  const Plan &plan = found->second;
+  if (!plan.usable)
+    return false;
+  SUMMA_CUBLAS_CHECK(cublasLtMatmul(ctx.lt, plan.desc, alpha, first, plan.first,
+                                    second, plan.second, beta, c, plan.c, c,
+                                    plan.c, &plan.algo, ctx.gemmWorkspace,
+                                    ctx.gemmWorkspaceBytes, ctx.compute));
+  return true;
+}
+
+void runGemmEx(Context &ctx, int32_t dtype, const ColumnMajorGemm &g,
+               const void *first, const void *second, void *c,
+               const void *alpha, const void *beta) {
+  cudaDataType_t dataType = cudaType(dtype);
+  SUMMA_CUBLAS_CHECK(cublasGemmEx(
+      ctx.cublas, g.transFirst ? CUBLAS_OP_T : CUBLAS_OP_N,
+      g.transSecond ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(g.m),
+      static_cast<int>(g.n), static_cast<int>(g.k), alpha, first, dataType,
+      static_cast<int>(g.ldFirst), second, dataType,
+      static_cast<int>(g.ldSecond), beta, c, dataType, static_cast<int>(g.ldc),
+      computeType(dtype, ctx.allowTf32 && dtype == SUMMA_DT_F32),
+      CUBLAS_GEMM_DEFAULT));
+}
+} // namespace
+
+void summa::gpu::releaseGemmPlans() {
+  for (auto &entry : plans)
+    destroyPlan(entry.second);
+  plans.clear();
+}
+
+void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
+                   intptr_t bBase, int64_t bOffset, int64_t ldb, intptr_t cBase,
+                   int64_t cOffset, int64_t ldc, int64_t m, int64_t n,
+                   int64_t k, int32_t transA, int32_t transB,
+                   int32_t accumulate) {
+  const char *caller = "summaRtMatmul";
+  Context &ctx = context(caller);
+  GpuDType type;
+  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &type));
+  requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
+                           cOffset, ldc, m, n, k, transA, transB, accumulate));
+
+  ProfileSpan span(ctx.compute);
+  int64_t size = static_cast<int64_t>(type.size);
+  char *c = reinterpret_cast<char *>(cBase) + cOffset * size;
+  if (m == 0 || n == 0) {
+    // Nothing to compute.
+  } else if (k == 0) {
+    // An empty sum: C += 0 leaves C alone, C = 0 clears it.
+    if (!accumulate)
+      SUMMA_CUDA_CHECK(
+          cudaMemset2DAsync(c, ldc * size, 0, n * size, m, ctx.compute));
+  } else {
+    const char *a = reinterpret_cast<const char *>(aBase) + aOffset * size;
+    const char *b = reinterpret_cast<const char *>(bBase) + bOffset * size;
+    ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldc);
+    // The first cuBLAS operand is the row-major B.
+    const void *first = b;
+    const void *second = a;
+    double alpha64 = 1.0, beta64 = accumulate ? 1.0 : 0.0;
+    float alpha32 = 1.0f, beta32 = accumulate ? 1.0f : 0.0f;
+    const void *alpha =
+        dtype == SUMMA_DT_F64 ? static_cast<const void *>(&alpha64) : &alpha32;
+    const void *beta =
+        dtype == SUMMA_DT_F64 ? static_cast<const void *>(&beta64) : &beta32;
+    bool done = ctx.engine == GemmEngine::CublasLt &&
+                runLt(ctx, dtype, g, first, second, c, alpha, beta);
+    if (!done)
+      runGemmEx(ctx, dtype, g, first, second, c, alpha, beta);
+  }
+  span.endMatmul(2 * m * n * k);
+}

@@ -1,0 +1,221 @@
+//===- Validate.cpp - argument checks of the GPU backend --------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Validate.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+#include "summa/Runtime/SummaRuntimeKernels.h"
+
+#include <climits>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+using namespace summa::gpu;
+
+std::string summa::gpu::formatString(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  int length = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string text;
+  if (length < 0) {
+    text = format;
+  } else {
+    text.resize(static_cast<size_t>(length) + 1);
+    std::vsnprintf(text.data(), text.size(), format, args);
+    text.resize(static_cast<size_t>(length));
+  }
+  va_end(args);
+  return text;
+}
+
+const char *summa::gpu::gpuDTypeName(int32_t dtype) {
+  switch (dtype) {
+  case SUMMA_DT_F32:
+    return "f32";
+  case SUMMA_DT_F64:
+    return "f64";
+  case SUMMA_DT_F16:
+    return "f16";
+  case SUMMA_DT_BF16:
+    return "bf16";
+  default:
+    return nullptr;
+  }
+}
+
+std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
+                                   bool allowF64, GpuDType *info) {
+  size_t size = 0;
+  switch (dtype) {
+  case SUMMA_DT_F32:
+    size = 4;
+    break;
+  case SUMMA_DT_F64:
+    size = 8;
+    break;
+  case SUMMA_DT_F16:
+  case SUMMA_DT_BF16:
+    size = 2;
+    break;
+  default:
+    return formatString("%s: invalid element type %d (expected a SummaDType "
+                        "value)",
+                        caller, dtype);
+  }
+  if (dtype == SUMMA_DT_F64 && !allowF64)
+    return formatString("%s: element type f64 is not supported by the GPU "
+                        "kernels (f32, f16 and bf16 are)",
+                        caller);
+  if (info)
+    *info = {dtype, size, gpuDTypeName(dtype)};
+  return "";
+}
+
+std::string summa::gpu::checkBuffer(const char *caller, const char *what,
+                                    intptr_t base, int64_t offset,
+                                    int64_t count) {
+  if (count < 0)
+    return formatString("%s: negative element count %lld for the %s", caller,
+                        (long long)count, what);
+  if (offset < 0)
+    return formatString("%s: negative offset %lld for the %s", caller,
+                        (long long)offset, what);
+  if (count > 0 && base == 0)
+    return formatString("%s: the %s is a null pointer but has %lld elements",
+                        caller, what, (long long)count);
+  return "";
+}
+
+std::string summa::gpu::checkRoot(const char *caller, int64_t root,
+                                  int64_t groupSize) {
+  if (root < 0 || root >= groupSize)
+    return formatString("%s: root %lld is outside the group of %lld ranks",
+                        caller, (long long)root, (long long)groupSize);
+  return "";
+}
+
+std::string summa::gpu::checkReduction(const char *caller, int32_t kind) {
+  if (kind < SUMMA_RED_SUM || kind > SUMMA_RED_PROD)
+    return formatString("%s: invalid reduction kind %d (expected 0 = sum, "
+                        "1 = max, 2 = min, 3 = prod)",
+                        caller, kind);
+  return "";
+}
+
+std::string summa::gpu::checkBlock(const char *caller, int64_t outer,
+                                   int64_t inner, int64_t groupSize,
+                                   int64_t *block) {
+  if (outer < 0 || inner < 0)
+    return formatString("%s: negative shape [%lld, %lld]", caller,
+                        (long long)outer, (long long)inner);
+  if (inner != 0 && outer > INT64_MAX / inner / groupSize)
+    return formatString("%s: shape [%lld, %lld] over %lld ranks overflows",
+                        caller, (long long)outer, (long long)inner,
+                        (long long)groupSize);
+  if (block)
+    *block = outer * inner;
+  return "";
+}
+
+namespace {
+std::string checkMatrix(const char *name, intptr_t base, int64_t offset,
+                        int64_t rows, int64_t cols, int64_t ld, bool accessed) {
+  const char *caller = "summaRtMatmul";
+  if (offset < 0)
+    return formatString("%s: negative offset %lld for %s", caller,
+                        (long long)offset, name);
+  if (ld < 1 || ld < cols)
+    return formatString("%s: leading dimension %lld of %s is smaller than "
+                        "its %lld columns",
+                        caller, (long long)ld, name, (long long)cols);
+  if (ld > INT_MAX)
+    return formatString("%s: leading dimension %lld of %s exceeds the cuBLAS "
+                        "limit %d",
+                        caller, (long long)ld, name, INT_MAX);
+  if (accessed && rows > 0 && cols > 0 && base == 0)
+    return formatString("%s: %s is a null pointer but has %lld x %lld "
+                        "elements",
+                        caller, name, (long long)rows, (long long)cols);
+  return "";
+}
+} // namespace
+
+std::string summa::gpu::checkMatmul(intptr_t aBase, int64_t aOffset,
+                                    int64_t lda, intptr_t bBase,
+                                    int64_t bOffset, int64_t ldb,
+                                    intptr_t cBase, int64_t cOffset,
+                                    int64_t ldc, int64_t m, int64_t n,
+                                    int64_t k, int32_t transA, int32_t transB,
+                                    int32_t accumulate) {
+  const char *caller = "summaRtMatmul";
+  if (m < 0 || n < 0 || k < 0)
+    return formatString("%s: negative size m = %lld, n = %lld, k = %lld",
+                        caller, (long long)m, (long long)n, (long long)k);
+  if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
+    return formatString("%s: size m = %lld, n = %lld, k = %lld exceeds the "
+                        "cuBLAS limit %d",
+                        caller, (long long)m, (long long)n, (long long)k,
+                        INT_MAX);
+  if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
+    return formatString("%s: transA = %d and transB = %d must be 0 or 1",
+                        caller, transA, transB);
+  if (accumulate != 0 && accumulate != 1)
+    return formatString("%s: accumulate = %d must be 0 or 1", caller,
+                        accumulate);
+  bool product = m > 0 && n > 0 && k > 0;
+  std::string error = checkMatrix("A", aBase, aOffset, transA ? k : m,
+                                  transA ? m : k, lda, product);
+  if (error.empty())
+    error = checkMatrix("B", bBase, bOffset, transB ? n : k, transB ? k : n,
+                        ldb, product);
+  if (error.empty())
+    error = checkMatrix("C", cBase, cOffset, m, n, ldc, true);
+  return error;
+}
+
+std::string summa::gpu::checkKernelPointer(const char *caller, const char *what,
+                                           intptr_t pointer, int64_t count) {
+  if (count > 0 && pointer == 0)
+    return formatString("%s: %s is a null pointer but has %lld elements",
+                        caller, what, (long long)count);
+  return "";
+}
+
+std::string summa::gpu::checkKernelShape(const char *caller, int64_t rows,
+                                         int64_t cols) {
+  if (rows < 0 || cols < 0)
+    return formatString("%s: negative shape [%lld, %lld]", caller,
+                        (long long)rows, (long long)cols);
+  if (cols != 0 && rows > INT64_MAX / cols)
+    return formatString("%s: shape [%lld, %lld] overflows", caller,
+                        (long long)rows, (long long)cols);
+  return "";
+}
+
+std::string summa::gpu::checkActivation(const char *caller, int32_t activation,
+                                        bool backward) {
+  if (activation < SUMMA_ACT_NONE || activation > SUMMA_ACT_RELU)
+    return formatString("%s: invalid activation %d (expected 0 = none, "
+                        "1 = gelu_tanh, 2 = relu)",
+                        caller, activation);
+  if (backward && activation == SUMMA_ACT_NONE)
+    return formatString("%s: activation 0 (none) has no backward kernel",
+                        caller);
+  return "";
+}
+
+std::string summa::gpu::checkScalar(const char *caller, const char *what,
+                                    double value, bool nonNegative) {
+  if (!std::isfinite(value))
+    return formatString("%s: %s is not finite", caller, what);
+  if (nonNegative && value < 0)
+    return formatString("%s: %s = %g is negative", caller, what, value);
+  return "";
+}

@@ -1,0 +1,241 @@
+//===- CollectivesDeviceTest.cpp - collectives on device memory -*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The C ABI's collectives on device buffers, for every axes mask and element
+// type, on this run's grid: NCCL on [1,1,1] (one GPU: groups of one rank,
+// plus one NCCL all-reduce on the world communicator), the MPI test mode on
+// [2,2,1] and [1,1,2] (ranks sharing the GPU). Values are small integers,
+// exact in every type; expectations come from the grid coordinates. Also the
+// asynchronous API (a double-buffered SUMMA loop) and the profile counters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceTestUtil.h"
+#include "GpuContext.h"
+#include "GpuRuntime.h"
+#include "GroupLayout.h"
+#include "Profile.h"
+
+#include <nccl.h>
+
+using namespace summa::gputest;
+using summa::gpu::groupMembers;
+using summa::gpu::kNumMasks;
+
+namespace {
+const int32_t kTypes[] = {SUMMA_DT_F32, SUMMA_DT_F64, SUMMA_DT_F16,
+                          SUMMA_DT_BF16};
+
+double valueOf(int64_t rank, int64_t e) { return double(rank + 1 + e % 3); }
+
+struct GroupView {
+  int64_t rank, index;
+  std::vector<int64_t> members;
+  explicit GroupView(int32_t mask) {
+    rank = summaRtWorldRank();
+    members = groupMembers(summaRtGridSize(SUMMA_AXIS_ROW),
+                           summaRtGridSize(SUMMA_AXIS_DEPTH), rank, mask);
+    index = std::find(members.begin(), members.end(), rank) - members.begin();
+  }
+  int64_t size() const { return static_cast<int64_t>(members.size()); }
+};
+
+std::vector<double> valuesOf(int64_t rank, int64_t count) {
+  std::vector<double> values(count);
+  for (int64_t e = 0; e < count; ++e)
+    values[e] = valueOf(rank, e);
+  return values;
+}
+
+std::string traceOf(int32_t mask, int32_t dtype) {
+  return "mask " + std::to_string(mask) + ", " + dtypeLabel(dtype);
+}
+} // namespace
+
+TEST(CollectivesDeviceTest, BroadcastReduceAllReduce) {
+  SUMMA_REQUIRE_DEVICE();
+  for (int32_t mask = 1; mask < kNumMasks; ++mask)
+    for (int32_t dtype : kTypes) {
+      SCOPED_TRACE(traceOf(mask, dtype));
+      GroupView group(mask);
+      const int64_t count = 1000, offset = 3;
+      for (int64_t root = 0; root < group.size(); ++root) {
+        DeviceArray data(count, dtype, offset);
+        data.upload(valuesOf(group.rank, count), offset);
+        summaRtBroadcast(data.at(), offset, count, dtype, mask, root);
+        EXPECT_TRUE(sameValues(data.download(offset, count),
+                               valuesOf(group.members[root], count)));
+      }
+      std::vector<double> sum(count, 0.0);
+      for (int64_t member : group.members)
+        for (int64_t e = 0; e < count; ++e)
+          sum[e] += valueOf(member, e);
+      int64_t root = group.size() - 1;
+      DeviceArray reduced(valuesOf(group.rank, count), dtype);
+      summaRtReduce(reduced.at(), 0, count, dtype, mask, root, SUMMA_RED_SUM);
+      EXPECT_TRUE(
+          sameValues(reduced.download(),
+                     group.index == root ? sum : valuesOf(group.rank, count)));
+      DeviceArray all(valuesOf(group.rank, count), dtype);
+      summaRtAllReduce(all.at(), 0, count, dtype, mask, SUMMA_RED_SUM);
+      EXPECT_TRUE(sameValues(all.download(), sum));
+      DeviceArray top(valuesOf(group.rank, count), dtype);
+      summaRtAllReduce(top.at(), 0, count, dtype, mask, SUMMA_RED_MAX);
+      EXPECT_TRUE(
+          sameValues(top.download(), valuesOf(group.members.back(), count)));
+    }
+}
+
+TEST(CollectivesDeviceTest, AllGatherAndReduceScatter) {
+  SUMMA_REQUIRE_DEVICE();
+  for (int32_t mask = 1; mask < kNumMasks; ++mask)
+    for (int32_t dtype : kTypes)
+      for (int64_t outer : {1, 5}) {
+        SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
+        GroupView group(mask);
+        int64_t inner = 6, n = group.size(), block = outer * inner;
+        DeviceArray src(valuesOf(group.rank, block), dtype),
+            dst(n * block, dtype);
+        summaRtAllGather(src.at(), 0, dst.at(), 0, outer, inner, dtype, mask);
+        std::vector<double> gathered(n * block);
+        for (int64_t o = 0; o < outer; ++o)
+          for (int64_t r = 0; r < n; ++r)
+            for (int64_t i = 0; i < inner; ++i)
+              gathered[o * n * inner + r * inner + i] =
+                  valueOf(group.members[r], o * inner + i);
+        EXPECT_TRUE(sameValues(dst.download(), gathered));
+        if (outer == 1) {
+          // NCCL's in-place form: the source is this rank's block of dst.
+          DeviceArray both(n * block, dtype);
+          both.upload(valuesOf(group.rank, block), group.index * block);
+          summaRtAllGather(both.at(), group.index * block, both.at(), 0, outer,
+                           inner, dtype, mask);
+          EXPECT_TRUE(sameValues(both.download(), gathered));
+        }
+
+        DeviceArray big(valuesOf(group.rank, n * block), dtype),
+            part(block, dtype);
+        summaRtReduceScatter(big.at(), 0, part.at(), 0, outer, inner, dtype,
+                             mask, SUMMA_RED_SUM);
+        std::vector<double> expected(block, 0.0);
+        for (int64_t member : group.members)
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t i = 0; i < inner; ++i)
+              expected[o * inner + i] +=
+                  valueOf(member, o * n * inner + group.index * inner + i);
+        EXPECT_TRUE(sameValues(part.download(), expected));
+        // The destination overlapping the start of the source.
+        summaRtReduceScatter(big.at(), 0, big.at(), 0, outer, inner, dtype,
+                             mask, SUMMA_RED_SUM);
+        EXPECT_TRUE(sameValues(big.download(0, block), expected));
+      }
+}
+
+TEST(CollectivesDeviceTest, AsyncDoubleBufferedSumma) {
+  SUMMA_REQUIRE_DEVICE();
+  // Y[i, j] = sum_t X[i, t] W[t, j] on the [q, q] face, computed with the
+  // asynchronous broadcasts of step t+1 in flight during GEMM t, and with
+  // the synchronous C ABI: the results agree bit for bit.
+  int64_t q = summaRtGridSize(SUMMA_AXIS_ROW);
+  int64_t i = summaRtGridCoord(SUMMA_AXIS_ROW);
+  int64_t j = summaRtGridCoord(SUMMA_AXIS_COL);
+  int64_t rank = summaRtWorldRank();
+  const int64_t m = 96, k = 64, n = 80;
+  const int32_t dtype = SUMMA_DT_BF16;
+  const int32_t rowMask = 1 << SUMMA_AXIS_COL, colMask = 1 << SUMMA_AXIS_ROW;
+  DeviceArray x(randomValues(m * k, dtype, 100 + rank), dtype);
+  DeviceArray w(randomValues(k * n, dtype, 200 + rank), dtype);
+  DeviceArray ySync(m * n, dtype), yAsync(m * n, dtype);
+
+  // Synchronous.
+  DeviceArray xPanel(m * k, dtype), wPanel(k * n, dtype);
+  for (int64_t t = 0; t < q; ++t) {
+    if (j == t)
+      summaRtKernelScale(dtype, x.at(), xPanel.at(), m * k, 1.0);
+    if (i == t)
+      summaRtKernelScale(dtype, w.at(), wPanel.at(), k * n, 1.0);
+    summaRtBroadcast(xPanel.at(), 0, m * k, dtype, rowMask, t);
+    summaRtBroadcast(wPanel.at(), 0, k * n, dtype, colMask, t);
+    summaRtMatmul(dtype, xPanel.at(), 0, k, wPanel.at(), 0, n, ySync.at(), 0, n,
+                  m, n, k, 0, 0, t > 0);
+  }
+
+  // Double-buffered.
+  DeviceArray xPanels(2 * m * k, dtype), wPanels(2 * k * n, dtype);
+  auto xp = [&](int64_t t) { return xPanels.at((t % 2) * m * k); };
+  auto wp = [&](int64_t t) { return wPanels.at((t % 2) * k * n); };
+  auto start = [&](int64_t t, summa::gpu::CollectiveHandle &a,
+                   summa::gpu::CollectiveHandle &b) {
+    if (j == t)
+      summaRtKernelScale(dtype, x.at(), xp(t), m * k, 1.0);
+    if (i == t)
+      summaRtKernelScale(dtype, w.at(), wp(t), k * n, 1.0);
+    a = summa::gpu::startBroadcast(reinterpret_cast<void *>(xp(t)), m * k,
+                                   dtype, rowMask, t);
+    b = summa::gpu::startBroadcast(reinterpret_cast<void *>(wp(t)), k * n,
+                                   dtype, colMask, t);
+  };
+  summa::gpu::CollectiveHandle a, b;
+  start(0, a, b);
+  for (int64_t t = 0; t < q; ++t) {
+    summa::gpu::wait(a);
+    summa::gpu::wait(b);
+    EXPECT_FALSE(a.pending());
+    if (t + 1 < q)
+      start(t + 1, a, b);
+    summaRtMatmul(dtype, xp(t), 0, k, wp(t), 0, n, yAsync.at(), 0, n, m, n, k,
+                  0, 0, t > 0);
+  }
+  summa::gpu::wait(a);
+  summa::gpu::wait(b);
+  EXPECT_TRUE(sameValues(yAsync.download(), ySync.download()));
+
+  // waitHost: the host sees the result.
+  DeviceArray ones(std::vector<double>(64, 1.0), dtype);
+  summa::gpu::CollectiveHandle h = summa::gpu::startAllReduce(
+      reinterpret_cast<void *>(ones.at()), 64, dtype, 7, SUMMA_RED_SUM);
+  summa::gpu::waitHost(h);
+  EXPECT_FALSE(h.pending());
+  EXPECT_TRUE(sameValues(ones.download(),
+                         std::vector<double>(64, double(summaRtWorldSize()))));
+}
+
+TEST(CollectivesDeviceTest, ProfileCounts) {
+  SUMMA_REQUIRE_DEVICE();
+  summaRtSynchronize();
+  summa::gpu::flushProfile();
+  summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+  DeviceArray data(100, SUMMA_DT_F32);
+  summaRtAllReduce(data.at(), 0, 100, SUMMA_DT_F32, 7, SUMMA_RED_SUM);
+  summaRtSynchronize();
+  summa::gpu::flushProfile();
+  summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+  const auto &b = before.get(summa::rt::CollectiveKind::AllReduce, 7);
+  const auto &c = after.get(summa::rt::CollectiveKind::AllReduce, 7);
+  // Groups of one rank are not counted (as in the CPU backend).
+  int64_t expected = summaRtWorldSize() > 1 ? 1 : 0;
+  EXPECT_EQ(c.count, b.count + expected);
+  EXPECT_EQ(c.bytes, b.bytes + expected * 400);
+}
+
+TEST(CollectivesDeviceTest, NcclRunsOnThisGpu) {
+  SUMMA_REQUIRE_DEVICE();
+  summa::gpu::Context &ctx = summa::gpu::contextState();
+  if (ctx.mode != summa::gpu::CollectiveMode::Nccl)
+    GTEST_SKIP() << "collectives over MPI (SUMMA_GPU_COLLECTIVES=mpi)";
+  ASSERT_NE(ctx.world, nullptr);
+  // One NCCL all-reduce on the world communicator, whatever its size: on
+  // one GPU the only NCCL kernel the runtime would otherwise never launch.
+  DeviceArray data(std::vector<double>(256, 2.0), SUMMA_DT_F32);
+  summaRtSynchronize();
+  ASSERT_EQ(ncclAllReduce(reinterpret_cast<void *>(data.at()),
+                          reinterpret_cast<void *>(data.at()), 256, ncclFloat32,
+                          ncclSum, ctx.world, ctx.comm),
+            ncclSuccess);
+  summaRtSynchronize();
+  EXPECT_TRUE(sameValues(data.download(),
+                         std::vector<double>(256, 2.0 * summaRtWorldSize())));
+}

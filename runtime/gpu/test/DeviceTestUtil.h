@@ -1,0 +1,146 @@
+//===- DeviceTestUtil.h - helpers of the GPU device tests -------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The device tests skip, visibly, on a machine without a CUDA device: the
+// main sets haveDevice, and every test starts with SUMMA_REQUIRE_DEVICE().
+// DeviceArray moves typed data between the host (as doubles) and device
+// memory from the runtime's pool, in order with the compute stream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_GPU_TEST_DEVICETESTUTIL_H
+#define SUMMA_RUNTIME_GPU_TEST_DEVICETESTUTIL_H
+
+#include "HostTestUtil.h"
+
+#include "summa/Runtime/SummaRuntimeKernels.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace summa::gputest {
+
+extern bool haveDevice;
+
+#define SUMMA_REQUIRE_DEVICE()                                                 \
+  do {                                                                         \
+    if (!::summa::gputest::haveDevice)                                         \
+      GTEST_SKIP() << "no CUDA device";                                        \
+  } while (false)
+
+#define SUMMA_TEST_CUDA(expr) ASSERT_EQ((expr), cudaSuccess) << #expr
+
+inline cudaStream_t testStream() {
+  return static_cast<cudaStream_t>(summaRtComputeStream());
+}
+
+/// `count` elements of `dtype` (plus `slack` more, for offsets and padding)
+/// in device memory from summaRtAlloc.
+class DeviceArray {
+public:
+  DeviceArray(int64_t count, int32_t dtype, int64_t slack = 0)
+      : count(count + slack), dtype(dtype) {
+    base = summaRtAlloc(this->count * static_cast<int64_t>(dtypeSize(dtype)));
+    cudaMemsetAsync(reinterpret_cast<void *>(base), 0, bytes(), testStream());
+  }
+  DeviceArray(const std::vector<double> &values, int32_t dtype)
+      : DeviceArray(static_cast<int64_t>(values.size()), dtype) {
+    upload(values);
+  }
+  DeviceArray(const DeviceArray &) = delete;
+  DeviceArray &operator=(const DeviceArray &) = delete;
+  ~DeviceArray() { summaRtFree(base); }
+
+  /// The device address of element `offset`.
+  intptr_t at(int64_t offset = 0) const {
+    return base + offset * static_cast<int64_t>(dtypeSize(dtype));
+  }
+
+  void upload(const std::vector<double> &values, int64_t offset = 0) {
+    std::vector<char> host = encode(values, dtype);
+    cudaMemcpyAsync(reinterpret_cast<void *>(at(offset)), host.data(),
+                    host.size(), cudaMemcpyHostToDevice, testStream());
+    cudaStreamSynchronize(testStream());
+  }
+
+  /// All elements, after the work queued on the runtime's streams.
+  std::vector<double> download() const {
+    summaRtSynchronize();
+    std::vector<char> host(bytes());
+    cudaMemcpyAsync(host.data(), reinterpret_cast<void *>(base), host.size(),
+                    cudaMemcpyDeviceToHost, testStream());
+    cudaStreamSynchronize(testStream());
+    return decode(host, dtype);
+  }
+
+  std::vector<double> download(int64_t offset, int64_t length) const {
+    std::vector<double> all = download();
+    return std::vector<double>(all.begin() + offset,
+                               all.begin() + offset + length);
+  }
+
+  size_t bytes() const { return count * dtypeSize(dtype); }
+
+private:
+  intptr_t base = 0;
+  int64_t count;
+  int32_t dtype;
+};
+
+/// Uniform values in [low, high), rounded to `dtype`.
+inline std::vector<double> randomValues(int64_t count, int32_t dtype,
+                                        unsigned seed, double low = -1,
+                                        double high = 1) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> uniform(low, high);
+  std::vector<double> values(count);
+  for (double &v : values)
+    v = roundTo(uniform(random), dtype);
+  return values;
+}
+
+/// |actual - expected| <= atol + rtol * |expected| everywhere.
+inline ::testing::AssertionResult
+closeElements(const std::vector<double> &actual,
+              const std::vector<double> &expected, double rtol, double atol) {
+  if (actual.size() != expected.size())
+    return ::testing::AssertionFailure()
+           << "size " << actual.size() << " != " << expected.size();
+  int bad = 0;
+  ::testing::AssertionResult result = ::testing::AssertionFailure();
+  for (size_t e = 0; e < actual.size(); ++e) {
+    double limit = atol + rtol * std::fabs(expected[e]);
+    if (std::fabs(actual[e] - expected[e]) <= limit)
+      continue;
+    if (bad++ < 5)
+      result << " [" << e << "] " << actual[e] << " vs " << expected[e] << ";";
+  }
+  if (bad == 0)
+    return ::testing::AssertionSuccess();
+  return result << " (" << bad << " of " << actual.size() << " outside rtol "
+                << rtol << ", atol " << atol << ")";
+}
+
+/// The relative tolerance of one rounding to `dtype` plus f32 arithmetic.
+inline double storeTolerance(int32_t dtype) {
+  switch (dtype) {
+  case SUMMA_DT_F16:
+    return 1.5e-3;
+  case SUMMA_DT_BF16:
+    return 1e-2;
+  default:
+    return 2e-5;
+  }
+}
+
+const int32_t kKernelTypes[] = {SUMMA_DT_F32, SUMMA_DT_F16, SUMMA_DT_BF16};
+
+} // namespace summa::gputest
+
+#endif // SUMMA_RUNTIME_GPU_TEST_DEVICETESTUTIL_H

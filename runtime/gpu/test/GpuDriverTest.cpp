@@ -1,0 +1,255 @@
+//===- GpuDriverTest.cpp - device programs through summaRtMain --*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Stands in for the main that `summa-compile --target=cuda` will emit (it
+// does not exist yet): a SummaProgramDesc written by hand whose spmd and
+// reference functions receive DEVICE pointers and call the runtime only.
+// Links libsumma_runtime_cuda.so alone. The environment selects:
+//
+//   SUMMA_DRIVER_TEST_PROGRAM  double (default): y = 2x via summaRtKernelScale
+//                              double-wrong: the last rank's tile is off
+//                              matmul: Y = X W by 2.5D SUMMA (device panels,
+//                                broadcasts, summaRtMatmul)
+//                              layer: Y = LayerNorm(GeLU(X W + b) + X) with
+//                                SUMMA, bias + GeLU, residual, an all-gather
+//                                of the rows along the grid row, LayerNorm
+//   SUMMA_DRIVER_TEST_GRID     q,d (default 1,1)
+//   SUMMA_DRIVER_TEST_DTYPE    f32 (default), f16 or bf16
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Runtime/SummaRuntime.h"
+#include "summa/Runtime/SummaRuntimeKernels.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Local tile sizes; the global sizes follow from the grid. The layer needs
+// kTileK == kTileN (the residual adds X to X W).
+constexpr int64_t kTileM = 24;
+constexpr int64_t kTileK = 16;
+constexpr int64_t kTileN = 16;
+
+std::string programName = "double";
+int64_t gridQ = 1;
+int64_t gridD = 1;
+int32_t dtype = SUMMA_DT_F32;
+SummaTensorDesc tensorDescs[8];
+
+int64_t elementSize() { return dtype == SUMMA_DT_F32 ? 4 : 2; }
+
+intptr_t address(void *pointer) { return reinterpret_cast<intptr_t>(pointer); }
+
+/// Device scratch from the runtime's pool, freed at the end of the scope.
+class Scratch {
+public:
+  explicit Scratch(int64_t elements)
+      : pointer(summaRtAlloc(elements * elementSize())) {}
+  ~Scratch() { summaRtFree(pointer); }
+  intptr_t get() const { return pointer; }
+
+private:
+  intptr_t pointer;
+};
+
+void copy(intptr_t from, intptr_t to, int64_t count) {
+  summaRtKernelScale(dtype, from, to, count, 1.0);
+}
+
+//===----------------------------------------------------------------------===//
+// double: y = 2x
+//===----------------------------------------------------------------------===//
+
+void doubleSpmd(void **buffers) {
+  const SummaTensorDesc &x = tensorDescs[0];
+  int64_t count = x.localShape[0] * x.localShape[1];
+  bool lastRank = summaRtWorldRank() == summaRtWorldSize() - 1;
+  double factor = lastRank && programName == "double-wrong" ? 2.5 : 2.0;
+  summaRtKernelScale(dtype, address(buffers[0]), address(buffers[1]), count,
+                     factor);
+}
+
+void doubleReference(void **buffers) {
+  const SummaTensorDesc &x = tensorDescs[0];
+  summaRtKernelScale(dtype, address(buffers[0]), address(buffers[1]),
+                     x.globalShape[0] * x.globalShape[1], 2.0);
+}
+
+//===----------------------------------------------------------------------===//
+// matmul: Y[M, N] = X[M, K] W[K, N] by 2.5D SUMMA
+//===----------------------------------------------------------------------===//
+
+/// Y (+)= the SUMMA product of the X and W tiles, into the [kTileM, kTileN]
+/// tile y.
+void summa(intptr_t x, intptr_t w, intptr_t y) {
+  int64_t i = summaRtGridCoord(SUMMA_AXIS_ROW);
+  int64_t j = summaRtGridCoord(SUMMA_AXIS_COL);
+  Scratch xPanel(kTileM * kTileK), wPanel(kTileK * kTileN);
+  for (int64_t t = 0; t < gridQ; ++t) {
+    if (j == t)
+      copy(x, xPanel.get(), kTileM * kTileK);
+    if (i == t)
+      copy(w, wPanel.get(), kTileK * kTileN);
+    summaRtBroadcast(xPanel.get(), 0, kTileM * kTileK, dtype,
+                     1 << SUMMA_AXIS_COL, t);
+    summaRtBroadcast(wPanel.get(), 0, kTileK * kTileN, dtype,
+                     1 << SUMMA_AXIS_ROW, t);
+    summaRtMatmul(dtype, xPanel.get(), 0, kTileK, wPanel.get(), 0, kTileN, y, 0,
+                  kTileN, kTileM, kTileN, kTileK, 0, 0, t > 0);
+  }
+}
+
+void matmulSpmd(void **buffers) {
+  summa(address(buffers[0]), address(buffers[1]), address(buffers[2]));
+}
+
+void matmulReference(void **buffers) {
+  int64_t m = tensorDescs[0].globalShape[0];
+  int64_t k = tensorDescs[0].globalShape[1];
+  int64_t n = tensorDescs[1].globalShape[1];
+  summaRtMatmul(dtype, address(buffers[0]), 0, k, address(buffers[1]), 0, n,
+                address(buffers[2]), 0, n, m, n, k, 0, 0, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// layer: Y = LayerNorm(GeLU(X W + b) + X)
+//===----------------------------------------------------------------------===//
+
+// Inputs X [M, K] ({depth, row}, {col}), W [K, N] ({row}, {col}), b [N]
+// ({col}), gamma and beta [N] (replicated); output Y [M, N] ({depth, row},
+// replicated over col).
+
+void layerSpmd(void **buffers) {
+  intptr_t x = address(buffers[0]), w = address(buffers[1]),
+           b = address(buffers[2]), gamma = address(buffers[3]),
+           beta = address(buffers[4]), y = address(buffers[5]);
+  Scratch h(kTileM * kTileN), rows(kTileM * kTileN * gridQ);
+  summa(x, w, h.get());
+  summaRtKernelBiasActivation(dtype, h.get(), b, h.get(), kTileM, kTileN,
+                              SUMMA_ACT_GELU_TANH);
+  summaRtKernelResidualAdd(dtype, h.get(), x, h.get(), kTileM * kTileN);
+  // Whole rows for the LayerNorm: gather the columns along the grid row.
+  summaRtAllGather(h.get(), 0, rows.get(), 0, kTileM, kTileN, dtype,
+                   1 << SUMMA_AXIS_COL);
+  summaRtKernelLayerNorm(dtype, rows.get(), gamma, beta, y, 0, 0, kTileM,
+                         kTileN * gridQ, 1e-5);
+}
+
+void layerReference(void **buffers) {
+  int64_t m = tensorDescs[0].globalShape[0];
+  int64_t k = tensorDescs[0].globalShape[1];
+  int64_t n = tensorDescs[1].globalShape[1];
+  intptr_t x = address(buffers[0]), w = address(buffers[1]),
+           b = address(buffers[2]), gamma = address(buffers[3]),
+           beta = address(buffers[4]), y = address(buffers[5]);
+  Scratch h(m * n);
+  summaRtMatmul(dtype, x, 0, k, w, 0, n, h.get(), 0, n, m, n, k, 0, 0, 0);
+  summaRtKernelBiasActivation(dtype, h.get(), b, h.get(), m, n,
+                              SUMMA_ACT_GELU_TANH);
+  summaRtKernelResidualAdd(dtype, h.get(), x, h.get(), m * n);
+  summaRtKernelLayerNorm(dtype, h.get(), gamma, beta, y, 0, 0, m, n, 1e-5);
+}
+
+//===----------------------------------------------------------------------===//
+// Program descriptions
+//===----------------------------------------------------------------------===//
+
+void setShape(SummaTensorDesc &desc, const char *name,
+              std::vector<int64_t> local,
+              std::vector<std::vector<int32_t>> splits) {
+  desc = SummaTensorDesc();
+  desc.name = name;
+  desc.rank = static_cast<int32_t>(local.size());
+  desc.dtype = dtype;
+  desc.scale = 1.0;
+  for (int dim = 0; dim < desc.rank; ++dim) {
+    int64_t blocks = 1;
+    for (int slot = 0; slot < 3; ++slot) {
+      int32_t axis =
+          slot < static_cast<int>(splits[dim].size()) ? splits[dim][slot] : -1;
+      desc.splitAxes[dim][slot] = axis;
+      if (axis >= 0)
+        blocks *= axis == SUMMA_AXIS_DEPTH ? gridD : gridQ;
+    }
+    desc.localShape[dim] = local[dim];
+    desc.globalShape[dim] = local[dim] * blocks;
+  }
+  for (int dim = desc.rank; dim < SUMMA_MAX_RANK; ++dim)
+    for (int slot = 0; slot < 3; ++slot)
+      desc.splitAxes[dim][slot] = -1;
+}
+
+SummaProgramDesc makeProgram() {
+  const int32_t row = SUMMA_AXIS_ROW, col = SUMMA_AXIS_COL,
+                depth = SUMMA_AXIS_DEPTH;
+  SummaProgramDesc program = {};
+  program.name = programName.c_str();
+  program.q = gridQ;
+  program.d = gridD;
+  program.inputs = &tensorDescs[0];
+  if (programName.rfind("double", 0) == 0) {
+    setShape(tensorDescs[0], "x", {kTileM, kTileK}, {{depth, row}, {col}});
+    setShape(tensorDescs[1], "y", {kTileM, kTileK}, {{depth, row}, {col}});
+    program.numInputs = 1;
+    program.spmd = doubleSpmd;
+    program.reference = doubleReference;
+  } else if (programName == "matmul") {
+    setShape(tensorDescs[0], "X", {kTileM, kTileK}, {{depth, row}, {col}});
+    setShape(tensorDescs[1], "W", {kTileK, kTileN}, {{row}, {col}});
+    setShape(tensorDescs[2], "Y", {kTileM, kTileN}, {{depth, row}, {col}});
+    tensorDescs[1].scale = 0.5;
+    program.numInputs = 2;
+    program.spmd = matmulSpmd;
+    program.reference = matmulReference;
+  } else if (programName == "layer") {
+    setShape(tensorDescs[0], "X", {kTileM, kTileK}, {{depth, row}, {col}});
+    setShape(tensorDescs[1], "W", {kTileK, kTileN}, {{row}, {col}});
+    setShape(tensorDescs[2], "b", {kTileN}, {{col}});
+    setShape(tensorDescs[3], "gamma", {kTileN * gridQ}, {{}});
+    setShape(tensorDescs[4], "beta", {kTileN * gridQ}, {{}});
+    setShape(tensorDescs[5], "Y", {kTileM, kTileN * gridQ}, {{depth, row}, {}});
+    tensorDescs[1].scale = 0.25;
+    tensorDescs[3].init = SUMMA_INIT_NONNEGATIVE;
+    program.numInputs = 5;
+    program.spmd = layerSpmd;
+    program.reference = layerReference;
+  } else {
+    std::fprintf(stderr, "summa-gpu-driver-test: unknown program '%s'\n",
+                 programName.c_str());
+    std::exit(2);
+  }
+  program.numOutputs = 1;
+  program.outputs = &tensorDescs[program.numInputs];
+  return program;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (const char *name = std::getenv("SUMMA_DRIVER_TEST_PROGRAM"))
+    programName = name;
+  if (const char *grid = std::getenv("SUMMA_DRIVER_TEST_GRID")) {
+    long long q = 0, d = 0;
+    if (std::sscanf(grid, "%lld,%lld", &q, &d) != 2) {
+      std::fprintf(stderr, "summa-gpu-driver-test: bad grid '%s'\n", grid);
+      return 2;
+    }
+    gridQ = q;
+    gridD = d;
+  }
+  if (const char *type = std::getenv("SUMMA_DRIVER_TEST_DTYPE")) {
+    std::string name = type;
+    dtype = name == "bf16"  ? SUMMA_DT_BF16
+            : name == "f16" ? SUMMA_DT_F16
+                            : SUMMA_DT_F32;
+  }
+  SummaProgramDesc program = makeProgram();
+  return summaRtMain(argc, argv, &program);
+}

@@ -1,0 +1,106 @@
+//===- GpuFatalTest.cpp - error paths of the GPU backend --------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `summa-gpu-fatal-test <case>` provokes one error; CTest checks the message
+// and that the run ends non-zero instead of hanging. In the "-alone" cases
+// only rank 0 fails while rank 1 waits in MPI_Barrier: the abort must end
+// both. Cases that run without a GPU come first; those after `init` need one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuCheck.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+#include "summa/Runtime/SummaRuntimeKernels.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+#include <nccl.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+int run(const std::string &which) {
+  // No GPU needed.
+  if (which == "not-initialised") {
+    summaRtWorldRank();
+    return 0;
+  }
+  if (which == "bad-grid") {
+    summaRtInit(nullptr, nullptr, 0, 1);
+    return 0;
+  }
+  if (which == "bad-mode") {
+    // SUMMA_GPU_COLLECTIVES is checked before any device is touched; two
+    // ranks, grid [1, 1, 2].
+    summaRtInit(nullptr, nullptr, 1, 2);
+    return 0;
+  }
+  if (which == "cuda-call-alone" || which == "cublas-call-alone" ||
+      which == "nccl-call-alone") {
+    MPI_Init(nullptr, nullptr);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      // Calls that fail with or without a GPU.
+      if (which == "cuda-call-alone")
+        SUMMA_CUDA_CHECK(cudaSetDevice(-1));
+      else if (which == "cublas-call-alone")
+        SUMMA_CUBLAS_CHECK(cublasSetStream(nullptr, nullptr));
+      else
+        SUMMA_NCCL_CHECK(ncclGetVersion(nullptr));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+  }
+  if (which == "no-device") {
+    // Run with CUDA_VISIBLE_DEVICES= (or on a machine without a GPU); two
+    // ranks, grid [1, 1, 2].
+    summaRtInit(nullptr, nullptr, 1, 2);
+    return 0;
+  }
+
+  // A GPU is needed from here on: grid [1, 1, 1].
+  summaRtInit(nullptr, nullptr, 1, 1);
+  intptr_t data = summaRtAlloc(64);
+  if (which == "bad-mask") {
+    summaRtAllReduce(data, 0, 4, SUMMA_DT_F32, 0, SUMMA_RED_SUM);
+  } else if (which == "bad-kind") {
+    summaRtAllReduce(data, 0, 4, SUMMA_DT_BF16, 1, 11);
+  } else if (which == "bad-root") {
+    summaRtBroadcast(data, 0, 4, SUMMA_DT_F16, 1, 3);
+  } else if (which == "matmul-bad-ld") {
+    summaRtMatmul(SUMMA_DT_BF16, data, 0, 2, data, 0, 4, data, 0, 4, 2, 4, 3, 0,
+                  0, 0);
+  } else if (which == "kernel-f64") {
+    summaRtKernelScale(SUMMA_DT_F64, data, data, 4, 2.0);
+  } else if (which == "kernel-null") {
+    summaRtKernelLayerNorm(SUMMA_DT_F32, 0, 0, 0, data, 0, 0, 2, 8, 1e-5);
+  } else if (which == "free-unknown") {
+    summaRtFree(data + 4);
+  } else if (which == "out-of-memory") {
+    summaRtAlloc(int64_t(1) << 50);
+  } else {
+    std::fprintf(stderr, "summa-gpu-fatal-test: unknown case '%s'\n",
+                 which.c_str());
+    return 2;
+  }
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: summa-gpu-fatal-test <case>\n");
+    return 2;
+  }
+  int status = run(argv[1]);
+  if (status == 0)
+    std::fprintf(stderr, "summa-gpu-fatal-test: '%s' did not abort\n", argv[1]);
+  return status == 0 ? 0 : status;
+}

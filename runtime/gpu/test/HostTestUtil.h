@@ -1,0 +1,164 @@
+//===- HostTestUtil.h - helpers of the GPU backend's tests ------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_GPU_TEST_HOSTTESTUTIL_H
+#define SUMMA_RUNTIME_GPU_TEST_HOSTTESTUTIL_H
+
+#include "HalfFloat.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace summa::gputest {
+
+/// The grid of this run (from the test main).
+extern int64_t gridQ;
+extern int64_t gridD;
+
+inline size_t dtypeSize(int32_t dtype) {
+  return dtype == SUMMA_DT_F64 ? 8 : dtype == SUMMA_DT_F32 ? 4 : 2;
+}
+
+inline const char *dtypeLabel(int32_t dtype) {
+  switch (dtype) {
+  case SUMMA_DT_F64:
+    return "f64";
+  case SUMMA_DT_F16:
+    return "f16";
+  case SUMMA_DT_BF16:
+    return "bf16";
+  default:
+    return "f32";
+  }
+}
+
+/// Values as raw element bytes of `dtype`, and back (exact for values the
+/// type represents).
+inline std::vector<char> encode(const std::vector<double> &values,
+                                int32_t dtype) {
+  std::vector<char> bytes(values.size() * dtypeSize(dtype));
+  for (size_t e = 0; e < values.size(); ++e) {
+    switch (dtype) {
+    case SUMMA_DT_F64:
+      std::memcpy(&bytes[e * 8], &values[e], 8);
+      break;
+    case SUMMA_DT_F32: {
+      float value = static_cast<float>(values[e]);
+      std::memcpy(&bytes[e * 4], &value, 4);
+      break;
+    }
+    case SUMMA_DT_F16: {
+      uint16_t bits = gpu::floatToHalf(static_cast<float>(values[e]));
+      std::memcpy(&bytes[e * 2], &bits, 2);
+      break;
+    }
+    default: {
+      uint16_t bits = gpu::floatToBFloat16(static_cast<float>(values[e]));
+      std::memcpy(&bytes[e * 2], &bits, 2);
+      break;
+    }
+    }
+  }
+  return bytes;
+}
+
+inline std::vector<double> decode(const std::vector<char> &bytes,
+                                  int32_t dtype) {
+  size_t size = dtypeSize(dtype);
+  std::vector<double> values(bytes.size() / size);
+  for (size_t e = 0; e < values.size(); ++e) {
+    switch (dtype) {
+    case SUMMA_DT_F64:
+      std::memcpy(&values[e], &bytes[e * 8], 8);
+      break;
+    case SUMMA_DT_F32: {
+      float value;
+      std::memcpy(&value, &bytes[e * 4], 4);
+      values[e] = value;
+      break;
+    }
+    case SUMMA_DT_F16: {
+      uint16_t bits;
+      std::memcpy(&bits, &bytes[e * 2], 2);
+      values[e] = gpu::halfToFloat(bits);
+      break;
+    }
+    default: {
+      uint16_t bits;
+      std::memcpy(&bits, &bytes[e * 2], 2);
+      values[e] = gpu::bfloat16ToFloat(bits);
+      break;
+    }
+    }
+  }
+  return values;
+}
+
+/// A value rounded to `dtype` and widened again.
+inline double roundTo(double value, int32_t dtype) {
+  return decode(encode({value}, dtype), dtype)[0];
+}
+
+/// Element-wise equality with the first few differences in one failure.
+inline ::testing::AssertionResult
+sameValues(const std::vector<double> &actual,
+           const std::vector<double> &expected) {
+  if (actual.size() != expected.size())
+    return ::testing::AssertionFailure()
+           << "size " << actual.size() << " != " << expected.size();
+  int mismatches = 0;
+  ::testing::AssertionResult result = ::testing::AssertionFailure();
+  for (size_t e = 0; e < actual.size(); ++e) {
+    if (actual[e] == expected[e] ||
+        (std::isnan(actual[e]) && std::isnan(expected[e])))
+      continue;
+    if (mismatches++ < 5)
+      result << " [" << e << "] " << actual[e] << " != " << expected[e] << ";";
+  }
+  if (mismatches == 0)
+    return ::testing::AssertionSuccess();
+  return result << " (" << mismatches << " mismatches)";
+}
+
+/// ||actual - expected||_2 / ||expected||_2 <= tol.
+inline ::testing::AssertionResult closeNorm(const std::vector<double> &actual,
+                                            const std::vector<double> &expected,
+                                            double tol) {
+  if (actual.size() != expected.size())
+    return ::testing::AssertionFailure()
+           << "size " << actual.size() << " != " << expected.size();
+  double diff = 0, norm = 0;
+  size_t worst = 0;
+  double worstDiff = -1;
+  for (size_t e = 0; e < actual.size(); ++e) {
+    double d = actual[e] - expected[e];
+    if (!std::isfinite(actual[e]))
+      return ::testing::AssertionFailure()
+             << "non-finite value " << actual[e] << " at " << e;
+    diff += d * d;
+    norm += expected[e] * expected[e];
+    if (std::fabs(d) > worstDiff) {
+      worstDiff = std::fabs(d);
+      worst = e;
+    }
+  }
+  double rel = std::sqrt(diff) / std::max(std::sqrt(norm), 1e-300);
+  if (rel <= tol)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "relative error " << rel << " > " << tol << "; worst at " << worst
+         << ": " << actual[worst] << " vs " << expected[worst];
+}
+
+} // namespace summa::gputest
+
+#endif // SUMMA_RUNTIME_GPU_TEST_HOSTTESTUTIL_H
