@@ -4,8 +4,37 @@
 # mpirun, driver behaviour).
 source "$(dirname "$0")/common.sh"
 
+# scripts/test.sh --sanitize: the same tests built with ASan + UBSan in
+# build-asan/ (scripts/sanitize.sh) instead of the Release build.
+if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  exec bash "$SUMMA_ROOT/scripts/sanitize.sh" "$@"
+fi
+
 summa_setup
 echo "summa: lit (check-summa)"
 ninja -C "$SUMMA_BUILD" check-summa
 echo "summa: ctest"
 (cd "$SUMMA_BUILD" && ctest --output-on-failure)
+
+# The fuzz target (fuzz/), built with clang-22's libFuzzer + ASan/UBSan in
+# build-fuzz/ when clang-22 is installed (only the summa libraries and the
+# target are compiled), replays its corpus once: the seeds from test/ and
+# examples/, fuzz/corpus/ and fuzz/regressions/. docs/Reliability.md says how
+# to fuzz for longer.
+if command -v clang++-22 >/dev/null 2>&1 && command -v clang-22 >/dev/null 2>&1; then
+  SUMMA_FUZZ_BUILD=${SUMMA_FUZZ_BUILD_DIR:-$SUMMA_ROOT/build-fuzz}
+  if [ ! -f "$SUMMA_FUZZ_BUILD/build.ninja" ]; then
+    cmake -S "$SUMMA_ROOT" -B "$SUMMA_FUZZ_BUILD" -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+      -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+      -DSUMMA_BUILD_FUZZER=ON -DSUMMA_ENABLE_RUNTIME=OFF >/dev/null
+  fi
+  echo "summa: fuzz target (build-fuzz/bin/summa-fuzz) and corpus replay"
+  ninja -C "$SUMMA_FUZZ_BUILD" summa-fuzz
+  bash "$SUMMA_ROOT/fuzz/replay.sh" "$SUMMA_FUZZ_BUILD/bin/summa-fuzz"
+else
+  echo "summa: clang-22 not installed; fuzz target and corpus replay skipped"
+fi

@@ -27,6 +27,7 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -335,14 +336,30 @@ Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index) {
       tensor.blocks[dim] *= axisExtent(axis);
     }
     int64_t local = desc.localShape[dim];
-    if (local < 0 || desc.globalShape[dim] != local * tensor.blocks[dim])
+    int64_t global = 0;
+    if (local < 0 ||
+        __builtin_mul_overflow(local, tensor.blocks[dim], &global) ||
+        desc.globalShape[dim] != global)
       fatal("%s: %s '%s' dimension %d: global size %lld is not the local "
             "size %lld times the %lld blocks of its split axes",
             caller, role, name, dim, (long long)desc.globalShape[dim],
             (long long)local, (long long)tensor.blocks[dim]);
-    tensor.localCount *= local;
-    tensor.globalCount *= desc.globalShape[dim];
+    // A tensor whose element or byte count does not fit in 64 bits would
+    // wrap around (to a small, wrong count) instead of failing to allocate.
+    if (__builtin_mul_overflow(tensor.localCount, local, &tensor.localCount) ||
+        __builtin_mul_overflow(tensor.globalCount, global,
+                               &tensor.globalCount))
+      fatal("%s: %s '%s' has more elements than fit in 64 bits (dimension "
+            "%d: local size %lld, global size %lld)",
+            caller, role, name, dim, (long long)local, (long long)global);
   }
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(tensor.globalCount,
+                             static_cast<int64_t>(tensor.type.size), &bytes))
+    fatal("%s: %s '%s' has %lld elements of %d bytes, more bytes than fit in "
+          "64 bits",
+          caller, role, name, (long long)tensor.globalCount,
+          static_cast<int>(tensor.type.size));
   int64_t stride = 1;
   for (int dim = tensor.rank - 1; dim >= 0; --dim) {
     tensor.globalStrides[dim] = stride;
@@ -352,13 +369,15 @@ Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index) {
 }
 
 /// A zero-initialised, 64-byte aligned host buffer (never a null pointer).
+/// `what` names it in the error when it cannot be allocated.
 class Buffer {
 public:
-  explicit Buffer(size_t bytes) {
+  Buffer(size_t bytes, const std::string &what) {
     size_t rounded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
-    data_ = std::aligned_alloc(64, rounded);
+    data_ = bytes > SIZE_MAX - 63 ? nullptr : std::aligned_alloc(64, rounded);
     if (!data_)
-      fatal("summaRtMain: cannot allocate %zu bytes", rounded);
+      fatal("summaRtMain: cannot allocate %zu bytes for %s (out of memory)",
+            bytes, what.c_str());
     std::memset(data_, 0, rounded);
   }
   Buffer(Buffer &&other) noexcept : data_(other.data_) {
@@ -505,12 +524,16 @@ int checkOnRoot(const SummaProgramDesc &program,
   std::vector<Buffer> buffers;
   std::vector<void *> pointers;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    buffers.emplace_back(inputs[i].globalBytes());
+    buffers.emplace_back(inputs[i].globalBytes(),
+                         "the whole input '" + inputs[i].name +
+                             "' of the --check reference");
     fillInput(inputs[i], static_cast<int>(i), options.seed, nullptr,
               buffers.back().data());
   }
   for (const Tensor &output : outputs)
-    buffers.emplace_back(output.globalBytes());
+    buffers.emplace_back(output.globalBytes(),
+                         "the whole output '" + output.name +
+                             "' of the --check reference");
   for (const Buffer &buffer : buffers)
     pointers.push_back(buffer.data());
   for (int64_t step = 0; step < options.steps; ++step) {
@@ -621,12 +644,14 @@ int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   std::vector<Buffer> tiles;
   std::vector<void *> pointers;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    tiles.emplace_back(inputs[i].localBytes());
+    tiles.emplace_back(inputs[i].localBytes(),
+                       "the tile of input '" + inputs[i].name + "'");
     fillInput(inputs[i], static_cast<int>(i), options.seed, g.coords,
               tiles.back().data());
   }
   for (const Tensor &output : outputs)
-    tiles.emplace_back(output.localBytes());
+    tiles.emplace_back(output.localBytes(),
+                       "the tile of output '" + output.name + "'");
   for (const Buffer &tile : tiles)
     pointers.push_back(tile.data());
 
@@ -646,7 +671,9 @@ int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
         fatal("%s: output '%s' has %zu bytes per rank, more than --check can "
               "gather",
               caller, outputs[o].name.c_str(), bytes);
-      gathered.emplace_back(g.worldRank == 0 ? bytes * g.worldSize : 0);
+      gathered.emplace_back(g.worldRank == 0 ? bytes * g.worldSize : 0,
+                            "the gathered tiles of output '" +
+                                outputs[o].name + "'");
       SUMMA_MPI_CHECK(
           MPI_Gather(pointers[inputs.size() + o], static_cast<int>(bytes),
                      MPI_BYTE, gathered.back().data(), static_cast<int>(bytes),

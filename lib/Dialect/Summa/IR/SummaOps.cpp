@@ -15,6 +15,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
+#include <climits>
 
 using namespace mlir;
 using namespace mlir::summa;
@@ -106,6 +108,13 @@ LogicalResult GridOp::verify() {
   if (shape[0] != shape[1])
     return emitOpError() << "the SUMMA grid must be square (q x q), got "
                          << shape[0] << " x " << shape[1];
+  // Ranks are MPI ranks: int, and every product of the sizes must fit.
+  int64_t ranks = 1;
+  for (int64_t s : shape)
+    if (llvm::MulOverflow(ranks, s, ranks) || ranks > INT32_MAX)
+      return emitOpError() << "grid [" << shape[0] << ", " << shape[1] << ", "
+                           << shape[2] << "] has more than " << INT32_MAX
+                           << " ranks (the most MPI can address)";
   return success();
 }
 

@@ -19,6 +19,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include <climits>
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAASSIGNLAYOUTS
@@ -667,6 +669,15 @@ GridOp SummaAssignLayoutsPass::getOrCreateGrid() {
     diag << "]: expected q,q,d with q >= 1 and d >= 1";
     return {};
   }
+  int64_t ranks = 1;
+  for (int64_t s : grid)
+    if (llvm::MulOverflow(ranks, s, ranks) || ranks > INT32_MAX) {
+      auto diag = module.emitError() << "invalid grid [";
+      llvm::interleaveComma(grid, diag);
+      diag << "]: more than " << INT32_MAX
+           << " ranks (the most MPI can address)";
+      return {};
+    }
   if (existing) {
     if (existing.getShape() != ArrayRef<int64_t>(grid)) {
       existing.emitError() << "summa.grid @" << gridName

@@ -514,7 +514,8 @@ LogicalResult Differentiator::run() {
   ret.erase();
   func.setFunctionType(FunctionType::get(
       func.getContext(), func.getArgumentTypes(), ValueRange(results).getTypes()));
-  func.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
+  func.setAllResultAttrs(SmallVector<DictionaryAttr>(
+      results.size(), DictionaryAttr::get(func.getContext())));
   if (lr > 0)
     for (auto [i, p] : llvm::enumerate(params))
       func.setResultAttr(1 + params.size() + i, "summa.updates",
