@@ -85,10 +85,9 @@ extern "C" const char *__asan_default_options() {
 namespace {
 DialectRegistry *registry = nullptr;
 bool verbose = false;
-/// summa-differentiate asserts on every function it differentiates until
-/// fuzz/patches/004 is applied (which turns this on); SUMMA_FUZZ_DIFFERENTIATE
-/// overrides.
-bool differentiate = false;
+/// Whether to run summa-differentiate (SUMMA_FUZZ_DIFFERENTIATE=0 turns it
+/// off).
+bool differentiate = true;
 
 /// Parses "[-]digits" at `text`; advances `text` past it.
 std::optional<int64_t> parseInt(llvm::StringRef &text) {

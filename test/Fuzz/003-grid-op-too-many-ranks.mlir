@@ -1,5 +1,6 @@
-// Found by fuzzing: a summa.grid in the IR with more ranks than int64_t (or
-// MPI) can count verified, and every product of its sizes overflowed.
+// Found with the fuzz target (UBSan), with 003-grid-too-many-ranks: a
+// summa.grid in the IR with more ranks than int64_t (or MPI) can count
+// verified, and every product of its sizes overflowed.
 //
 // RUN: summa-opt %s -split-input-file -verify-diagnostics
 

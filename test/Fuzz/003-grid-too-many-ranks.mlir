@@ -1,5 +1,6 @@
-// Found by fuzzing (UBSan): a grid whose rank count q*q*d does not fit in
-// int64_t made summa-assign-layouts overflow (AssignLayouts.cpp, the rank
+// Found with the fuzz target (its UBSan build, on a grid= mutated to large
+// sizes): a grid whose rank count q*q*d does not fit in int64_t made
+// summa-assign-layouts overflow (AssignLayouts.cpp, the rank
 // count of the "grids that divide every tensor" hint; the split factor of
 // [depth, row], which wrapped to a negative block count and let a
 // non-divisible tensor through to an invalid tile type). Grids are now

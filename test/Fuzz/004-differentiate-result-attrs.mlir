@@ -1,4 +1,5 @@
-// Found by fuzzing (assertion, in a build with assertions on): every
+// Found by the fuzz target on its seeds (summa-fuzz compiles summa with
+// assertions on): every
 // successful summa-differentiate cleared the result attributes of the
 // gradient function with setAllResultAttrs({}), which asserts that it gets
 // one dictionary per result. Release builds (NDEBUG) did not notice.
