@@ -11,13 +11,16 @@
 # Settings (override by exporting them first; log_path is always added:
 # every report is also a file in build-asan/sanitizer-reports/, and any
 # file there fails the run):
-#   ASAN_OPTIONS   detect_leaks=1, and allow_user_poisoning=0: summa's code
-#                  is instrumented, Debian's libMLIR is not, and the inline
+#   ASAN_OPTIONS   detect_leaks=1; allow_user_poisoning=0: summa's code is
+#                  instrumented, Debian's libMLIR is not, and the inline
 #                  llvm::BumpPtrAllocator code in summa's objects poisons
 #                  slabs that libMLIR's copy then hands out (reports that are
-#                  not bugs; heap, stack and global checks stay on)
-#   LSAN_OPTIONS   suppressions=fuzz/lsan.supp: leaks allocated inside
-#                  Open MPI and libMLIR/libLLVM only
+#                  not bugs; heap, stack and global checks stay on);
+#                  fast_unwind_on_malloc=0: whole allocation stacks, through
+#                  libraries built without frame pointers, so that the
+#                  suppressions below match (7x slower mallocs)
+#   LSAN_OPTIONS   suppressions=fuzz/lsan.supp: leaks allocated under Open
+#                  MPI's frames only (MPI_Init keeps memory until exit)
 #   UBSAN_OPTIONS  print_stacktrace=1 (the build does not recover from UB)
 #
 # Binaries that summa-compile links during the tests link against the
@@ -60,7 +63,7 @@ unset SUMMA_CXX
 # process a test expects to fail (`not summa-opt ...`) is not lost.
 reports="$SUMMA_BUILD/sanitizer-reports"
 rm -rf "$reports" && mkdir -p "$reports"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allow_user_poisoning=0:strict_string_checks=1:check_initialization_order=1}:log_path=$reports/asan
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0:allow_user_poisoning=0:strict_string_checks=1:check_initialization_order=1}:log_path=$reports/asan
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$SUMMA_ROOT/fuzz/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}:log_path=$reports/ubsan
 echo "summa: ASAN_OPTIONS=$ASAN_OPTIONS"

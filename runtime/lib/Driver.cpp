@@ -80,6 +80,10 @@ struct Options {
   /// arithmetic (a bias before a shift-invariant softmax) is rounding noise
   /// whose relative error means nothing.
   double atol = 1e-8;
+  /// --dump: every rank writes the raw bytes of its output tiles after the
+  /// checked steps to this path ("%r" replaced by the rank, otherwise
+  /// ".rank<R>.bin" appended). Empty: no dump.
+  std::string dump;
 };
 
 enum class ParseResult { Run, Help, Error };
@@ -145,8 +149,7 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
     }
     std::string name = arg.substr(0, arg.find('='));
     if (name != "--iters" && name != "--seed" && name != "--tol" &&
-        name != "--atol" &&
-        name != "--steps") {
+        name != "--atol" && name != "--steps" && name != "--dump") {
       error = "unknown option '" + arg + "'";
       return ParseResult::Error;
     }
@@ -158,6 +161,14 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
     } else {
       error = "option '" + name + "' needs a value";
       return ParseResult::Error;
+    }
+    if (name == "--dump") {
+      if (value.empty()) {
+        error = "option '--dump' needs a file name";
+        return ParseResult::Error;
+      }
+      options.dump = value;
+      continue;
     }
     bool valid = name == "--iters"   ? parseInt(value.c_str(), options.iters)
                  : name == "--steps" ? parseInt(value.c_str(), options.steps) &&
@@ -181,7 +192,7 @@ void printUsage(const char *argv0, const SummaProgramDesc &program) {
   std::printf(
       "usage: %s [--iters N] [--check] [--steps N] [--exact-replicas] "
       "[--seed S]\n"
-      "       [--tol T] [--atol A] [--help]\n"
+      "       [--tol T] [--atol A] [--dump FILE] [--help]\n"
       "\n"
       "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]; "
       "launch it as\n"
@@ -207,6 +218,11 @@ void printUsage(const char *argv0, const SummaProgramDesc &program) {
       "             1e-8; for outputs that are zero in exact arithmetic)\n"
       "  --tol T    tolerance of --check on ||y - ref||_2 / ||ref||_2 "
       "(default 1e-5)\n"
+      "  --dump FILE  every rank writes the raw bytes of its output tiles "
+      "(in output\n"
+      "             order, after the checked steps) to FILE.rank<R>.bin, or "
+      "to FILE\n"
+      "             with %%r replaced by R: compare two runs bit for bit\n"
       "  --help     print this message\n"
       "\n"
       "environment:\n"
@@ -406,6 +422,58 @@ void fillInput(const Tensor &tensor, int index, uint64_t seed,
       value = 0.5 * (value + 1.0);
     tensor.store(data, local, value * scale);
   });
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// --dump
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// `pattern` with every "%r" replaced by the rank, or with ".rank<R>.bin"
+/// appended when it has none.
+std::string dumpPath(const std::string &pattern, int rank) {
+  std::string rankText = std::to_string(rank);
+  if (pattern.find("%r") == std::string::npos)
+    return pattern + ".rank" + rankText + ".bin";
+  std::string path;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern.compare(i, 2, "%r") == 0) {
+      path += rankText;
+      ++i;
+    } else {
+      path += pattern[i];
+    }
+  }
+  return path;
+}
+
+/// Writes this rank's output tiles; on failure says so and returns false
+/// (every rank writes its own file: no coordination, no hang).
+bool dumpOutputs(const std::string &pattern, int rank,
+                 const std::vector<Tensor> &outputs,
+                 const std::vector<void *> &pointers, size_t firstOutput) {
+  std::string path = dumpPath(pattern, rank);
+  FILE *file = std::fopen(path.c_str(), "wb");
+  bool written = file != nullptr;
+  for (size_t o = 0; written && o < outputs.size(); ++o)
+    written = std::fwrite(pointers[firstOutput + o], 1,
+                          outputs[o].localBytes(),
+                          file) == outputs[o].localBytes();
+  int error = errno;
+  if (file && std::fclose(file) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  if (!written) {
+    std::string line = "summa: rank " + std::to_string(rank) +
+                       ": cannot write --dump file '" + path +
+                       "': " + std::strerror(error) + "\n";
+    std::fflush(stdout);
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+  }
+  return written;
 }
 } // namespace
 
@@ -663,6 +731,10 @@ int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
       feedBack(inputs, outputs, pointers, /*local=*/true);
   }
 
+  bool dumped = options.dump.empty() ||
+                dumpOutputs(options.dump, g.worldRank, outputs, pointers,
+                            inputs.size());
+
   std::vector<Buffer> gathered;
   if (options.check) {
     for (size_t o = 0; o < outputs.size(); ++o) {
@@ -705,5 +777,5 @@ int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
     SUMMA_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD));
   }
   summaRtFinalize();
-  return status;
+  return status == 0 && !dumped ? 1 : status;
 }

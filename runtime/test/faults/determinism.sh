@@ -11,9 +11,13 @@
 # timing must not change results.
 #
 #   -s SHIM  preload SHIM (libsumma-dump-shim.so), which dumps and also
-#            compares every later call (--iters) with the first
+#            compares every later call (--iters) with the first; an argument
+#            @RUN@ in COMMAND, just before the program, marks where: the
+#            launcher then starts `env LD_PRELOAD=... program` on every rank
+#            and is not preloaded itself (without @RUN@ the whole command
+#            is)
 #   -D       pass the driver's own --dump option instead (a runtime with
-#            --dump, fuzz/patches/002)
+#            --dump FILE)
 #
 # With -C, first compiles INPUT.mlir with SUMMA_COMPILE for the grid into
 # WORKDIR/program; an argument @PROGRAM@ in COMMAND stands for it.
@@ -49,22 +53,47 @@ if [ -n "$compiler" ]; then
     fail "summa-compile failed"
 fi
 
-# The command with @PROGRAM@ replaced, as positional parameters.
+# The command with @PROGRAM@ replaced, as positional parameters; whether it
+# has @RUN@.
+marked=
 for arg in "$@"; do
+  [ "$arg" = "@RUN@" ] && marked=1
   shift
   if [ "$arg" = "@PROGRAM@" ]; then set -- "$@" "$program"; else set -- "$@" "$arg"; fi
 done
 
 unset SUMMA_PROFILE
+preload=$shim
+if [ -n "$shim" ]; then
+  # A sanitizer build: its runtime must come first in the preload list.
+  asan=$(ldd "$shim" 2>/dev/null | sed -n 's/.*\(libasan\.so[^ ]*\|libclang_rt\.asan[^ ]*\) => \([^ ]*\) .*/\2/p' | head -n 1)
+  [ -n "$asan" ] && preload="$asan $shim"
+fi
+# One run: the command with the dump set up, its output in run<N>.log.
+run_once() {
+  dump=$1
+  shift
+  if [ -n "$shim" ] && [ -n "$marked" ]; then
+    for arg in "$@"; do
+      shift
+      if [ "$arg" = "@RUN@" ]; then
+        set -- "$@" env "LD_PRELOAD=$preload" "SUMMA_DUMP_OUTPUTS=$dump"
+      else
+        set -- "$@" "$arg"
+      fi
+    done
+    "$@"
+  elif [ -n "$shim" ]; then
+    env LD_PRELOAD="$preload" SUMMA_DUMP_OUTPUTS="$dump" "$@"
+  else
+    "$@" --dump "$dump"
+  fi
+}
+
 n=1
 while [ "$n" -le "$runs" ]; do
   echo "determinism.sh: run $n: $*"
-  if [ -n "$shim" ]; then
-    env LD_PRELOAD="$shim" SUMMA_DUMP_OUTPUTS="$work/run$n.rank%r.bin" "$@" \
-      >"$work/run$n.log" 2>&1
-  else
-    "$@" --dump "$work/run$n.rank%r.bin" >"$work/run$n.log" 2>&1
-  fi
+  run_once "$work/run$n.rank%r.bin" "$@" >"$work/run$n.log" 2>&1
   rc=$?
   cat "$work/run$n.log"
   [ "$rc" -eq 0 ] || fail "run $n exited with status $rc"

@@ -68,6 +68,31 @@ private:
   LayoutAttr make(const DimSplits &splits) {
     return LayoutAttr::get(func.getContext(), gridRef, splits);
   }
+  /// The layout of `splits` derived from operand `operand` of `op`, or a
+  /// diagnostic at `op` when no layout can express them (an indexing map
+  /// that repeats a split loop dimension would split two dimensions over
+  /// one grid axis). LayoutAttr::get asserts on such splits.
+  FailureOr<LayoutAttr> makeChecked(const DimSplits &splits, Operation *op,
+                                    OpOperand &operand) {
+    MLIRContext *ctx = func.getContext();
+    SmallVector<Attribute> dims;
+    for (const SmallVector<GridAxis> &dim : splits) {
+      SmallVector<int32_t> raw;
+      for (GridAxis a : dim)
+        raw.push_back(static_cast<int32_t>(a));
+      dims.push_back(DenseI32ArrayAttr::get(ctx, raw));
+    }
+    LayoutAttr layout = LayoutAttr::getChecked(
+        [&] {
+          return op->emitError()
+                 << "operand #" << operand.getOperandNumber() << " ("
+                 << operand.get().getType() << ") cannot be laid out: ";
+        },
+        ctx, gridRef, ArrayAttr::get(ctx, dims));
+    if (!layout)
+      return failure();
+    return layout;
+  }
   LayoutAttr lookup(Value v) const { return layouts.lookup(v); }
   /// Records `layout` for `v`; reports a conflict at `where`.
   LogicalResult assign(Value v, LayoutAttr layout, Operation *where);
@@ -296,8 +321,11 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
     }
     if (!known)
       continue;
+    FailureOr<LayoutAttr> layout = makeChecked(splits, op, operand);
+    if (failed(layout))
+      return failure();
     for (Value v : operandValues(operand.getOperandNumber()))
-      if (failed(assign(v, make(splits), op)))
+      if (failed(assign(v, *layout, op)))
         return failure();
   }
   return success();
