@@ -1,13 +1,19 @@
-// The table for examples/gpt.mlir (32 tokens in 4 sequences, hidden 32,
-// 4 heads). On 64 ranks no grid divides it (batch 4 over d·q, heads 4 over
-// q): every row says why, and the exit status is 2. On 8 ranks only [2,2,2]
-// does (Q, K and V share one SUMMA loop, so a layer broadcasts 4 activation
-// panels and 6 weight panels per step); on 16 ranks only [4,4,1]. A
-// generated GPT of batch 64 and 8 heads
-// divides on every grid of 64 ranks.
-// RUN: not summa-plan %summa_src/examples/gpt.mlir --ranks 64 | FileCheck %s --check-prefix=P64
-// RUN: not summa-plan %summa_src/examples/gpt.mlir --ranks 64 --json > %t.p64.json
-// RUN: %python -m json.tool %t.p64.json > /dev/null
+// The table for examples/gpt.mlir (256 tokens in 32 sequences, hidden 32,
+// 4 heads, 2 layers). On 64 ranks two grids divide it: [2,2,16] and [4,4,4]
+// ([1,1,64] would split 32 sequences 64 ways, [8,8,1] 4 heads 8 ways, 1D the
+// hidden size 64 ways); the planner picks [2,2,16], whose broadcasts all stay
+// in a node of 8. On 8 ranks [1,1,8] (pure depth: no communication in a
+// forward) beats [2,2,2]; its [2,2,2] rows show the SUMMA panels (Q, K and V
+// share one SUMMA loop, so a layer broadcasts 4 activation panels and 6
+// weight panels per step). A model no 64-rank grid divides (gpt_layer.mlir,
+// batch 4): every row says why, and the exit status is 2. A generated GPT of
+// batch 64 and 8 heads divides on every grid of 64 ranks.
+// RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 64 | FileCheck %s --check-prefix=P64
+// RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 64 --json > %t.p64.json
+// RUN: %python -m json.tool %t.p64.json | FileCheck %s --check-prefix=J64
+// RUN: not summa-plan %summa_src/examples/gpt_layer.mlir --ranks 64 | FileCheck %s --check-prefix=NONE
+// RUN: not summa-plan %summa_src/examples/gpt_layer.mlir --ranks 64 --json > %t.none.json
+// RUN: %python -m json.tool %t.none.json > /dev/null
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 8 | FileCheck %s --check-prefix=P8
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 16 | FileCheck %s --check-prefix=P16
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 8 --json > %t.p8.json
@@ -20,28 +26,48 @@
 // 16k + 4i + j, i varying) span 4 nodes; those along a row stay in one.
 // RUN: summa-plan %t.gpt64.mlir --ranks 64 --grid 4,4,4 --gpus-per-node 4 | FileCheck %s --check-prefix=NODE
 
-// P64: summa-plan: @gpt (read from the IR): 32 tokens (batch 4), hidden 32, f32; 12 weight matrices (2 GPT layers), 25472 parameter elements
+// P64: summa-plan: @gpt (read from the IR): 256 tokens (batch 32), hidden 32, f32; 12 weight matrices (2 GPT layers), 25472 parameter elements
 // P64: strategy   status        payload        wire   GEMMs      memory        comm        GEMM       total
-// P64-NEXT: [1,1,64]   no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 64 blocks on grid [1, 1, 64] and is not divisible by 64
-// P64-NEXT: [2,2,16]   no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 32 blocks
-// P64-NEXT: [4,4,4]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 16 blocks
-// P64-NEXT: [8,8,1]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 8 blocks
+// P64-NEXT: [1,1,64]   no: result 0: dimension 0 of size 32 ('tensor<32x8x4x8xf32>') is split over [depth, row] into 64 blocks on grid [1, 1, 64] and is not divisible by 64; grids of 64 ranks that divide every tensor: [2, 2, 16], [4, 4, 4]
+// P64-NEXT: * [2,2,16]   counted     62.31 KiB  124.62 KiB      24   35.75 KiB
+// P64-NEXT: [4,4,4]    counted     52.62 KiB  105.88 KiB      48   13.88 KiB
+// P64-NEXT: [8,8,1]    no: result 0: dimension 2 of size 4 ('tensor<32x8x4x8xf32>') is split over [col] into 8 blocks on grid [8, 8, 1] and is not divisible by 8
 // P64-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 1 of size 32
 // P64-NEXT: DP         no: data parallel over 64 ranks splits dimension 0 of size 32
-// P64: no grid: no grid of 64 ranks can partition the model
+// P64: [2,2,16]: memory per rank: parameters 25.75 KiB, activations 512 B, results 512 B, peak intermediates 9.00 KiB (SUMMA panels 6.00 KiB); 24 GEMMs, 196.61 KFLOP
+// P64-NEXT: broadcast      row               2 ranks  nvlink       24 calls            49152 B
+// P64-NEXT: broadcast      col               2 ranks  nvlink       16 calls            14336 B
+// P64-NEXT: all_reduce     col               2 ranks  nvlink       10 calls              320 B
+// P64: [4,4,4]: memory per rank: parameters 6.88 KiB
+// P64-NEXT: broadcast      row               4 ranks  network      48 calls            24576 B
+// P64-NEXT: broadcast      col               4 ranks  nvlink       32 calls            28672 B
+// P64-NEXT: all_reduce     col               4 ranks  nvlink       10 calls              640 B
+// P64: best: [2,2,16]: {{[0-9.]+}}x less predicted time than [4,4,4]
 
-// P8: [1,1,8]    no: result 0: dimension 0 of size 4
-// P8-NEXT: * [2,2,2]    counted     62.31 KiB  124.62 KiB      24   35.75 KiB
-// P8: [2,2,2]: memory per rank: parameters 25.75 KiB, activations 512 B, results 512 B, peak intermediates 9.00 KiB (SUMMA panels 6.00 KiB); 24 GEMMs, 196.61 KFLOP
-// P8-NEXT: broadcast      row           2 ranks  nvlink       24 calls            49152 B
-// P8-NEXT: broadcast      col           2 ranks  nvlink       16 calls            14336 B
-// P8-NEXT: all_reduce     col           2 ranks  nvlink       10 calls              320 B
-// P8: best: [2,2,2]: the only grid of 8 ranks that divides the model
+// J64: "best": "[2,2,16]"
 
-// P16: * [4,4,1]    counted
-// P16: best: [4,4,1]: the only grid of 16 ranks that divides the model
+// NONE: [1,1,64]   no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 64 blocks on grid [1, 1, 64] and is not divisible by 64
+// NONE-NEXT: [2,2,16]   no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 32 blocks
+// NONE-NEXT: [4,4,4]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 16 blocks
+// NONE-NEXT: [8,8,1]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 8 blocks
+// NONE-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 1 of size 32
+// NONE-NEXT: DP         no: data parallel over 64 ranks splits dimension 0 of size 32
+// NONE: no grid: no grid of 64 ranks can partition the model
 
-// J8: "best": "[2,2,2]"
+// P8: * [1,1,8]    counted           0 B         0 B      12
+// P8-NEXT: [2,2,2]    counted    162.50 KiB  325.00 KiB      24   77.75 KiB
+// P8: [2,2,2]: memory per rank: parameters 25.75 KiB, activations 4.00 KiB, results 4.00 KiB, peak intermediates 44.00 KiB (SUMMA panels 20.00 KiB); 24 GEMMs, 1.57 MFLOP
+// P8-NEXT: broadcast      row               2 ranks  nvlink       24 calls            49152 B
+// P8-NEXT: broadcast      col               2 ranks  nvlink       16 calls           114688 B
+// P8-NEXT: all_reduce     col               2 ranks  nvlink       10 calls             2560 B
+// P8: best: [1,1,8]: {{[0-9.]+}}x less predicted time than [2,2,2]
+
+// P16: * [1,1,16]   counted
+// P16-NEXT: [2,2,4]    counted
+// P16-NEXT: [4,4,1]    counted
+// P16: best: [1,1,16]
+
+// J8: "best": "[1,1,8]"
 
 // G64: * [1,1,64]   counted           0 B         0 B      12
 // G64-NEXT: [2,2,16]   counted
