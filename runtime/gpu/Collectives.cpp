@@ -23,6 +23,10 @@
 // then return (after a copy for the shape-changing collectives) and are not
 // profiled.
 //
+// summaRtBroadcastStart / summaRtReduceStart keep the started collective's
+// handle in a RequestTable under the id they return; summaRtWait takes it
+// out and waits as wait() does (compute stream only).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
@@ -31,6 +35,7 @@
 #include "Grid.h"
 #include "HostCollectives.h"
 #include "Profile.h"
+#include "RequestTable.h"
 #include "Validate.h"
 
 #include "summa/Runtime/SummaRuntime.h"
@@ -39,6 +44,9 @@
 
 #include <sched.h>
 #include <unistd.h>
+
+#include <optional>
+#include <utility>
 
 using namespace summa::gpu;
 using summa::rt::CollectiveKind;
@@ -133,7 +141,7 @@ void copyLocal(Context &ctx, char *dst, const char *src, int64_t bytes) {
 
 CollectiveHandle broadcastImpl(Context &ctx, char *data, int64_t count,
                                const GpuDType &type, int32_t mask,
-                               const Group &group, int64_t root) {
+                               const Group &group, int64_t root, bool async) {
   if (group.size == 1)
     return {};
   int64_t bytes = count * static_cast<int64_t>(type.size);
@@ -146,7 +154,7 @@ CollectiveHandle broadcastImpl(Context &ctx, char *data, int64_t count,
                     group.comm);
     if (group.rank != root)
       toDevice(ctx, data, host, bytes);
-    span.endCollective(CollectiveKind::Broadcast, mask, bytes);
+    span.endCollective(CollectiveKind::Broadcast, mask, bytes, async);
     return {};
   }
   joinCompute(ctx);
@@ -155,13 +163,14 @@ CollectiveHandle broadcastImpl(Context &ctx, char *data, int64_t count,
     SUMMA_NCCL_CHECK(ncclBroadcast(data, data, count, ncclType(type.dtype),
                                    static_cast<int>(root), ctx.comms[mask],
                                    ctx.comm));
-  span.endCollective(CollectiveKind::Broadcast, mask, bytes);
+  span.endCollective(CollectiveKind::Broadcast, mask, bytes, async);
   return finishOnComm(ctx);
 }
 
 CollectiveHandle reduceImpl(Context &ctx, char *data, int64_t count,
                             const GpuDType &type, int32_t mask,
-                            const Group &group, int64_t root, int32_t kind) {
+                            const Group &group, int64_t root, int32_t kind,
+                            bool async) {
   if (group.size == 1)
     return {};
   int64_t bytes = count * static_cast<int64_t>(type.size);
@@ -173,7 +182,7 @@ CollectiveHandle reduceImpl(Context &ctx, char *data, int64_t count,
                  group.rank, group.comm);
     if (group.rank == root)
       toDevice(ctx, data, host, bytes);
-    span.endCollective(CollectiveKind::Reduce, mask, bytes);
+    span.endCollective(CollectiveKind::Reduce, mask, bytes, async);
     return {};
   }
   joinCompute(ctx);
@@ -183,7 +192,7 @@ CollectiveHandle reduceImpl(Context &ctx, char *data, int64_t count,
     SUMMA_NCCL_CHECK(ncclReduce(data, data, count, ncclType(type.dtype),
                                 ncclOp(kind), static_cast<int>(root),
                                 ctx.comms[mask], ctx.comm));
-  span.endCollective(CollectiveKind::Reduce, mask, bytes);
+  span.endCollective(CollectiveKind::Reduce, mask, bytes, async);
   return finishOnComm(ctx);
 }
 
@@ -341,25 +350,28 @@ Checked checkCommon(const char *caller, int32_t dtype, int32_t mask) {
   return checked;
 }
 
+/// `async`: counted in the profile as a non-blocking start (summaRt*Start).
 CollectiveHandle broadcastChecked(const char *caller, intptr_t base,
                                   int64_t offset, int64_t count, int32_t dtype,
-                                  int32_t mask, int64_t root) {
+                                  int32_t mask, int64_t root,
+                                  bool async = false) {
   Checked c = checkCommon(caller, dtype, mask);
   requireValid(checkBuffer(caller, "buffer", base, offset, count));
   requireValid(checkRoot(caller, root, c.group->size));
   return broadcastImpl(*c.ctx, elementPointer(base, offset, c.type), count,
-                       c.type, mask, *c.group, root);
+                       c.type, mask, *c.group, root, async);
 }
 
 CollectiveHandle reduceChecked(const char *caller, intptr_t base,
                                int64_t offset, int64_t count, int32_t dtype,
-                               int32_t mask, int64_t root, int32_t kind) {
+                               int32_t mask, int64_t root, int32_t kind,
+                               bool async = false) {
   Checked c = checkCommon(caller, dtype, mask);
   requireValid(checkBuffer(caller, "buffer", base, offset, count));
   requireValid(checkRoot(caller, root, c.group->size));
   requireValid(checkReduction(caller, kind));
   return reduceImpl(*c.ctx, elementPointer(base, offset, c.type), count, c.type,
-                    mask, *c.group, root, kind);
+                    mask, *c.group, root, kind, async);
 }
 
 CollectiveHandle allReduceChecked(const char *caller, intptr_t base,
@@ -406,6 +418,36 @@ CollectiveHandle reduceScatterChecked(const char *caller, intptr_t srcBase,
 
 intptr_t address(const void *pointer) {
   return reinterpret_cast<intptr_t>(pointer);
+}
+
+/// A collective started through the C ABI and not yet waited for.
+struct PendingCollective {
+  CollectiveHandle handle;
+  CollectiveKind kind = CollectiveKind::Broadcast;
+  int32_t mask = 0;
+  /// Whether the start was counted (then the wait's time is added too).
+  bool counted = false;
+};
+
+/// The requests in flight. Never destroyed: a handle left in it at exit
+/// (after a fatal error) must not touch CUDA from a static destructor.
+summa::rt::RequestTable<PendingCollective> &pendingCollectives() {
+  static auto *table = new summa::rt::RequestTable<PendingCollective>();
+  return *table;
+}
+
+/// The C ABI's handle of a started collective: 0 for a group of one rank
+/// (nothing was started or counted), else a new request id.
+int64_t fileRequest(CollectiveHandle handle, CollectiveKind kind, int32_t mask,
+                    bool counted) {
+  if (summa::rt::grid().groups[mask].size == 1)
+    return 0;
+  PendingCollective pending;
+  pending.handle = std::move(handle);
+  pending.kind = kind;
+  pending.mask = mask;
+  pending.counted = counted;
+  return pendingCollectives().add(std::move(pending));
 }
 } // namespace
 
@@ -524,6 +566,44 @@ void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
                                           dtype, axesMask, root, kind);
   wait(handle);
 }
+
+int64_t summaRtBroadcastStart(intptr_t base, int64_t offset, int64_t count,
+                              int32_t dtype, int32_t axesMask, int64_t root) {
+  bool counted = summa::rt::profileRecording();
+  CollectiveHandle handle =
+      broadcastChecked("summaRtBroadcastStart", base, offset, count, dtype,
+                       axesMask, root, /*async=*/true);
+  return fileRequest(std::move(handle), CollectiveKind::Broadcast, axesMask,
+                     counted);
+}
+
+int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
+                           int32_t dtype, int32_t axesMask, int64_t root,
+                           int32_t kind) {
+  bool counted = summa::rt::profileRecording();
+  CollectiveHandle handle =
+      reduceChecked("summaRtReduceStart", base, offset, count, dtype, axesMask,
+                    root, kind, /*async=*/true);
+  return fileRequest(std::move(handle), CollectiveKind::Reduce, axesMask,
+                     counted);
+}
+
+void summaRtWait(int64_t request) {
+  if (request == 0)
+    return;
+  std::optional<PendingCollective> pending = pendingCollectives().take(request);
+  if (!pending)
+    summa::rt::fatal("%s",
+                     summa::rt::requestNotInFlightMessage(request).c_str());
+  double start = summa::rt::profileClock();
+  // The compute stream waits for the collective; the host does not.
+  wait(pending->handle);
+  if (pending->counted)
+    summa::rt::recordCollectiveWait(pending->kind, pending->mask,
+                                    summa::rt::profileClock() - start);
+}
+
+size_t summa::rt::requestsInFlight() { return pendingCollectives().size(); }
 
 void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
                       int32_t dtype, int32_t axesMask, int32_t kind) {

@@ -26,6 +26,7 @@
 #include "Grid.h"
 #include "HostCollectives.h"
 #include "Profile.h"
+#include "RequestTable.h"
 #include "Validate.h"
 
 #include "summa/Runtime/SummaRuntime.h"
@@ -405,6 +406,7 @@ struct TimedOp {
   int64_t amount;
   cudaEvent_t start;
   cudaEvent_t stop;
+  bool async;
 };
 std::vector<TimedOp> timedOps;
 int profileMode = -1; // -1 unknown, 0 untimed, 1 timed
@@ -413,7 +415,7 @@ void recordTimed(const TimedOp &op, double seconds) {
   if (op.matmul)
     summa::rt::recordMatmul(op.amount, seconds);
   else
-    summa::rt::recordCollective(op.kind, op.mask, op.amount, seconds);
+    summa::rt::recordCollective(op.kind, op.mask, op.amount, seconds, op.async);
 }
 
 /// Adds the finished operations at the front of the list; with `all`, waits
@@ -464,22 +466,22 @@ ProfileSpan::ProfileSpan(cudaStream_t stream) : stream(stream) {
 }
 
 void ProfileSpan::endCollective(summa::rt::CollectiveKind kind, int32_t mask,
-                                int64_t bytes) {
+                                int64_t bytes, bool async) {
   if (state.mode == CollectiveMode::Mpi) {
     // Synchronous: the host clock is the collective's time.
     if (start)
       releaseEvent(start, /*timing=*/true);
     summa::rt::recordCollective(kind, mask, bytes,
-                                summa::rt::profileClock() - hostStart);
+                                summa::rt::profileClock() - hostStart, async);
     return;
   }
   if (!start) {
-    summa::rt::recordCollective(kind, mask, bytes, 0.0);
+    summa::rt::recordCollective(kind, mask, bytes, 0.0, async);
     return;
   }
   cudaEvent_t stop = acquireEvent(/*timing=*/true);
   SUMMA_CUDA_CHECK(cudaEventRecord(stop, stream));
-  timedOps.push_back({false, kind, mask, bytes, start, stop});
+  timedOps.push_back({false, kind, mask, bytes, start, stop, async});
   if (timedOps.size() >= 256)
     resolveTimedOps(/*all=*/false);
 }
@@ -491,8 +493,8 @@ void ProfileSpan::endMatmul(int64_t flops) {
   }
   cudaEvent_t stop = acquireEvent(/*timing=*/true);
   SUMMA_CUDA_CHECK(cudaEventRecord(stop, stream));
-  timedOps.push_back(
-      {true, summa::rt::CollectiveKind::Broadcast, 0, flops, start, stop});
+  timedOps.push_back({true, summa::rt::CollectiveKind::Broadcast, 0, flops,
+                      start, stop, false});
   if (timedOps.size() >= 256)
     resolveTimedOps(/*all=*/false);
 }
@@ -579,6 +581,10 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
 
 void summaRtFinalize(void) {
   summa::rt::requireInitialised("summaRtFinalize");
+  // As in the CPU backend: a request in flight still owns its buffer.
+  if (size_t inFlight = summa::rt::requestsInFlight())
+    summa::rt::fatal("%s",
+                     summa::rt::requestsNeverWaitedMessage(inFlight).c_str());
   summa::gpu::synchronize();
   flushProfile();
   bool profileWritten = summa::rt::writeProfileIfRequested();

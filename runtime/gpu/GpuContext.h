@@ -113,9 +113,10 @@ class ProfileSpan {
 public:
   /// Starts timing an operation about to be queued on `stream`.
   explicit ProfileSpan(cudaStream_t stream);
-  /// Ends it as a collective or as a matmul.
+  /// Ends it as a collective (`async`: started by summaRt*Start) or as a
+  /// matmul.
   void endCollective(summa::rt::CollectiveKind kind, int32_t mask,
-                     int64_t bytes);
+                     int64_t bytes, bool async = false);
   void endMatmul(int64_t flops);
 
 private:

@@ -28,7 +28,9 @@
 // communication stream, and is ordered before later compute work only once
 // its handle is waited for. Between start and wait, compute work must not
 // touch its buffers. The C ABI's collectives are start + wait: synchronous
-// with respect to the compute stream, never to the host.
+// with respect to the compute stream, never to the host. The C ABI's
+// summaRtBroadcastStart / summaRtReduceStart + summaRtWait are the same
+// start and wait() behind an integer handle.
 //
 // In the one-GPU test mode (SUMMA_GPU_COLLECTIVES=mpi) a start blocks the
 // host until the collective is complete and returns a finished handle.

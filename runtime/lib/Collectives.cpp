@@ -9,18 +9,25 @@
 // function's name); a group of one rank then returns at once (after copying
 // for the shape-changing collectives) and is not profiled, see Profile.h.
 //
+// The non-blocking forms (summaRtBroadcastStart, summaRtReduceStart) issue
+// MPI_Ibcast / MPI_Ireduce on the same communicators, one request per chunk
+// of at most maxChunk elements, and keep the requests in a RequestTable
+// under the handle they return; summaRtWait completes them in order.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DType.h"
 #include "Error.h"
 #include "Grid.h"
 #include "Profile.h"
+#include "RequestTable.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 using namespace summa::rt;
@@ -28,8 +35,9 @@ using namespace summa::rt;
 namespace {
 
 /// MPI counts are int: element-wise collectives are split into chunks of at
-/// most this many elements.
-constexpr int64_t kMaxChunk = int64_t(1) << 30;
+/// most this many elements (smaller under setMaxChunkForTesting).
+constexpr int64_t kDefaultMaxChunk = int64_t(1) << 30;
+int64_t maxChunk = kDefaultMaxChunk;
 
 char *elementPointer(intptr_t base, int64_t offset, const DTypeInfo &type) {
   return reinterpret_cast<char *>(base) +
@@ -94,6 +102,31 @@ bool overlaps(const char *a, int64_t aBytes, const char *b, int64_t bBytes) {
   return a < b + bBytes && b < a + aBytes;
 }
 
+/// A started collective: its MPI requests (one per chunk) and what the
+/// profile needs at summaRtWait.
+struct PendingCollective {
+  std::vector<MPI_Request> requests;
+  CollectiveKind kind = CollectiveKind::Broadcast;
+  int32_t mask = 0;
+  /// Whether the start was counted (then the wait's time is added too).
+  bool counted = false;
+};
+
+/// The requests in flight. Never destroyed, so that nothing touches MPI
+/// requests after MPI_Finalize / MPI_Abort at exit.
+RequestTable<PendingCollective> &pendingCollectives() {
+  static auto *table = new RequestTable<PendingCollective>();
+  return *table;
+}
+
+/// Files a started collective (timed from `start`) and returns its handle.
+int64_t fileRequest(PendingCollective pending, int64_t bytes, double start) {
+  pending.counted = profileRecording();
+  recordCollective(pending.kind, pending.mask, bytes, profileClock() - start,
+                   /*async=*/true);
+  return pendingCollectives().add(std::move(pending));
+}
+
 /// One scratch buffer, reused across calls (the runtime is single-threaded).
 char *scratch(size_t bytes) {
   static std::vector<char> buffer;
@@ -118,7 +151,7 @@ void summaRtBroadcast(intptr_t base, int64_t offset, int64_t count,
   char *data = elementPointer(base, offset, type);
   int64_t done = 0;
   do {
-    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
+    int chunk = static_cast<int>(std::min(count - done, maxChunk));
     SUMMA_MPI_CHECK(MPI_Bcast(data + done * type.size, chunk, type.mpiType,
                               static_cast<int>(root), group.comm));
     done += chunk;
@@ -144,7 +177,7 @@ void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
   bool isRoot = group.rank == root;
   int64_t done = 0;
   do {
-    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
+    int chunk = static_cast<int>(std::min(count - done, maxChunk));
     char *chunkData = data + done * type.size;
     // The root reduces in place; the others only send, and MPI ignores their
     // receive buffer, so their data is left unchanged.
@@ -161,6 +194,95 @@ void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
                    profileClock() - start);
 }
 
+int64_t summaRtBroadcastStart(intptr_t base, int64_t offset, int64_t count,
+                              int32_t dtype, int32_t axesMask, int64_t root) {
+  const char *caller = "summaRtBroadcastStart";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  checkRoot(caller, root, group);
+  if (group.size == 1)
+    return 0;
+
+  double start = profileClock();
+  PendingCollective pending;
+  pending.kind = CollectiveKind::Broadcast;
+  pending.mask = axesMask;
+  char *data = elementPointer(base, offset, type);
+  int64_t done = 0;
+  do {
+    int chunk = static_cast<int>(std::min(count - done, maxChunk));
+    MPI_Request request = MPI_REQUEST_NULL;
+    SUMMA_MPI_CHECK(MPI_Ibcast(data + done * type.size, chunk, type.mpiType,
+                               static_cast<int>(root), group.comm, &request));
+    pending.requests.push_back(request);
+    done += chunk;
+  } while (done < count);
+  return fileRequest(std::move(pending),
+                     count * static_cast<int64_t>(type.size), start);
+}
+
+int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
+                           int32_t dtype, int32_t axesMask, int64_t root,
+                           int32_t kind) {
+  const char *caller = "summaRtReduceStart";
+  DTypeInfo type = checkDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  checkRoot(caller, root, group);
+  MPI_Op op = reductionOp(kind, caller);
+  if (group.size == 1)
+    return 0;
+
+  double start = profileClock();
+  PendingCollective pending;
+  pending.kind = CollectiveKind::Reduce;
+  pending.mask = axesMask;
+  char *data = elementPointer(base, offset, type);
+  bool isRoot = group.rank == root;
+  int64_t done = 0;
+  do {
+    int chunk = static_cast<int>(std::min(count - done, maxChunk));
+    char *chunkData = data + done * type.size;
+    MPI_Request request = MPI_REQUEST_NULL;
+    // As summaRtReduce: the root reduces in place, the others only send.
+    if (isRoot)
+      SUMMA_MPI_CHECK(MPI_Ireduce(MPI_IN_PLACE, chunkData, chunk, type.mpiType,
+                                  op, static_cast<int>(root), group.comm,
+                                  &request));
+    else
+      SUMMA_MPI_CHECK(MPI_Ireduce(chunkData, nullptr, chunk, type.mpiType, op,
+                                  static_cast<int>(root), group.comm,
+                                  &request));
+    pending.requests.push_back(request);
+    done += chunk;
+  } while (done < count);
+  return fileRequest(std::move(pending),
+                     count * static_cast<int64_t>(type.size), start);
+}
+
+void summaRtWait(int64_t request) {
+  if (request == 0)
+    return;
+  std::optional<PendingCollective> pending = pendingCollectives().take(request);
+  if (!pending)
+    fatal("%s", requestNotInFlightMessage(request).c_str());
+  double start = profileClock();
+  for (MPI_Request &chunk : pending->requests)
+    SUMMA_MPI_CHECK(MPI_Wait(&chunk, MPI_STATUS_IGNORE));
+  if (pending->counted)
+    recordCollectiveWait(pending->kind, pending->mask, profileClock() - start);
+}
+
+size_t summa::rt::requestsInFlight() { return pendingCollectives().size(); }
+
+int64_t summa::rt::setMaxChunkForTesting(int64_t elements) {
+  int64_t previous = maxChunk;
+  maxChunk = elements >= 1 && elements <= kDefaultMaxChunk ? elements
+                                                           : kDefaultMaxChunk;
+  return previous;
+}
+
 void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
                       int32_t dtype, int32_t axesMask, int32_t kind) {
   const char *caller = "summaRtAllReduce";
@@ -175,7 +297,7 @@ void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
   char *data = elementPointer(base, offset, type);
   int64_t done = 0;
   do {
-    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
+    int chunk = static_cast<int>(std::min(count - done, maxChunk));
     SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, data + done * type.size, chunk,
                                   type.mpiType, op, group.comm));
     done += chunk;

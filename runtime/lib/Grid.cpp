@@ -12,6 +12,7 @@
 #include "Grid.h"
 #include "Error.h"
 #include "Profile.h"
+#include "RequestTable.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -233,6 +234,10 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
 
 void summaRtFinalize(void) {
   requireInitialised("summaRtFinalize");
+  // A request in flight still uses its buffer and its communicator: refuse
+  // (every rank that reaches here with one says so) rather than free either.
+  if (size_t inFlight = requestsInFlight())
+    fatal("%s", requestsNeverWaitedMessage(inFlight).c_str());
   // Every rank writes its own file, so a failure needs no coordination; the
   // failing rank still finalises MPI and then exits non-zero.
   bool profileWritten = writeProfileIfRequested();

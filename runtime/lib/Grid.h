@@ -13,8 +13,11 @@
 #ifndef SUMMA_RUNTIME_LIB_GRID_H
 #define SUMMA_RUNTIME_LIB_GRID_H
 
+#include "summa/Runtime/SummaRuntime.h"
+
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace summa::rt {
@@ -59,6 +62,17 @@ void coordsOfRank(int64_t rank, int64_t coords[3]);
 
 /// The sub-group spanning `axesMask`, after validating the mask.
 const Group &groupFor(int32_t axesMask, const char *caller);
+
+/// The number of collectives started (summaRtBroadcastStart,
+/// summaRtReduceStart) and not yet waited for (Collectives.cpp);
+/// summaRtFinalize refuses to finalise while it is not 0.
+size_t requestsInFlight();
+
+/// Test hook (CPU backend, Collectives.cpp): splits element-wise collectives
+/// into chunks of at most `elements` (1 .. 2^30; anything else restores the
+/// default of 2^30, MPI's int counts) so that the chunked paths run on small
+/// buffers. Returns the previous limit.
+SUMMA_RT_EXPORT int64_t setMaxChunkForTesting(int64_t elements);
 
 /// Pins BLAS to one thread unless OPENBLAS_NUM_THREADS is set (Blas.cpp).
 void pinBlasThreads();

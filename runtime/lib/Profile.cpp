@@ -88,8 +88,10 @@ ProfilePause::ProfilePause() : previous(recording) { recording = false; }
 
 ProfilePause::~ProfilePause() { recording = previous; }
 
+bool summa::rt::profileRecording() { return recording; }
+
 void summa::rt::recordCollective(CollectiveKind kind, int32_t mask,
-                                 int64_t bytes, double seconds) {
+                                 int64_t bytes, double seconds, bool async) {
   if (!recording)
     return;
   CollectiveCounter &counter =
@@ -97,6 +99,16 @@ void summa::rt::recordCollective(CollectiveKind kind, int32_t mask,
   ++counter.count;
   counter.bytes += bytes;
   counter.seconds += seconds;
+  if (async)
+    ++counter.async;
+}
+
+void summa::rt::recordCollectiveWait(CollectiveKind kind, int32_t mask,
+                                     double seconds) {
+  CollectiveCounter &counter =
+      counters.collectives[static_cast<int>(kind)][mask];
+  counter.seconds += seconds;
+  counter.waitSeconds += seconds;
 }
 
 void summa::rt::recordMatmul(int64_t flops, double seconds) {
@@ -130,7 +142,12 @@ std::string summa::rt::profileToJson() {
       json += "\",\"group\":\"" + groupName(mask) + "\"";
       json += ",\"count\":" + std::to_string(counter.count);
       json += ",\"bytes\":" + std::to_string(counter.bytes);
-      json += ",\"seconds\":" + formatDouble(counter.seconds) + "}";
+      json += ",\"seconds\":" + formatDouble(counter.seconds);
+      if (counter.async != 0) {
+        json += ",\"async\":" + std::to_string(counter.async);
+        json += ",\"wait_seconds\":" + formatDouble(counter.waitSeconds);
+      }
+      json += "}";
     }
   }
   json += "],\"matmul\":{\"count\":" + std::to_string(counters.matmul.count);

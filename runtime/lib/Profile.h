@@ -13,7 +13,7 @@
 //
 //   {"rank":R,"grid":[q,q,d],"coords":[i,j,k],
 //    "collectives":[{"op":"broadcast","group":"col","count":N,"bytes":B,
-//                    "seconds":S}, ...],
+//                    "seconds":S[,"async":A,"wait_seconds":W]}, ...],
 //    "matmul":{"count":N,"flops":F,"seconds":S}}
 //
 // Definitions:
@@ -25,6 +25,20 @@
 //    (their arguments are still validated), so that the counters equal the
 //    communication a cost model predicts.
 //  * Calls with zero elements over a larger group are counted (0 bytes).
+//  * Non-blocking collectives (summaRtBroadcastStart, summaRtReduceStart)
+//    are counted when started, with the count and bytes of the blocking form,
+//    so `count` and `bytes` do not depend on which form the program used.
+//    `async` is how many of the `count` calls were started non-blocking;
+//    `wait_seconds` is the time spent inside summaRtWait for them. Their
+//    `seconds` is the time inside the start call plus inside summaRtWait (the
+//    time this rank spent on the collective), so `seconds` includes
+//    `wait_seconds`. Both fields are omitted while `async` is 0. A request's
+//    wait time is added iff its start was counted (not under ProfilePause).
+//    GPU backend: a start's share of `seconds` is what the blocking form
+//    would record (the collective's GPU time from CUDA events when
+//    SUMMA_PROFILE is set, the host time in the one-GPU MPI test mode);
+//    `wait_seconds` is the host time inside summaRtWait, which only makes
+//    the compute stream wait there.
 //  * `flops` is 2*m*n*k per summaRtMatmul call; every valid call is counted.
 //  * Entries with a zero count are omitted from the JSON.
 //
@@ -56,6 +70,10 @@ struct CollectiveCounter {
   int64_t count = 0;
   int64_t bytes = 0;
   double seconds = 0.0;
+  /// Of `count`, the calls started non-blocking (summaRt*Start).
+  int64_t async = 0;
+  /// Of `seconds`, the time inside summaRtWait for those calls.
+  double waitSeconds = 0.0;
 };
 
 struct MatmulCounter {
@@ -104,8 +122,16 @@ private:
 /// Seconds on a monotonic clock (usable before MPI is initialised).
 double profileClock();
 
+/// Whether calls are being counted (false under a ProfilePause).
+bool profileRecording();
+
+/// Counts one collective (unless paused); `async` marks a non-blocking start.
 void recordCollective(CollectiveKind kind, int32_t mask, int64_t bytes,
-                      double seconds);
+                      double seconds, bool async = false);
+/// Adds the time spent in summaRtWait for a counted non-blocking collective
+/// to its `seconds` and `wait_seconds` (even under a ProfilePause: the start
+/// decided whether the call counts).
+void recordCollectiveWait(CollectiveKind kind, int32_t mask, double seconds);
 void recordMatmul(int64_t flops, double seconds);
 
 /// Writes this rank's profile if SUMMA_PROFILE is set. On failure prints

@@ -34,6 +34,11 @@ int run(const char *name) {
     summaRtWorldRank();
     return 0;
   }
+  if (which == "wait-not-initialised") {
+    // No request was ever started: nothing is in flight.
+    summaRtWait(3);
+    return 0;
+  }
   if (which == "bad-grid") {
     summaRtInit(nullptr, nullptr, 0, 1);
     return 0;
@@ -72,6 +77,35 @@ int run(const char *name) {
     if (rank == 1)
       summaRtFatal("compiled code gave up");
     MPI_Barrier(MPI_COMM_WORLD);
+  } else if (which == "start-f16-broadcast") {
+    summaRtBroadcastStart(address(data), 0, 4, SUMMA_DT_F16, kDepth, 0);
+  } else if (which == "start-negative-count") {
+    summaRtBroadcastStart(address(data), 0, -1, SUMMA_DT_F32, kDepth, 0);
+  } else if (which == "start-bad-kind") {
+    summaRtReduceStart(address(data), 0, 4, SUMMA_DT_F32, kDepth, 0, 11);
+  } else if (which == "start-bad-mask") {
+    summaRtReduceStart(address(data), 0, 4, SUMMA_DT_F32, 8, 0, SUMMA_RED_SUM);
+  } else if (which == "start-bad-root-alone") {
+    // Rank 1 starts a valid reduce and waits for rank 0, which never comes.
+    int64_t request =
+        summaRtReduceStart(address(data), 0, 4, SUMMA_DT_F32, kDepth,
+                           rank == 0 ? 5 : 0, SUMMA_RED_SUM);
+    summaRtWait(request);
+  } else if (which == "wait-unknown") {
+    summaRtWait(12345);
+  } else if (which == "wait-negative") {
+    summaRtWait(-1);
+  } else if (which == "wait-twice") {
+    int64_t request =
+        summaRtBroadcastStart(address(data), 0, 4, SUMMA_DT_F32, kDepth, 0);
+    summaRtWait(request);
+    summaRtWait(request);
+  } else if (which == "finalize-in-flight") {
+    summaRtBroadcastStart(address(data), 0, 4, SUMMA_DT_F32, kDepth, 0);
+  } else if (which == "finalize-two-in-flight") {
+    summaRtBroadcastStart(address(data), 0, 4, SUMMA_DT_F32, kDepth, 0);
+    summaRtReduceStart(address(data + 8), 0, 4, SUMMA_DT_F32, kDepth, 1,
+                       SUMMA_RED_SUM);
   } else {
     std::fprintf(stderr, "summa-fatal-test: unknown case '%s'\n", name);
     return 2;

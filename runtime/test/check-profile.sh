@@ -10,6 +10,10 @@
 # per call q = 2 broadcasts of X[3,4] f32 (48 bytes) along the row ("col"
 # mask), 2 of W[4,5] (80 bytes) along the column ("row" mask), 2 GEMMs of
 # 2*3*5*4 = 120 flops. The reference's GEMM on rank 0 is not counted.
+# The program uses the blocking collectives only, so no entry has the
+# "async" / "wait_seconds" fields (written only when async calls were made,
+# as "seconds":S,"async":N,"wait_seconds":W), and every entry ends with its
+# "seconds".
 #
 #===----------------------------------------------------------------------===#
 
@@ -44,6 +48,11 @@ while [ "$r" -lt "$ranks" ]; do
     done
     count=$(grep -o '"op"' "$file" | wc -l)
     [ "$count" -eq 2 ] || fail "$file has $count collective entries, not 2"
+    ! grep -Eq -- '"async"|"wait_seconds"' "$file" ||
+      fail "$file has async fields, but the program made no async calls"
+    ended=$(grep -Eo '"bytes":[0-9]+,"seconds":[0-9.e+-]+\}' "$file" | wc -l)
+    [ "$ended" -eq 2 ] ||
+      fail "$file has $ended entries ending with \"seconds\", not 2"
   done
   r=$((r + 1))
 done

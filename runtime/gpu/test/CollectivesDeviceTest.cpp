@@ -9,7 +9,8 @@
 // plus one NCCL all-reduce on the world communicator), the MPI test mode on
 // [2,2,1] and [1,1,2] (ranks sharing the GPU). Values are small integers,
 // exact in every type; expectations come from the grid coordinates. Also the
-// asynchronous API (a double-buffered SUMMA loop) and the profile counters.
+// asynchronous API (a double-buffered SUMMA loop), the C ABI's
+// summaRt*Start / summaRtWait, and the profile counters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,8 @@
 #include "Profile.h"
 
 #include <nccl.h>
+
+#include <memory>
 
 using namespace summa::gputest;
 using summa::gpu::groupMembers;
@@ -201,6 +204,114 @@ TEST(CollectivesDeviceTest, AsyncDoubleBufferedSumma) {
   EXPECT_FALSE(h.pending());
   EXPECT_TRUE(sameValues(ones.download(),
                          std::vector<double>(64, double(summaRtWorldSize()))));
+}
+
+TEST(CollectivesDeviceTest, StartAndWaitMatchBlocking) {
+  SUMMA_REQUIRE_DEVICE();
+  // summaRtBroadcastStart / summaRtReduceStart + summaRtWait, every mask and
+  // element type: the results of the blocking calls; a group of one rank
+  // returns 0.
+  for (int32_t mask = 1; mask < kNumMasks; ++mask)
+    for (int32_t dtype : kTypes) {
+      SCOPED_TRACE(traceOf(mask, dtype));
+      GroupView group(mask);
+      const int64_t count = 777, offset = 5;
+      int64_t root = group.size() - 1;
+      DeviceArray data(count, dtype, offset);
+      data.upload(valuesOf(group.rank, count), offset);
+      int64_t handle =
+          summaRtBroadcastStart(data.at(), offset, count, dtype, mask, root);
+      if (group.size() == 1)
+        EXPECT_EQ(handle, 0);
+      else
+        EXPECT_GT(handle, 0);
+      summaRtWait(handle);
+      EXPECT_TRUE(sameValues(data.download(offset, count),
+                             valuesOf(group.members[root], count)));
+
+      DeviceArray blocking(valuesOf(group.rank, count), dtype);
+      summaRtReduce(blocking.at(), 0, count, dtype, mask, 0, SUMMA_RED_SUM);
+      DeviceArray async(valuesOf(group.rank, count), dtype);
+      handle = summaRtReduceStart(async.at(), 0, count, dtype, mask, 0,
+                                  SUMMA_RED_SUM);
+      EXPECT_EQ(handle > 0, group.size() > 1);
+      summaRtWait(handle);
+      EXPECT_TRUE(sameValues(async.download(), blocking.download()));
+    }
+  summaRtWait(0);
+}
+
+TEST(CollectivesDeviceTest, StartsInFlightWaitedInReverse) {
+  SUMMA_REQUIRE_DEVICE();
+  // Broadcasts on every mask and a reduce on the world, all in flight, then
+  // two broadcasts on the same group; waited for in reverse order.
+  const int64_t count = 300;
+  const int32_t dtype = SUMMA_DT_F16;
+  std::vector<std::unique_ptr<DeviceArray>> arrays;
+  std::vector<int64_t> handles;
+  for (int32_t mask = 1; mask < kNumMasks; ++mask) {
+    GroupView group(mask);
+    arrays.push_back(
+        std::make_unique<DeviceArray>(valuesOf(group.rank, count), dtype));
+    handles.push_back(summaRtBroadcastStart(arrays.back()->at(), 0, count,
+                                            dtype, mask, group.size() - 1));
+  }
+  DeviceArray reduced(valuesOf(summaRtWorldRank(), count), SUMMA_DT_F32);
+  handles.push_back(summaRtReduceStart(reduced.at(), 0, count, SUMMA_DT_F32, 7,
+                                       0, SUMMA_RED_MAX));
+  const int32_t rowMask = 1 << SUMMA_AXIS_COL;
+  GroupView row(rowMask);
+  DeviceArray first(valuesOf(row.rank, count), SUMMA_DT_BF16);
+  DeviceArray second(valuesOf(row.rank + 1, count), SUMMA_DT_BF16);
+  handles.push_back(
+      summaRtBroadcastStart(first.at(), 0, count, SUMMA_DT_BF16, rowMask, 0));
+  handles.push_back(summaRtBroadcastStart(second.at(), 0, count, SUMMA_DT_BF16,
+                                          rowMask, row.size() - 1));
+  for (auto h = handles.rbegin(); h != handles.rend(); ++h)
+    summaRtWait(*h);
+
+  for (int32_t mask = 1; mask < kNumMasks; ++mask) {
+    SCOPED_TRACE("mask " + std::to_string(mask));
+    GroupView group(mask);
+    EXPECT_TRUE(sameValues(arrays[mask - 1]->download(),
+                           valuesOf(group.members.back(), count)));
+  }
+  GroupView world(7);
+  if (world.index == 0) {
+    EXPECT_TRUE(
+        sameValues(reduced.download(), valuesOf(world.members.back(), count)));
+  }
+  EXPECT_TRUE(sameValues(first.download(), valuesOf(row.members[0], count)));
+  EXPECT_TRUE(
+      sameValues(second.download(), valuesOf(row.members.back() + 1, count)));
+}
+
+TEST(CollectivesDeviceTest, StartProfileCounts) {
+  SUMMA_REQUIRE_DEVICE();
+  summaRtSynchronize();
+  summa::gpu::flushProfile();
+  summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+  DeviceArray data(100, SUMMA_DT_F32);
+  int64_t a = summaRtBroadcastStart(data.at(), 0, 100, SUMMA_DT_F32, 7, 0);
+  int64_t b =
+      summaRtReduceStart(data.at(), 0, 50, SUMMA_DT_F32, 7, 0, SUMMA_RED_SUM);
+  summaRtWait(b);
+  summaRtWait(a);
+  summaRtSynchronize();
+  summa::gpu::flushProfile();
+  summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+  int64_t expected = summaRtWorldSize() > 1 ? 1 : 0;
+  const auto &b0 = before.get(summa::rt::CollectiveKind::Broadcast, 7);
+  const auto &b1 = after.get(summa::rt::CollectiveKind::Broadcast, 7);
+  EXPECT_EQ(b1.count, b0.count + expected);
+  EXPECT_EQ(b1.async, b0.async + expected);
+  EXPECT_EQ(b1.bytes, b0.bytes + expected * 400);
+  const auto &r0 = before.get(summa::rt::CollectiveKind::Reduce, 7);
+  const auto &r1 = after.get(summa::rt::CollectiveKind::Reduce, 7);
+  EXPECT_EQ(r1.count, r0.count + expected);
+  EXPECT_EQ(r1.async, r0.async + expected);
+  EXPECT_EQ(r1.bytes, r0.bytes + expected * 200);
+  EXPECT_GE(r1.waitSeconds, r0.waitSeconds);
 }
 
 TEST(CollectivesDeviceTest, ProfileCounts) {

@@ -58,6 +58,29 @@ int run(const std::string &which) {
     MPI_Barrier(MPI_COMM_WORLD);
     return 0;
   }
+  if (which == "wait-unknown") {
+    // Nothing was ever started, so nothing is in flight; no GPU involved.
+    summaRtWait(12345);
+    return 0;
+  }
+  if (which == "wait-twice" || which == "finalize-in-flight" ||
+      which == "finalize-two-in-flight") {
+    // Two ranks sharing the GPU, SUMMA_GPU_COLLECTIVES=mpi, grid [1, 1, 2]:
+    // the depth group has two ranks, so the starts return real handles.
+    summaRtInit(nullptr, nullptr, 1, 2);
+    intptr_t buffer = summaRtAlloc(64);
+    const int32_t depth = 1 << SUMMA_AXIS_DEPTH;
+    int64_t request =
+        summaRtBroadcastStart(buffer, 0, 4, SUMMA_DT_BF16, depth, 0);
+    if (which == "wait-twice") {
+      summaRtWait(request);
+      summaRtWait(request);
+    } else if (which == "finalize-two-in-flight") {
+      summaRtReduceStart(buffer, 8, 4, SUMMA_DT_F32, depth, 1, SUMMA_RED_SUM);
+    }
+    summaRtFinalize();
+    return 0;
+  }
   if (which == "no-device") {
     // Run with CUDA_VISIBLE_DEVICES= (or on a machine without a GPU); two
     // ranks, grid [1, 1, 2].
@@ -77,6 +100,10 @@ int run(const std::string &which) {
   } else if (which == "matmul-bad-ld") {
     summaRtMatmul(SUMMA_DT_BF16, data, 0, 2, data, 0, 4, data, 0, 4, 2, 4, 3, 0,
                   0, 0);
+  } else if (which == "start-bad-root") {
+    summaRtReduceStart(data, 0, 4, SUMMA_DT_F16, 1, 3, SUMMA_RED_MAX);
+  } else if (which == "wait-unknown-initialised") {
+    summaRtWait(12345);
   } else if (which == "kernel-f64") {
     summaRtKernelScale(SUMMA_DT_F64, data, data, 4, 2.0);
   } else if (which == "kernel-null") {

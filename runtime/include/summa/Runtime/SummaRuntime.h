@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 2
+#define SUMMA_RT_API_VERSION 3
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -82,7 +82,9 @@ SUMMA_RT_EXPORT int32_t summaRtGetAPIVersion(void);
 SUMMA_RT_EXPORT void summaRtInit(int *argc, char ***argv, int64_t q,
                                  int64_t d);
 /// Writes the profile (if SUMMA_PROFILE is set), frees the communicators and
-/// finalises MPI.
+/// finalises MPI. Collectives started and never waited for are fatal
+/// ("summaRtFinalize: N collectives were started and never waited for", or
+/// "1 collective was ...").
 SUMMA_RT_EXPORT void summaRtFinalize(void);
 /// This rank's world rank and the world size.
 SUMMA_RT_EXPORT int64_t summaRtWorldRank(void);
@@ -110,6 +112,34 @@ SUMMA_RT_EXPORT void summaRtReduce(intptr_t base, int64_t offset,
                                    int64_t count, int32_t dtype,
                                    int32_t axesMask, int64_t root,
                                    int32_t kind);
+/// Non-blocking forms of summaRtBroadcast and summaRtReduce: the same
+/// arguments, validated first with the same fatal messages (naming
+/// summaRtBroadcastStart / summaRtReduceStart), the same result once
+/// complete. They start the collective and return a request handle (> 0)
+/// without waiting for it; a group of one rank has nothing to do and returns
+/// 0 (count == 0 over a larger group is still a collective and gets a
+/// handle). Until summaRtWait(handle) returns, the buffer must not be read or
+/// written. Every handle must be waited for exactly once; summaRtFinalize
+/// aborts if some never were. Collectives in flight on the same group must be
+/// started in the same order on every rank of it (as any collectives); they
+/// may be waited for in any order.
+///
+/// The CPU backend issues MPI_Ibcast / MPI_Ireduce; the GPU backend enqueues
+/// the collective on its communication stream (in the one-GPU MPI test mode
+/// it may already be complete when the start returns).
+SUMMA_RT_EXPORT int64_t summaRtBroadcastStart(intptr_t base, int64_t offset,
+                                              int64_t count, int32_t dtype,
+                                              int32_t axesMask, int64_t root);
+SUMMA_RT_EXPORT int64_t summaRtReduceStart(intptr_t base, int64_t offset,
+                                           int64_t count, int32_t dtype,
+                                           int32_t axesMask, int64_t root,
+                                           int32_t kind);
+/// Completes a started collective: on the CPU backend it returns once the
+/// buffer holds the result; on the GPU backend the compute stream waits for
+/// the collective (the host does not block). 0 returns at once; a handle that
+/// is not in flight (never returned by a start, already waited for, or
+/// negative) is fatal: "summaRtWait: request N is not in flight".
+SUMMA_RT_EXPORT void summaRtWait(int64_t request);
 /// All-reduce in place over the group.
 SUMMA_RT_EXPORT void summaRtAllReduce(intptr_t base, int64_t offset,
                                       int64_t count, int32_t dtype,
