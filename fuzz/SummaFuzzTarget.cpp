@@ -9,13 +9,16 @@
 // - the pipeline summa-compile runs (buildSummaPipeline: summa-assign-layouts
 //   {grid=q,q,d}, summa-partition, summa-expand-matmul, canonicalize,
 //   summa-combine-collectives, then the lowering to the LLVM dialect with
-//   convert-summa-to-runtime), for the grid of the input;
+//   convert-summa-to-runtime), for the grid of the input, without and with
+//   summa-reuse-panels and summa-overlap;
 // - summa-differentiate and then that pipeline, when the input mentions
 //   "differentiate" (see `differentiate` below);
 // - single passes on the inputs written for them (the seeds from their
 //   tests): summa-expand-matmul on summa.matmul, summa-combine-collectives
 //   on summa.all_reduce, summa-decompose-aggregates on linalg.softmax,
-//   convert-summa-to-runtime on summa ops on memrefs, summa-partition on IR
+//   convert-summa-to-runtime on summa ops on memrefs, summa-overlap on
+//   loops over memrefs, summa-reuse-panels on loops that broadcast,
+//   summa-partition on IR
 //   that carries summa.layout attributes.
 //
 // Diagnostics are swallowed: input that does not parse, does not verify or
@@ -237,8 +240,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     };
   };
 
-  // The pipeline that summa-compile runs, for the grid of the input.
+  // The pipeline that summa-compile runs, for the grid of the input, and
+  // with --reuse-panels --overlap.
   run("summa-pipeline", pipeline);
+  run("summa-pipeline{reuse-panels overlap}", [&](OpPassManager &pm) {
+    summa::PipelineOptions options;
+    options.grid.assign(grid.begin(), grid.end());
+    options.overlap = true;
+    options.memoryBudget = -1;
+    summa::buildSummaPipeline(pm, options);
+    return success();
+  });
   // Inputs written for one pass (the seeds from its tests) get that pass
   // alone, since the pipeline would stop before it.
   if (differentiate && input.contains("differentiate"))
@@ -255,6 +267,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     run("summa-decompose-aggregates", textual("summa-decompose-aggregates"));
   if (input.contains("memref<") && input.contains("summa."))
     run("convert-summa-to-runtime", textual("convert-summa-to-runtime"));
+  if (input.contains("scf.for") && input.contains("memref<") &&
+      input.contains("root"))
+    run("summa-overlap", textual("summa-overlap{remarks},canonicalize,"
+                                 "convert-summa-to-runtime"));
+  if (input.contains("scf.for") && input.contains("summa.broadcast"))
+    run("summa-reuse-panels", textual("summa-reuse-panels{remarks}"));
   if (input.contains("summa.layout"))
     run("summa-partition", textual("summa-partition,summa-expand-matmul,"
                                    "canonicalize"));

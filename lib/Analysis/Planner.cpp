@@ -66,6 +66,14 @@ int64_t StrategyPlan::payloadBytes() const {
   return total;
 }
 
+int64_t StrategyPlan::broadcastBytes() const {
+  int64_t total = 0;
+  for (const CollectiveStat &c : collectives)
+    if (c.op == "broadcast")
+      total += c.bytes;
+  return total;
+}
+
 double StrategyPlan::wireBytes() const {
   double total = 0;
   for (const CollectiveStat &c : collectives)
@@ -725,9 +733,9 @@ static func::FuncOp findEntry(ModuleOp module, StringRef name,
   return entry;
 }
 
-static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
-                             ArrayRef<int64_t> grid,
-                             const PlanOptions &options) {
+static StrategyPlan planGridOnce(ModuleOp module, StringRef entryName,
+                                 ArrayRef<int64_t> grid,
+                                 const PlanOptions &options, bool reuse) {
   StrategyPlan s;
   s.kind = StrategyKind::Grid;
   s.grid.assign(grid.begin(), grid.end());
@@ -752,6 +760,11 @@ static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
     // The same passes as summa-compile and buildSummaPipeline before
     // bufferization.
     pm.addPass(createSummaCombineCollectives());
+    if (reuse) {
+      SummaReusePanelsOptions keep;
+      keep.memoryBudget = *options.panelReuseBudget;
+      pm.addPass(createSummaReusePanels(keep));
+    }
     if (failed(pm.run(*clone))) {
       s.infeasibleReason =
           firstError.empty() ? "the partitioning passes failed" : firstError;
@@ -794,6 +807,23 @@ static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
     return isIntraNode(q, d, c.axesMask, options.gpusPerNode);
   });
   return s;
+}
+
+/// One grid; with a panel-reuse budget, planned with and without reuse.
+static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
+                             ArrayRef<int64_t> grid,
+                             const PlanOptions &options) {
+  if (!options.panelReuseBudget)
+    return planGridOnce(module, entryName, grid, options, /*reuse=*/false);
+  StrategyPlan without =
+      planGridOnce(module, entryName, grid, options, /*reuse=*/false);
+  StrategyPlan with =
+      planGridOnce(module, entryName, grid, options, /*reuse=*/true);
+  if (with.feasible && without.feasible)
+    with.withoutReuse = StrategyPlan::WithoutReuse{
+        without.payloadBytes(), without.broadcastBytes(),
+        without.memory.total(), without.seconds()};
+  return with;
 }
 
 FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {

@@ -123,6 +123,21 @@ void plan::printPlanTable(const Plan &plan, const PlanOptions &options,
     if (s.memory.panelBytes)
       os << " (SUMMA panels " << formatBytes(s.memory.panelBytes) << ")";
     os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops) << "\n";
+    if (s.withoutReuse) {
+      const StrategyPlan::WithoutReuse &w = *s.withoutReuse;
+      os << "    panel reuse (memory budget ";
+      if (*options.panelReuseBudget < 0)
+        os << "unbounded";
+      else
+        os << *options.panelReuseBudget << " B";
+      os << "): broadcasts " << w.broadcastBytes << " -> "
+         << s.broadcastBytes() << " B per call ("
+         << s.broadcastBytes() - w.broadcastBytes << " B), memory "
+         << formatBytes(w.memoryBytes) << " -> "
+         << formatBytes(s.memory.total()) << ", predicted "
+         << formatSeconds(w.seconds) << " -> " << formatSeconds(s.seconds())
+         << "\n";
+    }
     if (s.collectives.empty()) {
       os << "    no communication\n";
       continue;
@@ -222,6 +237,13 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
             j.attribute("gemm", s.gemmSeconds);
             j.attribute("total", s.seconds());
           });
+          if (s.withoutReuse)
+            j.attributeObject("without_panel_reuse", [&] {
+              j.attribute("payload_bytes", s.withoutReuse->payloadBytes);
+              j.attribute("broadcast_bytes", s.withoutReuse->broadcastBytes);
+              j.attribute("memory_total", s.withoutReuse->memoryBytes);
+              j.attribute("seconds", s.withoutReuse->seconds);
+            });
         });
       }
     });

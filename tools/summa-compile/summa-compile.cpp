@@ -103,6 +103,22 @@ static cl::opt<unsigned> optLevel("O",
                                   cl::init(2), cl::Prefix, cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("print the link command"),
                              cl::cat(category));
+static cl::opt<bool> reusePanels(
+    "reuse-panels",
+    cl::desc("keep a SUMMA loop's broadcast panels for the later loops that "
+             "broadcast them again (summa-reuse-panels)"),
+    cl::cat(category));
+static cl::opt<int64_t> memoryBudget(
+    "memory-budget",
+    cl::desc("bytes per rank the kept panels may take (implies "
+             "--reuse-panels; default: no bound)"),
+    cl::init(-1), cl::cat(category));
+static cl::opt<bool> overlap(
+    "overlap",
+    cl::desc("overlap each SUMMA step's collectives with the previous step's "
+             "GEMM (summa-overlap: asynchronous collectives, two buffers "
+             "per panel)"),
+    cl::cat(category));
 
 namespace {
 
@@ -515,6 +531,11 @@ static LogicalResult compile(MLIRContext &context,
         pm.addPass(summa::createSummaExpandMatmul());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(summa::createSummaCombineCollectives());
+        if (reusePanels || memoryBudget.getNumOccurrences()) {
+          summa::SummaReusePanelsOptions keep;
+          keep.memoryBudget = memoryBudget;
+          pm.addPass(summa::createSummaReusePanels(keep));
+        }
       })))
     return failure();
   if (emit == Emit::SpmdMLIR) {
@@ -529,8 +550,9 @@ static LogicalResult compile(MLIRContext &context,
   renameFunctions(*spmd, entryFn, "__spmd");
   renameFunctions(*reference, refFn, "__ref");
   for (ModuleOp m : {*spmd, *reference})
-    if (failed(runPasses(
-            m, [](OpPassManager &pm) { summa::buildLowerToLLVMPipeline(pm); })))
+    if (failed(runPasses(m, [&](OpPassManager &pm) {
+          summa::buildLowerToLLVMPipeline(pm, overlap && m == *spmd);
+        })))
       return failure();
 
   llvm::LLVMContext llvmContext;

@@ -99,6 +99,17 @@ static cl::opt<double>
              cl::desc("memory per rank, GB (default 141, H200; 0: no limit)"),
              cl::init(141), cl::cat(category));
 
+static cl::opt<bool> reusePanels(
+    "reuse-panels",
+    cl::desc("plan every grid with summa-reuse-panels (kept forward panels "
+             "instead of broadcasting them again) and also without it"),
+    cl::cat(category));
+static cl::opt<int64_t> memoryBudget(
+    "memory-budget",
+    cl::desc("bytes per rank the kept panels may take (implies "
+             "--reuse-panels; default: no bound)"),
+    cl::init(-1), cl::cat(category));
+
 static int fail(const Twine &message) {
   llvm::errs() << "summa-plan: error: " << message << "\n";
   return 1;
@@ -170,6 +181,10 @@ int main(int argc, char **argv) {
     options.peakFlopsOverride = gemmTflops * 1e12;
   options.gemmEfficiency = gemmEfficiency;
   options.memoryCapacityBytes = memoryGB * 1e9;
+  if (memoryBudget.getNumOccurrences() && memoryBudget < 0)
+    return fail("--memory-budget must not be negative");
+  if (reusePanels || memoryBudget.getNumOccurrences())
+    options.panelReuseBudget = memoryBudget.getValue();
 
   if (describeOpt.getNumOccurrences()) {
     if (!inputFile.empty())

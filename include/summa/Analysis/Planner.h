@@ -75,6 +75,10 @@ struct PlanOptions {
   /// as not fitting and is not picked while one that fits exists. 0: no
   /// limit.
   double memoryCapacityBytes = 141e9;
+  /// If set, grids are planned with summa-reuse-panels under this many
+  /// bytes per rank of kept panels (-1: no bound), and each also without
+  /// it, so that both choices are reported.
+  std::optional<int64_t> panelReuseBudget;
 
   /// The GEMM rate (flops per second) for elements of `bytes` bytes.
   double gemmRate(int64_t elementBytes) const;
@@ -143,7 +147,18 @@ struct StrategyPlan {
   MemoryStat memory;
   double commSeconds = 0;
   double gemmSeconds = 0;
+  /// With PlanOptions::panelReuseBudget: the same grid without panel reuse
+  /// (payload bytes and memory per rank), and the budget.
+  struct WithoutReuse {
+    int64_t payloadBytes = 0;
+    int64_t broadcastBytes = 0;
+    int64_t memoryBytes = 0;
+    double seconds = 0;
+  };
+  std::optional<WithoutReuse> withoutReuse;
   double seconds() const { return commSeconds + gemmSeconds; }
+  /// Payload bytes of the broadcasts.
+  int64_t broadcastBytes() const;
   int64_t payloadBytes() const;
   double wireBytes() const;
 };

@@ -19,7 +19,10 @@ def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
     RuntimeABI.cpp. Buffers are passed as (aligned pointer as `index`,
     element offset); strides must be unit in the innermost dimension.
     Remaining `summa.matmul` ops (not expanded) and tensor-form collectives
-    are errors.
+    are errors. `summa.async_broadcast` / `summa.async_reduce` call the
+    runtime's `...Start` functions, `summa.wait` calls `summaRtWait`, and
+    `!summa.token` becomes the runtime's request handle (`i64`), also where
+    `scf` loops carry it.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",

@@ -6,7 +6,7 @@
 //
 // The one description, in the compiler, of the runtime functions that
 // compiled code calls. Each entry mirrors a declaration of
-// runtime/include/summa/Runtime/SummaRuntime.h (API version 1); the C type of
+// runtime/include/summa/Runtime/SummaRuntime.h (API version 3); the C type of
 // every argument is given beside it.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +31,20 @@ const RuntimeFunction kReduce = {
     "summaRtReduce",
     {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
      I32 /*axesMask*/, I64 /*root*/, I32 /*kind*/}};
+
+const RuntimeFunction kBroadcastStart = {
+    "summaRtBroadcastStart",
+    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
+     I32 /*axesMask*/, I64 /*root*/},
+    /*result: int64_t request*/ I64};
+
+const RuntimeFunction kReduceStart = {
+    "summaRtReduceStart",
+    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
+     I32 /*axesMask*/, I64 /*root*/, I32 /*kind*/},
+    /*result: int64_t request*/ I64};
+
+const RuntimeFunction kWait = {"summaRtWait", {I64 /*request*/}};
 
 const RuntimeFunction kAllReduce = {
     "summaRtAllReduce",

@@ -26,6 +26,9 @@ struct RuntimeFunction {
 
 extern const RuntimeFunction kBroadcast;
 extern const RuntimeFunction kReduce;
+extern const RuntimeFunction kBroadcastStart;
+extern const RuntimeFunction kReduceStart;
+extern const RuntimeFunction kWait;
 extern const RuntimeFunction kAllReduce;
 extern const RuntimeFunction kAllGather;
 extern const RuntimeFunction kReduceScatter;

@@ -15,7 +15,10 @@
 #include "RuntimeABI.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 namespace mlir::summa {
@@ -268,12 +271,116 @@ static void stripSummaAttrs(func::FuncOp func) {
 }
 
 namespace {
+
+/// The arguments every in-place collective call starts with: base, offset,
+/// count, dtype, axes mask.
+FailureOr<SmallVector<Value>> inPlaceArgs(OpBuilder &b, Operation *op,
+                                          Value buffer,
+                                          ArrayRef<int32_t> axes) {
+  FailureOr<int32_t> dtype = checkBuffer(op, buffer);
+  if (failed(dtype))
+    return failure();
+  Location loc = op->getLoc();
+  BufferArgs buf = decompose(b, loc, buffer);
+  return SmallVector<Value>{
+      buf.base, buf.offset,
+      i64(b, loc, cast<MemRefType>(buffer.getType()).getNumElements()),
+      i32(b, loc, *dtype), i32(b, loc, axesMask(axes))};
+}
+
+/// summa.async_broadcast / summa.async_reduce -> the runtime's start call,
+/// whose request handle replaces the token.
+template <typename OpTy>
+struct StartCollective : OpConversionPattern<OpTy> {
+  StartCollective(const TypeConverter &converter, MLIRContext *ctx,
+                  const abi::RuntimeFunction &fn)
+      : OpConversionPattern<OpTy>(converter, ctx), fn(fn) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<Value>> args =
+        inPlaceArgs(rewriter, op, adaptor.getInput(), op.getAxes());
+    if (failed(args))
+      return failure();
+    args->push_back(adaptor.getRoot());
+    if constexpr (std::is_same_v<OpTy, AsyncReduceOp>)
+      args->push_back(
+          i32(rewriter, op.getLoc(), static_cast<int32_t>(op.getKind())));
+    func::CallOp call =
+        abi::createCall(rewriter, op.getLoc(),
+                        op->template getParentOfType<ModuleOp>(), fn, *args);
+    rewriter.replaceOp(op, call.getResult(0));
+    return success();
+  }
+  const abi::RuntimeFunction &fn;
+};
+
+struct LowerWait : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    abi::createCall(rewriter, op.getLoc(), op->getParentOfType<ModuleOp>(),
+                    abi::kWait, {adaptor.getToken()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Lowers the asynchronous collectives, and the tokens wherever loops carry
+/// them, with a dialect conversion.
+LogicalResult lowerAsync(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  // Buffers are checked first, so that a bad one is reported once, at its
+  // op, and not also as a failure to legalize.
+  bool any = false, valid = true;
+  module.walk([&](Operation *op) {
+    if (isa<WaitOp>(op))
+      any = true;
+    if (!isa<AsyncBroadcastOp, AsyncReduceOp>(op))
+      return;
+    any = true;
+    if (failed(checkBuffer(op, op->getOperand(0))))
+      valid = false;
+  });
+  if (!valid)
+    return failure();
+  if (!any)
+    return success();
+  TypeConverter converter;
+  converter.addConversion([](Type t) { return t; });
+  converter.addConversion([](TokenType t) -> Type {
+    return IntegerType::get(t.getContext(), 64);
+  });
+  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                        Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  converter.addSourceMaterialization(materialize);
+  converter.addTargetMaterialization(materialize);
+  ConversionTarget target(*ctx);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<AsyncBroadcastOp, AsyncReduceOp, WaitOp>();
+  RewritePatternSet patterns(ctx);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                        target);
+  patterns.add<StartCollective<AsyncBroadcastOp>>(converter, ctx,
+                                                  abi::kBroadcastStart);
+  patterns.add<StartCollective<AsyncReduceOp>>(converter, ctx,
+                                               abi::kReduceStart);
+  patterns.add<LowerWait>(converter, ctx);
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
 struct ConvertSummaToRuntimePass
     : summa::impl::ConvertSummaToRuntimeBase<ConvertSummaToRuntimePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Lowering lowering(module);
     SmallVector<Operation *> ops;
+    if (failed(lowerAsync(module)))
+      return signalPassFailure();
     module.walk([&](Operation *op) {
       if (isa<SummaDialect>(op->getDialect()) && !isa<GridOp>(op))
         ops.push_back(op);

@@ -59,3 +59,23 @@ func.func @gemm_transposed_result(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: 
       ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
   return
 }
+
+// -----
+
+summa.grid @grid shape = [2, 2, 2]
+func.func @async_int(%a: memref<4x8xi32>, %t: index) {
+  // expected-error @+1 {{'summa.async_broadcast' op element type 'i32' has no runtime support (f32, f64, f16, bf16)}}
+  %0 = summa.async_broadcast %a on @grid axes = [col] root = %t : memref<4x8xi32>
+  summa.wait %0
+  return
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 2]
+func.func @async_strided(%a: memref<4x8xf32, strided<[16, 1]>>, %t: index) {
+  // expected-error @+1 {{'summa.async_reduce' op needs a static, contiguous row-major buffer, got 'memref<4x8xf32, strided<[16, 1]>>'}}
+  %0 = summa.async_reduce %a on @grid axes = [row] root = %t kind = sum : memref<4x8xf32, strided<[16, 1]>>
+  summa.wait %0
+  return
+}

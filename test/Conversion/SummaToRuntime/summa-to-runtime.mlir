@@ -90,3 +90,38 @@ func.func @gemm_forms(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16
       ins(%x, %y : memref<8x4xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
 }
+
+// -----
+
+// Asynchronous collectives call the start functions; the token is the
+// runtime's request handle (i64), also where a loop carries it.
+summa.grid @grid shape = [2, 2, 2]
+
+// CHECK-DAG: func.func private @summaRtBroadcastStart(index, i64, i64, i32, i32, i64) -> i64
+// CHECK-DAG: func.func private @summaRtReduceStart(index, i64, i64, i32, i32, i64, i32) -> i64
+// CHECK-DAG: func.func private @summaRtWait(i64)
+// CHECK-LABEL: func.func @async
+// CHECK: %[[B:.*]] = call @summaRtBroadcastStart({{.*}}) : (index, i64, i64, i32, i32, i64) -> i64
+// CHECK: %[[R:.*]] = call @summaRtReduceStart({{.*}}) : (index, i64, i64, i32, i32, i64, i32) -> i64
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[W:.*]] = %[[B]]) -> (i64) {
+// CHECK: call @summaRtWait(%[[W]]) : (i64) -> ()
+// CHECK: %[[N:.*]] = func.call @summaRtBroadcastStart(
+// CHECK: scf.yield %[[N]] : i64
+// CHECK: call @summaRtWait(%[[R]])
+// CHECK: call @summaRtWait(%[[L]])
+// CHECK-NOT: summa.
+// CHECK-NOT: unrealized_conversion_cast
+func.func @async(%a: memref<4x8xf32>, %p: memref<8x6xf32>, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = summa.async_broadcast %a on @grid axes = [col] root = %t : memref<4x8xf32>
+  %1 = summa.async_reduce %p on @grid axes = [row] root = %t kind = sum : memref<8x6xf32>
+  %2 = scf.for %i = %c0 to %c1 step %c1 iter_args(%w = %0) -> (!summa.token) {
+    summa.wait %w
+    %n = summa.async_broadcast %a on @grid axes = [col] root = %i : memref<4x8xf32>
+    scf.yield %n : !summa.token
+  }
+  summa.wait %1
+  summa.wait %2
+  return
+}

@@ -251,3 +251,41 @@ func.func @f(%x: tensor<8x8xf32>) {
   %0 = summa.reduce_scatter %x on @g axes = [depth, row] dim = 0 kind = sum : tensor<8x8xf32> -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+summa.grid @grid shape = [2, 2, 2]
+func.func @async_root(%a: memref<4x8xf32>) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'summa.async_broadcast' op root 2 is outside the group of 2 ranks}}
+  %0 = summa.async_broadcast %a on @grid axes = [col] root = %c2 : memref<4x8xf32>
+  summa.wait %0
+  return
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 2]
+func.func @async_axes(%a: memref<4x8xf32>, %t: index) {
+  // expected-error @+1 {{'summa.async_reduce' op grid axis 'row' is listed twice}}
+  %0 = summa.async_reduce %a on @grid axes = [row, row] root = %t kind = sum : memref<4x8xf32>
+  summa.wait %0
+  return
+}
+
+// -----
+
+func.func @async_no_grid(%a: memref<4x8xf32>, %t: index) {
+  // expected-error @+1 {{'summa.async_broadcast' op '@nogrid' does not name a summa.grid}}
+  %0 = summa.async_broadcast %a on @nogrid axes = [col] root = %t : memref<4x8xf32>
+  summa.wait %0
+  return
+}
+
+// -----
+
+func.func @async_tensor(%a: tensor<4x8xf32>, %t: index) {
+  // expected-error @+1 {{'summa.async_broadcast' op operand #0 must be memref of any type values, but got 'tensor<4x8xf32>'}}
+  %0 = "summa.async_broadcast"(%a, %t) {grid = @grid, axes = array<i32: 1>} : (tensor<4x8xf32>, index) -> !summa.token
+  return
+}

@@ -65,3 +65,25 @@ func.func @collectives_on_memrefs(%x: memref<4x8xf32>, %y: memref<4x16xf32>, %t:
   summa.reduce_scatter %y into %x on @grid axes = [col] dim = 1 kind = sum : memref<4x16xf32> into memref<4x8xf32>
   return
 }
+
+// Asynchronous collectives: tokens, also carried by a loop.
+// CHECK-LABEL: func.func @async
+// CHECK: %[[T0:.*]] = summa.async_broadcast %{{.*}} on @grid axes = [col] root = %{{.*}} : memref<4x8xf32>
+// CHECK: %[[T1:.*]] = summa.async_reduce %{{.*}} on @grid axes = [row] root = %{{.*}} kind = sum : memref<8x6xf32>
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[W:.*]] = %[[T0]]) -> (!summa.token)
+// CHECK: summa.wait %[[W]]
+// CHECK: summa.wait %[[T1]]
+func.func @async(%a: memref<4x8xf32>, %p: memref<8x6xf32>, %t: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = summa.async_broadcast %a on @grid axes = [col] root = %t : memref<4x8xf32>
+  %1 = summa.async_reduce %p on @grid axes = [row] root = %t kind = sum : memref<8x6xf32>
+  %2 = scf.for %i = %c0 to %c1 step %c1 iter_args(%w = %0) -> (!summa.token) {
+    summa.wait %w
+    %n = summa.async_broadcast %a on @grid axes = [col] root = %i : memref<4x8xf32>
+    scf.yield %n : !summa.token
+  }
+  summa.wait %1
+  summa.wait %2
+  return
+}

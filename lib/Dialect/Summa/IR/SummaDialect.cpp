@@ -18,6 +18,8 @@ using namespace mlir::summa;
 
 #define GET_ATTRDEF_CLASSES
 #include "summa/Dialect/Summa/IR/SummaAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "summa/Dialect/Summa/IR/SummaTypes.cpp.inc"
 
 void SummaDialect::initialize() {
   addOperations<
@@ -27,6 +29,10 @@ void SummaDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "summa/Dialect/Summa/IR/SummaAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "summa/Dialect/Summa/IR/SummaTypes.cpp.inc"
       >();
 }
 

@@ -416,3 +416,35 @@ static ShapedType getOutType(OpTy op) {
 
 SUMMA_DEFINE_RESHAPING_COLLECTIVE(AllGatherOp, inType, outType)
 SUMMA_DEFINE_RESHAPING_COLLECTIVE(ReduceScatterOp, outType, inType)
+
+//===----------------------------------------------------------------------===//
+// AsyncBroadcastOp, AsyncReduceOp, WaitOp
+//===----------------------------------------------------------------------===//
+
+#define SUMMA_DEFINE_ASYNC_COLLECTIVE(OpTy)                                    \
+  LogicalResult OpTy::verify() { return verifyAxes(*this, getAxes()); }       \
+  LogicalResult OpTy::verifySymbolUses(SymbolTableCollection &symbolTable) {   \
+    GridOp grid = verifyGridSymbol(*this, getGridAttr(), symbolTable);         \
+    if (!grid)                                                                 \
+      return failure();                                                        \
+    return verifyRoot(*this, grid);                                            \
+  }                                                                            \
+  void OpTy::getEffects(                                                       \
+      SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>      \
+          &effects) {                                                          \
+    addBufferEffects(*this, getInputMutable(), &getInputMutable(), effects);   \
+  }
+
+SUMMA_DEFINE_ASYNC_COLLECTIVE(AsyncBroadcastOp)
+SUMMA_DEFINE_ASYNC_COLLECTIVE(AsyncReduceOp)
+
+/// The buffer the collective writes is not an operand of the wait: it may
+/// write any memory, so that nothing that touches the buffer moves across.
+void WaitOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}

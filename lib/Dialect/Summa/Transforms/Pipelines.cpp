@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// summa-pipeline{grid=q,q,d}: unsharded linalg on tensors -> LLVM dialect.
+// summa-pipeline{grid=q,q,d overlap}: unsharded linalg on tensors -> LLVM dialect.
 // summa-lower-to-llvm: the same without the partitioning half, used for the
 // unpartitioned reference that summa-compile links into every binary.
 //
@@ -22,14 +22,16 @@ using namespace mlir::summa;
 
 /// The passes after partitioning, as a textual pipeline so that it reads the
 /// same as on the summa-opt command line.
-static const char *const kLowering =
+static const char *const kBufferize =
     "summa-decompose-aggregates,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
-    "canonicalize,"
+    "canonicalize";
+/// summa-overlap goes between the two halves.
+static const char *const kToLLVM =
     "convert-summa-to-runtime,"
     "convert-linalg-to-loops,"
     "expand-strided-metadata,"
@@ -49,8 +51,13 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error("summa: malformed built-in pipeline");
 }
 
-void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm) {
-  addTextual(pm, kLowering);
+void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap) {
+  addTextual(pm, kBufferize);
+  if (overlap) {
+    pm.addPass(createSummaOverlap());
+    pm.addPass(createCanonicalizerPass());
+  }
+  addTextual(pm, kToLLVM);
 }
 
 void mlir::summa::buildSummaPipeline(OpPassManager &pm,
@@ -62,7 +69,12 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
   pm.addPass(createSummaExpandMatmul());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSummaCombineCollectives());
-  buildLowerToLLVMPipeline(pm);
+  if (options.memoryBudget) {
+    SummaReusePanelsOptions keep;
+    keep.memoryBudget = *options.memoryBudget;
+    pm.addPass(createSummaReusePanels(keep));
+  }
+  buildLowerToLLVMPipeline(pm, options.overlap);
 }
 
 namespace {
@@ -70,6 +82,15 @@ struct SummaPipelineCLOptions
     : public PassPipelineOptions<SummaPipelineCLOptions> {
   ListOption<int64_t> grid{*this, "grid",
                            llvm::cl::desc("grid shape q,q,d")};
+  Option<int64_t> reuseBudget{
+      *this, "reuse-panels",
+      llvm::cl::desc("keep SUMMA panels for later loops (summa-reuse-panels) "
+                     "within this many bytes per rank (-1: no bound; "
+                     "unset: no reuse)")};
+  Option<bool> overlap{*this, "overlap",
+                       llvm::cl::desc("software-pipeline the SUMMA loops "
+                                      "(summa-overlap)"),
+                       llvm::cl::init(false)};
 };
 } // namespace
 
@@ -81,6 +102,9 @@ void mlir::summa::registerSummaPipelines() {
       [](OpPassManager &pm, const SummaPipelineCLOptions &cl) {
         PipelineOptions options;
         options.grid.assign(cl.grid.begin(), cl.grid.end());
+        options.overlap = cl.overlap;
+        if (cl.reuseBudget.hasValue())
+          options.memoryBudget = cl.reuseBudget.getValue();
         buildSummaPipeline(pm, options);
       });
   PassPipelineRegistration<>(

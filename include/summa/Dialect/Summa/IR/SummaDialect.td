@@ -33,6 +33,7 @@ def Summa_Dialect : Dialect {
     column, `axes = [depth]` one depth fibre.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::memref::MemRefDialect"];
 }

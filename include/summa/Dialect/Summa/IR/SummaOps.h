@@ -20,6 +20,8 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "summa/Dialect/Summa/IR/SummaAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "summa/Dialect/Summa/IR/SummaTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "summa/Dialect/Summa/IR/SummaOps.h.inc"

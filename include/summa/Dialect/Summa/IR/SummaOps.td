@@ -13,6 +13,7 @@
 
 include "summa/Dialect/Summa/IR/SummaDialect.td"
 include "summa/Dialect/Summa/IR/SummaAttrs.td"
+include "summa/Dialect/Summa/IR/SummaTypes.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -250,6 +251,86 @@ def Summa_ReduceScatterOp : Summa_ReshapingCollectiveOp<"reduce_scatter"> {
     `dim` `=` $dim `kind` `=` $kind attr-dict `:` type($input)
     (`into` type($output)^)? (`->` type($result)^)?
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous collectives (buffers only)
+//===----------------------------------------------------------------------===//
+
+class Summa_AsyncCollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Summa_Op<mnemonic, traits # [
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let results = (outs Summa_TokenType:$token);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axes the group spans.
+    ::llvm::SmallVector<GridAxis> getGridAxes() {
+      ::llvm::SmallVector<GridAxis> axes;
+      for (int32_t a : getAxes())
+        axes.push_back(static_cast<GridAxis>(a));
+      return axes;
+    }
+  }];
+}
+
+def Summa_AsyncBroadcastOp : Summa_AsyncCollectiveOp<"async_broadcast"> {
+  let summary = "start a broadcast in a grid group";
+  let description = [{
+    Starts `summa.broadcast` of the buffer (in place) and returns at once.
+    The buffer holds the root's tile only after `summa.wait` of the token;
+    until then nothing may read or write it. `summa-overlap` starts step
+    `t+1`'s panel broadcasts before step `t`'s GEMM.
+
+    ```mlir
+    %tok = summa.async_broadcast %buf on @grid axes = [col] root = %t
+        : memref<4x8xf32>
+    ...
+    summa.wait %tok
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$input, FlatSymbolRefAttr:$grid,
+                       DenseI32ArrayAttr:$axes, Index:$root);
+  let assemblyFormat = [{
+    $input `on` $grid `axes` `=` custom<GridAxes>($axes) `root` `=` $root
+    attr-dict `:` type($input)
+  }];
+}
+
+def Summa_AsyncReduceOp : Summa_AsyncCollectiveOp<"async_reduce"> {
+  let summary = "start a reduction to one member of a grid group";
+  let description = [{
+    Starts `summa.reduce` of the buffer (in place) and returns at once; the
+    root's buffer holds the reduction only after `summa.wait` of the token,
+    and no member may touch its buffer before then.
+
+    ```mlir
+    %tok = summa.async_reduce %buf on @grid axes = [row] root = %t kind = sum
+        : memref<8x6xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$input, FlatSymbolRefAttr:$grid,
+                       DenseI32ArrayAttr:$axes, Index:$root,
+                       Summa_ReductionKind:$kind);
+  let assemblyFormat = [{
+    $input `on` $grid `axes` `=` custom<GridAxes>($axes) `root` `=` $root
+    `kind` `=` $kind attr-dict `:` type($input)
+  }];
+}
+
+def Summa_WaitOp : Summa_Op<"wait", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "complete an asynchronous collective";
+  let description = [{
+    Returns when the collective that produced `token` is complete on this
+    rank: its buffer may then be read and written.
+
+    ```mlir
+    summa.wait %tok
+    ```
+  }];
+  let arguments = (ins Summa_TokenType:$token);
+  let assemblyFormat = "$token attr-dict";
 }
 
 #endif // SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_TD

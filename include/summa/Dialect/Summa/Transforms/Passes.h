@@ -33,13 +33,18 @@ constexpr llvm::StringLiteral kReduceKindsAttrName = "summa.reduce_kinds";
 /// Options of the end-to-end pipelines.
 struct PipelineOptions {
   SmallVector<int64_t, 3> grid;
+  /// Software-pipeline the SUMMA loops after bufferization (summa-overlap).
+  bool overlap = false;
+  /// Keep SUMMA panels for later loops within this many bytes per rank
+  /// (summa-reuse-panels; -1: no bound; unset: no reuse).
+  std::optional<int64_t> memoryBudget;
 };
 
 /// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM.
 void buildSummaPipeline(OpPassManager &pm, const PipelineOptions &options);
 /// The lowering half alone (bufferize -> runtime calls -> LLVM), used for
 /// the unpartitioned reference.
-void buildLowerToLLVMPipeline(OpPassManager &pm);
+void buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap = false);
 /// Registers `summa-pipeline` and `summa-lower-to-llvm`.
 void registerSummaPipelines();
 

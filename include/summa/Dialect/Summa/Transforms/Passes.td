@@ -159,4 +159,81 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaOverlap : Pass<"summa-overlap", "::mlir::ModuleOp"> {
+  let summary = "Overlap SUMMA steps' collectives with the previous step's GEMM";
+  let description = [{
+    Runs on bufferized SUMMA loops (`scf.for %t = 0 to q`, after
+    One-Shot Bufferize and deallocation) and software-pipelines them with
+    asynchronous collectives and two buffers per panel:
+
+    - a panel broadcast of step `t` (a buffer allocated in the loop, filled
+      by a copy of a tile defined outside it, `summa.broadcast ... root = %t`)
+      is started one step early, as `summa.async_broadcast` into the other
+      of two buffers, so that step `t+1`'s panels move while step `t`
+      multiplies; `summa.wait` comes just before step `t` needs them;
+    - a partial-product reduce of step `t` (`summa.reduce ... root = %t` of
+      the A·Bᵀ / Aᵀ·B forms) becomes `summa.async_reduce`; the ops that
+      read its result (the owner's accumulation) move to step `t+1`, after
+      its GEMM, behind `summa.wait`; the partial products get two buffers.
+
+    The result is a prologue (step 0's broadcasts), the steady loop, and the
+    last step and epilogue peeled, for any `q >= 2`. A loop with `q = 1` has
+    no collectives left (they fold away) and is not touched, nor is a loop
+    whose collectives do not have this shape (it stays synchronous; with
+    `remarks` each such collective is reported with the reason). A
+    deferred accumulation must touch only memory that the rest of the step
+    does not, or its reduce stays synchronous.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report each overlapped loop, and each step collective that stays "
+           "synchronous with the reason, as a remark">
+  ];
+  let statistics = [
+    Statistic<"numLoops", "loops", "SUMMA loops software-pipelined">,
+    Statistic<"numBroadcasts", "broadcasts",
+              "panel broadcasts started one step early">,
+    Statistic<"numReduces", "reduces",
+              "reduces completed one step late">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def SummaReusePanels : Pass<"summa-reuse-panels", "::mlir::ModuleOp"> {
+  let summary = "Keep a SUMMA loop's broadcast panels for a later loop that needs them";
+  let description = [{
+    After `summa-expand-matmul`, on tensors. Two SUMMA loops of one block
+    (`scf.for %t = 0 to q`) that broadcast the same tile over the same group
+    step for step (`summa.broadcast %x ... root = %t`, `%x` defined outside
+    both) move the same panels twice: the forward's activation panels of
+    `Y = X·W` are exactly what the weight gradient `dW = Xᵀ·dY` broadcasts
+    again, and a weight's panels are what `dX = dY·Wᵀ` broadcasts again. With
+    this pass the first loop also stores its `q` panels in a stack
+    (`tensor<q x tile>`, `tensor.insert_slice` per step) and the later loops
+    read step `t`'s panel from it (`tensor.extract_slice`) instead of
+    broadcasting it: `q` broadcasts fewer per later loop and rank, for
+    `q * tile` bytes of memory per rank held from the first loop to the last.
+
+    `memory-budget` bounds the bytes per rank the stacks may take together
+    (-1: no bound); tiles whose panels are broadcast again most often are
+    kept first (every kept byte saves the same number of broadcast bytes per
+    later loop), then in program order. The planner (`summa-plan
+    --memory-budget`) runs this pass to count both choices.
+  }];
+  let options = [
+    Option<"memoryBudget", "memory-budget", "int64_t", "-1",
+           "bytes per rank the kept panels may take (-1: no bound)">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report each kept panel set and each reuse as a remark">
+  ];
+  let statistics = [
+    Statistic<"numKept", "kept", "panel sets kept for a later loop">,
+    Statistic<"numReused", "reused", "broadcasts replaced by a kept panel">
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD
