@@ -135,130 +135,133 @@ char *scratch(size_t bytes) {
   return buffer.data();
 }
 
+/// A validated call of an in-place collective (broadcast, reduce,
+/// all-reduce, blocking or started).
+struct InPlaceCall {
+  DTypeInfo type;
+  const Group *group = nullptr;
+  char *data = nullptr;
+  int64_t count = 0;
+  MPI_Op op = MPI_OP_NULL;
+  int64_t bytes() const { return count * static_cast<int64_t>(type.size); }
+  /// Calls `f(chunkData, chunkCount)` for each chunk of at most maxChunk
+  /// elements (MPI counts are int); at least once, also for 0 elements.
+  template <typename F> void forEachChunk(F f) const {
+    int64_t done = 0;
+    do {
+      int chunk = static_cast<int>(std::min(count - done, maxChunk));
+      f(data + done * type.size, chunk);
+      done += chunk;
+    } while (done < count);
+  }
+};
+
+/// Validates the arguments in the order every in-place collective does
+/// (element type, group, buffer, root if any, reduction kind if any); a bad
+/// one aborts all ranks naming `caller`. Returns std::nullopt for a group of
+/// one rank: nothing to do.
+std::optional<InPlaceCall> beginInPlace(const char *caller, intptr_t base,
+                                        int64_t offset, int64_t count,
+                                        int32_t dtype, int32_t axesMask,
+                                        std::optional<int64_t> root,
+                                        std::optional<int32_t> kind) {
+  InPlaceCall call;
+  call.type = checkDType(dtype, caller);
+  call.group = &groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  if (root)
+    checkRoot(caller, *root, *call.group);
+  if (kind)
+    call.op = reductionOp(*kind, caller);
+  if (call.group->size == 1)
+    return std::nullopt;
+  call.data = elementPointer(base, offset, call.type);
+  call.count = count;
+  return call;
+}
+
 } // namespace
 
 void summaRtBroadcast(intptr_t base, int64_t offset, int64_t count,
                       int32_t dtype, int32_t axesMask, int64_t root) {
-  const char *caller = "summaRtBroadcast";
-  DTypeInfo type = checkDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  checkBuffer(caller, "buffer", base, offset, count);
-  checkRoot(caller, root, group);
-  if (group.size == 1)
+  std::optional<InPlaceCall> call =
+      beginInPlace("summaRtBroadcast", base, offset, count, dtype, axesMask,
+                   root, std::nullopt);
+  if (!call)
     return;
-
   double start = profileClock();
-  char *data = elementPointer(base, offset, type);
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, maxChunk));
-    SUMMA_MPI_CHECK(MPI_Bcast(data + done * type.size, chunk, type.mpiType,
-                              static_cast<int>(root), group.comm));
-    done += chunk;
-  } while (done < count);
-  recordCollective(CollectiveKind::Broadcast, axesMask,
-                   count * static_cast<int64_t>(type.size),
+  call->forEachChunk([&](char *chunk, int n) {
+    SUMMA_MPI_CHECK(MPI_Bcast(chunk, n, call->type.mpiType,
+                              static_cast<int>(root), call->group->comm));
+  });
+  recordCollective(CollectiveKind::Broadcast, axesMask, call->bytes(),
                    profileClock() - start);
 }
 
 void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
                    int32_t axesMask, int64_t root, int32_t kind) {
-  const char *caller = "summaRtReduce";
-  DTypeInfo type = checkDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  checkBuffer(caller, "buffer", base, offset, count);
-  checkRoot(caller, root, group);
-  MPI_Op op = reductionOp(kind, caller);
-  if (group.size == 1)
+  std::optional<InPlaceCall> call = beginInPlace(
+      "summaRtReduce", base, offset, count, dtype, axesMask, root, kind);
+  if (!call)
     return;
-
   double start = profileClock();
-  char *data = elementPointer(base, offset, type);
-  bool isRoot = group.rank == root;
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, maxChunk));
-    char *chunkData = data + done * type.size;
+  bool isRoot = call->group->rank == root;
+  call->forEachChunk([&](char *chunk, int n) {
     // The root reduces in place; the others only send, and MPI ignores their
     // receive buffer, so their data is left unchanged.
-    if (isRoot)
-      SUMMA_MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, chunkData, chunk, type.mpiType,
-                                 op, static_cast<int>(root), group.comm));
-    else
-      SUMMA_MPI_CHECK(MPI_Reduce(chunkData, nullptr, chunk, type.mpiType, op,
-                                 static_cast<int>(root), group.comm));
-    done += chunk;
-  } while (done < count);
-  recordCollective(CollectiveKind::Reduce, axesMask,
-                   count * static_cast<int64_t>(type.size),
+    SUMMA_MPI_CHECK(MPI_Reduce(isRoot ? MPI_IN_PLACE : chunk,
+                               isRoot ? chunk : nullptr, n,
+                               call->type.mpiType, call->op,
+                               static_cast<int>(root), call->group->comm));
+  });
+  recordCollective(CollectiveKind::Reduce, axesMask, call->bytes(),
                    profileClock() - start);
 }
 
 int64_t summaRtBroadcastStart(intptr_t base, int64_t offset, int64_t count,
                               int32_t dtype, int32_t axesMask, int64_t root) {
-  const char *caller = "summaRtBroadcastStart";
-  DTypeInfo type = checkDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  checkBuffer(caller, "buffer", base, offset, count);
-  checkRoot(caller, root, group);
-  if (group.size == 1)
+  std::optional<InPlaceCall> call =
+      beginInPlace("summaRtBroadcastStart", base, offset, count, dtype,
+                   axesMask, root, std::nullopt);
+  if (!call)
     return 0;
-
   double start = profileClock();
   PendingCollective pending;
   pending.kind = CollectiveKind::Broadcast;
   pending.mask = axesMask;
-  char *data = elementPointer(base, offset, type);
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, maxChunk));
+  call->forEachChunk([&](char *chunk, int n) {
     MPI_Request request = MPI_REQUEST_NULL;
-    SUMMA_MPI_CHECK(MPI_Ibcast(data + done * type.size, chunk, type.mpiType,
-                               static_cast<int>(root), group.comm, &request));
+    SUMMA_MPI_CHECK(MPI_Ibcast(chunk, n, call->type.mpiType,
+                               static_cast<int>(root), call->group->comm,
+                               &request));
     pending.requests.push_back(request);
-    done += chunk;
-  } while (done < count);
-  return fileRequest(std::move(pending),
-                     count * static_cast<int64_t>(type.size), start);
+  });
+  return fileRequest(std::move(pending), call->bytes(), start);
 }
 
 int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
                            int32_t dtype, int32_t axesMask, int64_t root,
                            int32_t kind) {
-  const char *caller = "summaRtReduceStart";
-  DTypeInfo type = checkDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  checkBuffer(caller, "buffer", base, offset, count);
-  checkRoot(caller, root, group);
-  MPI_Op op = reductionOp(kind, caller);
-  if (group.size == 1)
+  std::optional<InPlaceCall> call = beginInPlace(
+      "summaRtReduceStart", base, offset, count, dtype, axesMask, root, kind);
+  if (!call)
     return 0;
-
   double start = profileClock();
   PendingCollective pending;
   pending.kind = CollectiveKind::Reduce;
   pending.mask = axesMask;
-  char *data = elementPointer(base, offset, type);
-  bool isRoot = group.rank == root;
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, maxChunk));
-    char *chunkData = data + done * type.size;
+  bool isRoot = call->group->rank == root;
+  call->forEachChunk([&](char *chunk, int n) {
     MPI_Request request = MPI_REQUEST_NULL;
     // As summaRtReduce: the root reduces in place, the others only send.
-    if (isRoot)
-      SUMMA_MPI_CHECK(MPI_Ireduce(MPI_IN_PLACE, chunkData, chunk, type.mpiType,
-                                  op, static_cast<int>(root), group.comm,
-                                  &request));
-    else
-      SUMMA_MPI_CHECK(MPI_Ireduce(chunkData, nullptr, chunk, type.mpiType, op,
-                                  static_cast<int>(root), group.comm,
-                                  &request));
+    SUMMA_MPI_CHECK(MPI_Ireduce(isRoot ? MPI_IN_PLACE : chunk,
+                                isRoot ? chunk : nullptr, n,
+                                call->type.mpiType, call->op,
+                                static_cast<int>(root), call->group->comm,
+                                &request));
     pending.requests.push_back(request);
-    done += chunk;
-  } while (done < count);
-  return fileRequest(std::move(pending),
-                     count * static_cast<int64_t>(type.size), start);
+  });
+  return fileRequest(std::move(pending), call->bytes(), start);
 }
 
 void summaRtWait(int64_t request) {
@@ -285,25 +288,17 @@ int64_t summa::rt::setMaxChunkForTesting(int64_t elements) {
 
 void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
                       int32_t dtype, int32_t axesMask, int32_t kind) {
-  const char *caller = "summaRtAllReduce";
-  DTypeInfo type = checkDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  checkBuffer(caller, "buffer", base, offset, count);
-  MPI_Op op = reductionOp(kind, caller);
-  if (group.size == 1)
+  std::optional<InPlaceCall> call =
+      beginInPlace("summaRtAllReduce", base, offset, count, dtype, axesMask,
+                   std::nullopt, kind);
+  if (!call)
     return;
-
   double start = profileClock();
-  char *data = elementPointer(base, offset, type);
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, maxChunk));
-    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, data + done * type.size, chunk,
-                                  type.mpiType, op, group.comm));
-    done += chunk;
-  } while (done < count);
-  recordCollective(CollectiveKind::AllReduce, axesMask,
-                   count * static_cast<int64_t>(type.size),
+  call->forEachChunk([&](char *chunk, int n) {
+    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, chunk, n, call->type.mpiType,
+                                  call->op, call->group->comm));
+  });
+  recordCollective(CollectiveKind::AllReduce, axesMask, call->bytes(),
                    profileClock() - start);
 }
 
