@@ -594,9 +594,6 @@ struct SummaOverlapPass : summa::impl::SummaOverlapBase<SummaOverlapPass> {
                           << " panel broadcast(s) start one step early, "
                           << pipeliner.getNumPartials()
                           << " reduce(s) complete one step late";
-      ++numLoops;
-      numBroadcasts += pipeliner.getNumPanels();
-      numReduces += pipeliner.getNumPartials();
       pipeliner.rewrite();
     }
   }

@@ -122,7 +122,6 @@ void SummaReusePanelsPass::keep(IRRewriter &rewriter, scf::ForOp loop,
   unsigned first = newLoop.getNumResults() - sets.size();
   for (auto [i, set] : llvm::enumerate(sets)) {
     Value stack = newLoop.getResult(first + i);
-    ++numKept;
     if (emitRemarks)
       set->keeper.emitRemark()
           << "panels kept for " << set->reusers.size()
@@ -139,7 +138,6 @@ void SummaReusePanelsPass::keep(IRRewriter &rewriter, scf::ForOp loop,
         reuse.emitRemark() << "broadcast replaced by the panels kept at "
                            << set->keeper.getLoc();
       rewriter.replaceOp(reuse, panel);
-      ++numReused;
     }
   }
 }

@@ -189,13 +189,6 @@ def SummaOverlap : Pass<"summa-overlap", "::mlir::ModuleOp"> {
            "report each overlapped loop, and each step collective that stays "
            "synchronous with the reason, as a remark">
   ];
-  let statistics = [
-    Statistic<"numLoops", "loops", "SUMMA loops software-pipelined">,
-    Statistic<"numBroadcasts", "broadcasts",
-              "panel broadcasts started one step early">,
-    Statistic<"numReduces", "reduces",
-              "reduces completed one step late">
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
@@ -227,10 +220,6 @@ def SummaReusePanels : Pass<"summa-reuse-panels", "::mlir::ModuleOp"> {
            "bytes per rank the kept panels may take (-1: no bound)">,
     Option<"emitRemarks", "remarks", "bool", "false",
            "report each kept panel set and each reuse as a remark">
-  ];
-  let statistics = [
-    Statistic<"numKept", "kept", "panel sets kept for a later loop">,
-    Statistic<"numReused", "reused", "broadcasts replaced by a kept panel">
   ];
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::scf::SCFDialect"];
