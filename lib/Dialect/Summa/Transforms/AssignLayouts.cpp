@@ -564,6 +564,11 @@ static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
          << "' is dynamic; summa needs static shapes";
       return msg;
     }
+    if (size == 0) {
+      os << "dimension " << d << " of '" << type
+         << "' has size 0; summa needs tensors with elements";
+      return msg;
+    }
     if (size % factor != 0) {
       os << "dimension " << d << " of size " << size << " ('" << type
          << "') is split over " << formatAxes(split) << " into " << factor
@@ -624,6 +629,10 @@ LogicalResult LayoutSolver::checkAndWrite() {
   // Divisibility, with the grids of as many ranks that would work.
   ArrayRef<int64_t> shape = grid.getShape();
   if (auto bad = findIndivisible(shape)) {
+    // A dynamic or empty dimension fails on every grid: no list of grids.
+    if (StringRef(bad->second).contains("is dynamic") ||
+        StringRef(bad->second).contains("has size 0"))
+      return emitError(bad->first) << bad->second;
     int64_t ranks = shape[0] * shape[1] * shape[2];
     SmallVector<std::string> good;
     for (int64_t q = 1; q * q <= ranks; ++q) {

@@ -25,6 +25,15 @@ func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
 
 // -----
 
+// An empty tensor is refused here, with its dimension, not later by the
+// bufferized collectives.
+// expected-error @+1 {{argument 0: dimension 1 of 'tensor<8x0xf32>' has size 0; summa needs tensors with elements}}
+func.func @empty(%x: tensor<8x0xf32>) -> tensor<8x0xf32> {
+  return %x : tensor<8x0xf32>
+}
+
+// -----
+
 // expected-error @+1 {{argument 0 has type 'memref<8x8xf32>'; summa needs ranked tensors}}
 func.func @memref_argument(%x: memref<8x8xf32>) {
   return
