@@ -29,6 +29,8 @@
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "SummaLoops.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -98,11 +100,6 @@ bool collectAccesses(Operation *op, SmallVectorImpl<Value> &writes,
     }
   });
   return known;
-}
-
-bool isConstantIndex(Value v, int64_t expected) {
-  std::optional<int64_t> c = getConstantIntValue(v);
-  return c && *c == expected;
 }
 
 class LoopPipeliner {
@@ -320,13 +317,9 @@ bool LoopPipeliner::isDeferrable(ReduceOp op, Partial &partial,
 }
 
 bool LoopPipeliner::match() {
-  if (!loop.getInitArgs().empty() || !isConstantIndex(loop.getLowerBound(), 0) ||
-      !isConstantIndex(loop.getStep(), 1))
+  q = getSummaSteps(loop);
+  if (!q || !loop.getInitArgs().empty())
     return false;
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  if (!ub || *ub < 2)
-    return false;
-  q = *ub;
   Value iv = loop.getInductionVar();
   for (Operation &op : loop.getBody()->without_terminator()) {
     std::string why;

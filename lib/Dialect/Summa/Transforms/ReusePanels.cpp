@@ -22,6 +22,8 @@
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "SummaLoops.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/MapVector.h"
@@ -35,17 +37,6 @@ using namespace mlir;
 using namespace mlir::summa;
 
 namespace {
-
-/// The step count of a SUMMA loop (0 to q, step 1, no bound is dynamic), or
-/// 0.
-int64_t getSteps(scf::ForOp loop) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub < 2)
-    return 0;
-  return *ub;
-}
 
 /// A step panel broadcast of a SUMMA loop: a tile defined outside the loop,
 /// broadcast from root = the step.
@@ -150,7 +141,7 @@ void SummaReusePanelsPass::runOnOperation() {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     if (!loop)
       return;
-    int64_t steps = getSteps(loop);
+    int64_t steps = getSummaSteps(loop);
     if (!steps || !isStepPanel(op, loop))
       return;
     Key key{loop->getBlock(), op.getInput(), op.getAxesAttr(),
