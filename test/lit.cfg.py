@@ -35,3 +35,19 @@ lit_config.parallelism_groups["mpi"] = 1
 
 import sys
 config.substitutions.append(("%python", sys.executable))
+
+# --target=cuda: compiling needs the GPU backend; running needs a device.
+import subprocess
+if config.summa_cuda_backend:
+    config.available_features.add("cuda-backend")
+    devices = 0
+    if config.summa_device_query and os.path.exists(config.summa_device_query):
+        try:
+            out = subprocess.run([config.summa_device_query],
+                                 capture_output=True, text=True, timeout=60)
+            first = out.stdout.strip().splitlines()[:1]
+            devices = int(first[0]) if first and first[0].isdigit() else 0
+        except (OSError, subprocess.TimeoutExpired):
+            devices = 0
+    if devices > 0:
+        config.available_features.add("gpu")

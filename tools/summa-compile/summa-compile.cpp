@@ -27,7 +27,10 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
@@ -70,9 +73,30 @@ static cl::opt<std::string> gridOpt(
 static cl::opt<int64_t> ranksOpt("ranks",
                                  cl::desc("number of ranks for --grid=auto"),
                                  cl::init(0), cl::cat(category));
-static cl::opt<std::string> target("target",
-                                   cl::desc("cpu (MPI + BLAS runtime)"),
-                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> target(
+    "target",
+    cl::desc("cpu (MPI + BLAS runtime) or cuda (CUDA + NCCL + cuBLAS "
+             "runtime; every local op a GPU kernel)"),
+    cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> cudaChip(
+    "cuda-chip",
+    cl::desc("--target=cuda: GPU architecture of the kernels' SASS; the PTX "
+             "beside it runs on later GPUs (default sm_80; sm_90 for Hopper)"),
+    cl::init("sm_80"), cl::cat(category));
+static cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit",
+    cl::desc("--target=cuda: CUDA toolkit directory with ptxas, fatbinary "
+             "and libdevice (default: the one the runtime was built with)"),
+    cl::cat(category));
+static cl::opt<bool> gpuLoopsOnHost(
+    "gpu-loops-on-host",
+    cl::desc("testing without a GPU: build the loop nests of --target=cuda's "
+             "kernels but run them on the CPU backend"),
+    cl::Hidden, cl::cat(category));
+static cl::opt<int64_t> gpuBlockSize(
+    "gpu-block-size",
+    cl::desc("--target=cuda: threads per block of generated kernels"),
+    cl::init(256), cl::cat(category));
 static cl::opt<std::string> entryName(
     "entry", cl::desc("function to compile (default: the only public one)"),
     cl::cat(category));
@@ -237,13 +261,20 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
     }
     program.outputs.push_back(*t);
   }
+  // The GPU driver also fills, gathers and compares f16 and bf16 tensors.
+  bool halfTypes = target == "cuda";
   for (const TensorInfo &t : llvm::concat<const TensorInfo>(program.inputs,
-                                                            program.outputs))
-    if (!t.globalType.getElementType().isF32() &&
-        !t.globalType.getElementType().isF64())
-      return func.emitError()
-             << t.name << " has element type " << t.globalType.getElementType()
-             << "; the CPU driver runs f32 and f64";
+                                                            program.outputs)) {
+    Type type = t.globalType.getElementType();
+    if (type.isF32() || type.isF64() ||
+        (halfTypes && (type.isF16() || type.isBF16())))
+      continue;
+    return func.emitError()
+           << t.name << " has element type " << type
+           << (halfTypes ? "; the GPU driver runs f32, f64, f16 and bf16"
+                         : "; the CPU driver runs f32 and f64 (f16 and bf16 "
+                           "need --target=cuda)");
+  }
   return program;
 }
 
@@ -266,9 +297,17 @@ static void renameFunctions(ModuleOp module, StringRef entry,
 }
 
 static const char *dtypeName(Type t) {
-  return t.isF64() ? "SUMMA_DT_F64" : "SUMMA_DT_F32";
+  return t.isF64()    ? "SUMMA_DT_F64"
+         : t.isF16()  ? "SUMMA_DT_F16"
+         : t.isBF16() ? "SUMMA_DT_BF16"
+                      : "SUMMA_DT_F32";
 }
-static const char *ctypeName(Type t) { return t.isF64() ? "double" : "float"; }
+/// The element type of a trampoline's memref descriptor (16-bit floats are
+/// only passed through, as their bits).
+static const char *ctypeName(Type t) {
+  return t.isF64() ? "double" : t.getIntOrFloatBitWidth() == 16 ? "uint16_t"
+                                                                 : "float";
+}
 
 static void writeTensorTable(raw_ostream &os, StringRef name,
                              ArrayRef<TensorInfo> tensors) {
@@ -418,7 +457,7 @@ static LogicalResult emitObject(llvm::Module &module, StringRef path) {
 }
 
 static LogicalResult link(StringRef mainCpp, StringRef object,
-                          StringRef output) {
+                          StringRef output, StringRef runtimeLib) {
   std::string cxx = "c++";
   if (const char *env = std::getenv("SUMMA_CXX"))
     cxx = env;
@@ -426,12 +465,12 @@ static LogicalResult link(StringRef mainCpp, StringRef object,
   if (!cxxPath)
     return fail("cannot find the C++ compiler '" + cxx +
                 "' to link the driver (set SUMMA_CXX)");
-  std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
   std::string rpath =
       "-Wl,-rpath," + llvm::sys::path::parent_path(runtimeLib).str();
   SmallVector<std::string> args = {*cxxPath, "-O2", "-std=c++17",
                                    "-I" SUMMA_RUNTIME_INCLUDE_DIR,
-                                   mainCpp.str(), object.str(), runtimeLib,
+                                   mainCpp.str(), object.str(),
+                                   runtimeLib.str(),
                                    rpath, "-lm", "-o", output.str()};
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   if (verbose) {
@@ -450,11 +489,32 @@ static LogicalResult link(StringRef mainCpp, StringRef object,
 
 static LogicalResult compile(MLIRContext &context,
                              llvm::SourceMgr &sourceMgr) {
-  if (target == "cuda")
-    return fail("--target=cuda: this build has no GPU backend (the CUDA "
-                "runtime is not part of it); use --target=cpu");
-  if (target != "cpu")
+  std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
+  std::optional<summa::CudaOptions> cuda;
+  if (target == "cpu" && gpuLoopsOnHost) {
+    cuda.emplace();
+    cuda->loopsOnHost = true;
+    cuda->blockSize = gpuBlockSize;
+  } else if (target == "cuda") {
+#ifdef SUMMA_RUNTIME_CUDA_LIBRARY
+    runtimeLib = SUMMA_RUNTIME_CUDA_LIBRARY;
+    cuda.emplace();
+    cuda->chip = cudaChip;
+    cuda->toolkit =
+        cudaToolkit.empty() ? SUMMA_CUDA_TOOLKIT_DIR : cudaToolkit.getValue();
+    cuda->blockSize = gpuBlockSize;
+    if (!StringRef(cuda->chip).starts_with("sm_"))
+      return fail("--cuda-chip must name an architecture such as sm_80 or "
+                  "sm_90, got '" + cuda->chip + "'");
+#else
+    return fail("--target=cuda: this build has no GPU backend (nvcc was not "
+                "found when it was configured); use --target=cpu");
+#endif
+  } else if (target != "cpu") {
     return fail("unknown --target '" + target + "' (expected cpu or cuda)");
+  }
+  if (gpuBlockSize < 1 || gpuBlockSize > 1024)
+    return fail("--gpu-block-size must be in [1, 1024]");
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!spmd)
     return failure();
@@ -551,7 +611,8 @@ static LogicalResult compile(MLIRContext &context,
   renameFunctions(*reference, refFn, "__ref");
   for (ModuleOp m : {*spmd, *reference})
     if (failed(runPasses(m, [&](OpPassManager &pm) {
-          summa::buildLowerToLLVMPipeline(pm, overlap && m == *spmd);
+          summa::buildLowerToLLVMPipeline(pm, overlap && m == *spmd,
+                                          cuda ? &*cuda : nullptr);
         })))
       return failure();
 
@@ -597,7 +658,7 @@ static LogicalResult compile(MLIRContext &context,
       return fail("cannot write " + mainPath + ": " + ec.message());
     writeMain(os, *program, grid);
   }
-  LogicalResult linked = link(mainPath, objPath, outputFile);
+  LogicalResult linked = link(mainPath, objPath, outputFile, runtimeLib);
   if (keepTemps)
     llvm::errs() << "summa-compile: kept " << mainPath << " and " << objPath
                  << "\n";
@@ -630,6 +691,12 @@ int main(int argc, char **argv) {
   summa::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // --target=cuda: kernels through NVVM, launches through the offloading
+  // translation of gpu.binary / gpu.launch_func.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 

@@ -29,4 +29,76 @@ def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
                            "::mlir::memref::MemRefDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// --target=cuda: every local op of a host function becomes a GPU kernel
+//===----------------------------------------------------------------------===//
+
+def SummaMaterializeSplats : Pass<"summa-materialize-splats", "::mlir::ModuleOp"> {
+  let summary = "Turn splat tensor constants into fills of empty tensors";
+  let description = [{
+    For `--target=cuda`, before bufferization: an `arith.constant` of a
+    splat tensor (`dense<0.0> : tensor<8x8xf32>`, a mask of `true`) becomes
+    `linalg.fill` of a `tensor.empty`. Bufferization then allocates it in
+    device memory, fills it with a kernel and frees it, where a constant
+    would have become a host global (`memref.get_global`) that a kernel
+    cannot read. Constants that are not splats stay, and
+    `summa-verify-host-code` refuses them at their location.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def SummaPrepareDeviceOps : Pass<"summa-prepare-device-ops", "::mlir::ModuleOp"> {
+  let summary = "Put every local memref op into a form that becomes a GPU kernel";
+  let description = [{
+    The first step of `--target=cuda` (docs/GPU.md), after
+    `convert-summa-to-runtime` and before `convert-linalg-to-parallel-loops`:
+
+    * `memref.copy` becomes `linalg.copy`, so that it is lowered to a
+      parallel loop (a kernel) like every other structured op, strided
+      subviews included. (A host `memcpy` over device memory would crash.)
+    * A structured op without a parallel iterator (a full reduction, such as
+      a loss to a 0-d memref) is wrapped in a one-iteration `scf.parallel`,
+      so that it becomes a one-thread kernel instead of a host loop.
+
+    Ops inside `gpu.launch` or `gpu.module` are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def SummaMapParallelLoops : Pass<"summa-map-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "Map outermost scf.parallel loops to GPU blocks and threads";
+  let description = [{
+    Each outermost `scf.parallel` of a host function (from
+    `convert-linalg-to-parallel-loops`) is collapsed into one dimension,
+    tiled by `block-size`, and annotated for `convert-parallel-loops-to-gpu`:
+    the tile loop on `block_x`, the loop inside a tile on `thread_x` (with a
+    bounds guard), nested `scf.parallel` loops sequential. So a kernel has
+    `block-size` threads and one thread per element of the parallel
+    iteration space, whatever the rank of the op.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "threads per block (1 to 1024)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def SummaVerifyHostCode : Pass<"summa-verify-host-code", "::mlir::ModuleOp"> {
+  let summary = "Refuse host code that would touch device memory";
+  let description = [{
+    With `--target=cuda` every buffer is device memory. After kernel
+    outlining, a host function may only allocate and free buffers, take
+    their metadata, call the runtime and launch kernels. Any other op that
+    reads or writes a memref's contents (by its memory effects: a
+    `memref.load`, a `memref.copy`, a structured op left on the host, an
+    unmapped loop), and any `memref.alloca` or `memref.get_global`, is an
+    error at that op, naming it: it would run on the host over device memory.
+  }];
+}
+
 #endif // SUMMA_CONVERSION_PASSES_TD

@@ -31,6 +31,13 @@ int run(const std::string &which) {
     summaRtWorldRank();
     return 0;
   }
+  if (which == "launch-not-initialised") {
+    // What a compiled program's first kernel launch does.
+    static const char image[] = "not a kernel image";
+    mgpuModuleGetFunction(mgpuModuleLoad((void *)image, sizeof image),
+                          "main_kernel");
+    return 0;
+  }
   if (which == "bad-grid") {
     summaRtInit(nullptr, nullptr, 0, 1);
     return 0;

@@ -46,18 +46,75 @@ static const char *const kToLLVM =
     "convert-cf-to-llvm,"
     "reconcile-unrealized-casts";
 
+/// --target=cuda, after convert-summa-to-runtime: local ops to kernels
+/// (outlined, checked that the host touches no buffer), the kernels to NVVM
+/// and a binary; then the host to LLVM, with allocations through the
+/// runtime's device pool (_mlir_memref_to_llvm_alloc) and launches through
+/// its mgpu* functions.
+static const char *const kToLoops =
+    "summa-prepare-device-ops,"
+    "convert-linalg-to-parallel-loops,"
+    "summa-map-parallel-loops{block-size=%BLOCK%}";
+static const char *const kToKernels =
+    "convert-parallel-loops-to-gpu,"
+    "gpu-kernel-outlining,"
+    "summa-verify-host-code,"
+    "nvvm-attach-target{chip=%CHIP% O=3},"
+    "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+    "convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),"
+    "gpu-module-to-binary{format=%FORMAT%%TOOLKIT%}";
+static const char *const kHostToLLVM =
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-scf-to-cf,"
+    "finalize-memref-to-llvm{use-generic-functions=true},"
+    "convert-arith-to-llvm,"
+    "convert-index-to-llvm,"
+    "convert-func-to-llvm,"
+    "convert-cf-to-llvm,"
+    "gpu-to-llvm,"
+    "reconcile-unrealized-casts";
+
+static std::string substitute(std::string text, StringRef key,
+                              StringRef value) {
+  for (size_t at; (at = text.find(key.str())) != std::string::npos;)
+    text.replace(at, key.size(), value.str());
+  return text;
+}
+
 static void addTextual(OpPassManager &pm, StringRef pipeline) {
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     llvm::report_fatal_error("summa: malformed built-in pipeline");
 }
 
-void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap) {
+void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
+                                           const CudaOptions *cuda) {
+  if (cuda)
+    addTextual(pm, "summa-materialize-splats");
   addTextual(pm, kBufferize);
   if (overlap) {
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());
   }
-  addTextual(pm, kToLLVM);
+  if (!cuda) {
+    addTextual(pm, kToLLVM);
+    return;
+  }
+  addTextual(pm, "convert-summa-to-runtime");
+  addTextual(pm, substitute(kToLoops, "%BLOCK%",
+                            std::to_string(cuda->blockSize)));
+  if (cuda->loopsOnHost) {
+    addTextual(pm, kToLLVM);
+    return;
+  }
+  std::string kernels = kToKernels;
+  kernels = substitute(kernels, "%CHIP%", cuda->chip);
+  kernels = substitute(kernels, "%FORMAT%", cuda->format);
+  kernels = substitute(kernels, "%TOOLKIT%",
+                       cuda->toolkit.empty() ? std::string()
+                                             : " toolkit=" + cuda->toolkit);
+  addTextual(pm, kernels);
+  addTextual(pm, kHostToLLVM);
 }
 
 void mlir::summa::buildSummaPipeline(OpPassManager &pm,
@@ -92,6 +149,26 @@ struct SummaPipelineCLOptions
                                       "(summa-overlap)"),
                        llvm::cl::init(false)};
 };
+
+struct LowerToCudaCLOptions : public PassPipelineOptions<LowerToCudaCLOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture of the kernels"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory (ptxas, fatbinary, libdevice)")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("kernel binary format: fatbin, bin or isa (PTX)"),
+      llvm::cl::init("fatbin")};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("threads per block"),
+                            llvm::cl::init(256)};
+  Option<bool> overlap{*this, "overlap",
+                       llvm::cl::desc("software-pipeline the SUMMA loops "
+                                      "(summa-overlap)"),
+                       llvm::cl::init(false)};
+};
 } // namespace
 
 void mlir::summa::registerSummaPipelines() {
@@ -112,4 +189,16 @@ void mlir::summa::registerSummaPipelines() {
       "Bufferize and lower summa/linalg on tensors to the LLVM dialect with "
       "runtime calls (no partitioning)",
       [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm); });
+  PassPipelineRegistration<LowerToCudaCLOptions>(
+      "summa-lower-to-cuda",
+      "Bufferize and lower summa/linalg on tensors for --target=cuda: "
+      "runtime calls on device buffers, every local op a GPU kernel",
+      [](OpPassManager &pm, const LowerToCudaCLOptions &cl) {
+        CudaOptions cuda;
+        cuda.chip = cl.chip;
+        cuda.toolkit = cl.toolkit;
+        cuda.format = cl.format;
+        cuda.blockSize = cl.blockSize;
+        buildLowerToLLVMPipeline(pm, cl.overlap, &cuda);
+      });
 }

@@ -29,6 +29,9 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -127,6 +130,31 @@ summaRtKernelLayerNormBackward(int32_t dtype, intptr_t dy, intptr_t x,
                                intptr_t gamma, intptr_t mean, intptr_t rstd,
                                intptr_t dx, intptr_t dgamma, intptr_t dbeta,
                                int64_t rows, int64_t cols);
+
+//===----------------------------------------------------------------------===//
+// What code compiled with `summa-compile --target=cuda` calls
+//===----------------------------------------------------------------------===//
+
+/// The host functions of MLIR's `gpu-to-llvm` lowering (kernel binaries and
+/// launches) and of `finalize-memref-to-llvm{use-generic-functions}` (every
+/// memref.alloc / dealloc), implemented on the runtime: binaries load
+/// lazily, on the runtime's device at the first launch; every launch goes to
+/// the compute stream (mgpuStreamCreate returns it; its synchronize and
+/// destroy do nothing); buffers come from the pool. docs/GPU.md.
+SUMMA_RT_EXPORT void *mgpuModuleLoad(void *data, size_t size);
+SUMMA_RT_EXPORT void mgpuModuleUnload(void *module);
+SUMMA_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+SUMMA_RT_EXPORT void *mgpuStreamCreate(void);
+SUMMA_RT_EXPORT void mgpuStreamSynchronize(void *stream);
+SUMMA_RT_EXPORT void mgpuStreamDestroy(void *stream);
+SUMMA_RT_EXPORT void mgpuLaunchKernel(void *kernel, intptr_t gridX,
+                                      intptr_t gridY, intptr_t gridZ,
+                                      intptr_t blockX, intptr_t blockY,
+                                      intptr_t blockZ, int32_t sharedBytes,
+                                      void *stream, void **params,
+                                      void **extra, size_t paramsCount);
+SUMMA_RT_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes);
+SUMMA_RT_EXPORT void _mlir_memref_to_llvm_free(void *pointer);
 
 #ifdef __cplusplus
 }

@@ -42,10 +42,31 @@ struct PipelineOptions {
 
 /// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM.
 void buildSummaPipeline(OpPassManager &pm, const PipelineOptions &options);
+/// How --target=cuda lowers local ops: every one becomes a GPU kernel,
+/// compiled through NVVM into a binary embedded in the host code.
+struct CudaOptions {
+  /// The GPU architecture of the kernels' SASS (the PTX in the same fat
+  /// binary runs on later ones).
+  std::string chip = "sm_80";
+  /// The CUDA toolkit (ptxas, fatbinary, libdevice); empty: MLIR's default.
+  std::string toolkit;
+  /// gpu-module-to-binary's format: fatbin, bin or isa (PTX).
+  std::string format = "fatbin";
+  /// Threads per block of the generated kernels.
+  int64_t blockSize = 256;
+  /// Testing without a GPU: stop before the kernels are outlined and lower
+  /// the block/thread loop nests on the host, for the CPU runtime, so that
+  /// `--check` tests the loop forms summa builds for the kernels.
+  bool loopsOnHost = false;
+};
+
 /// The lowering half alone (bufferize -> runtime calls -> LLVM), used for
-/// the unpartitioned reference.
-void buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap = false);
-/// Registers `summa-pipeline` and `summa-lower-to-llvm`.
+/// the unpartitioned reference. With `cuda`, local ops become GPU kernels
+/// and buffers device memory (docs/GPU.md).
+void buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap = false,
+                              const CudaOptions *cuda = nullptr);
+/// Registers `summa-pipeline`, `summa-lower-to-llvm` and
+/// `summa-lower-to-cuda`.
 void registerSummaPipelines();
 
 #define GEN_PASS_REGISTRATION

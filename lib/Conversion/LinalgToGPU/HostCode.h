@@ -1,0 +1,35 @@
+//===- HostCode.h - what runs on the host with --target=cuda ----*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes of --target=cuda look at host code only: ops of functions that
+// are not inside a gpu.module, and not inside a gpu.launch body.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H
+#define SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir::summa {
+
+/// Calls `fn` on every op of the module's host functions, outside kernels,
+/// in pre-order (an op before the ops nested in it).
+inline void walkHostCode(ModuleOp module, function_ref<void(Operation *)> fn) {
+  for (auto function : module.getOps<FunctionOpInterface>())
+    function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      fn(op);
+      return WalkResult::advance();
+    });
+}
+
+} // namespace mlir::summa
+
+#endif // SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H

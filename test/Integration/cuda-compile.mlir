@@ -1,0 +1,41 @@
+// REQUIRES: cuda-backend
+// Every example compiles for --target=cuda and links with
+// libsumma_runtime_cuda.so: kernels through NVVM, ptxas and fatbinary into
+// one fat binary each, embedded in the host code. Running them needs a GPU
+// (cuda-run.mlir); without one the binary says so and fails cleanly.
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --target=cuda -o %t.mlp
+// RUN: %mpirun -np 1 %t.mlp --help | FileCheck %s --check-prefix=HELP
+// RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,2 --target=cuda -o %t.erf
+// RUN: summa-compile %summa_src/examples/attention.mlir --grid=2,2,2 --target=cuda -o %t.att
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --target=cuda --cuda-chip=sm_90 -o %t.layer
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,2 --target=cuda --overlap -o %t.layer.overlap
+// RUN: summa-compile %summa_src/examples/gpt.mlir --grid=1,1,4 --target=cuda -o %t.gpt
+// RUN: summa-compile %summa_src/examples/gpt_loss.mlir --grid=2,2,1 --target=cuda -o %t.gpt_loss
+// RUN: summa-compile %summa_src/examples/mlp_loss.mlir --grid=2,2,2 --target=cuda -o %t.mlp_loss
+// RUN: summa-compile %summa_src/examples/mlp_train_step.mlir --grid=2,2,2 --target=cuda -o %t.sgd
+// RUN: summa-compile %summa_src/examples/mlp_train_adam.mlir --grid=2,2,1 --target=cuda -o %t.adam
+// RUN: summa-compile %summa_src/examples/gpt_train_step.mlir --grid=2,2,1 --target=cuda -o %t.gpt_train
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=2,2,2 --target=cuda -o %t.jax
+// 16-bit floats run on the GPU driver (the CPU driver refuses them).
+// RUN: %python %summa_src/examples/generate.py layer --dtype bf16 -o %t.bf16.mlir
+// RUN: summa-compile %t.bf16.mlir --grid=2,2,1 --target=cuda -o %t.bf16
+// RUN: %python %summa_src/examples/generate.py layer --dtype f16 -o %t.f16.mlir
+// RUN: summa-compile %t.f16.mlir --grid=2,2,1 --target=cuda -o %t.f16
+// RUN: not summa-compile %t.bf16.mlir --grid=2,2,1 -o %t.bf16.cpu 2>&1 | FileCheck %s --check-prefix=CPU16
+
+// HELP: Runs the summa program 'mlp', compiled for the grid [2,2,1], on GPUs
+// HELP: (libsumma_runtime_cuda.so)
+
+// CPU16: error: arg0 has element type 'bf16'; the CPU driver runs f32 and f64 (f16 and bf16 need --target=cuda)
+
+// Without a visible device: one clear line per rank, non-zero exit, no hang.
+// RUN: env CUDA_VISIBLE_DEVICES= not %mpirun -np 4 %t.layer --check 2>&1 | FileCheck %s --check-prefix=NODEV
+// NODEV: summaRtInit: no CUDA device is visible to this rank
+
+// Option errors.
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --target=cuda --cuda-chip=90 -o %t.bad 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: summa-compile: error: --cuda-chip must name an architecture such as sm_80 or sm_90, got '90'
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --target=cuda --gpu-block-size=2000 -o %t.bad 2>&1 | FileCheck %s --check-prefix=BLOCK
+// BLOCK: summa-compile: error: --gpu-block-size must be in [1, 1024]
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --target=cuda --cuda-toolkit=%t.nowhere -o %t.bad 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// TOOLKIT: error

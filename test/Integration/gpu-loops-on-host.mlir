@@ -1,0 +1,38 @@
+// The loop nests that --target=cuda turns into kernels, run on the CPU:
+// summa-compile --gpu-loops-on-host builds every local op exactly as for a
+// GPU (copies as structured ops, serial reductions in one-iteration loops,
+// every parallel loop collapsed to one dimension, tiled by the block size
+// with a guard for the partial last block) and then lowers those loops on
+// the host for the CPU runtime, so that --check tests summa's part of the
+// GPU lowering without a GPU. Block sizes 7 and 100 divide none of the
+// iteration spaces, so every partial block is exercised.
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=7 -o %t.mlp
+// RUN: %mpirun -np 4 %t.mlp --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,2 --gpu-loops-on-host -o %t.erf
+// RUN: %mpirun -np 2 %t.erf --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/attention.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.att
+// RUN: %mpirun -np 8 %t.att --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=100 -o %t.layer
+// RUN: %mpirun -np 4 %t.layer --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,2 --gpu-loops-on-host --overlap --gpu-block-size=7 -o %t.layer.overlap
+// RUN: %mpirun -np 8 %t.layer.overlap --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt.mlir --grid=1,1,4 --gpu-loops-on-host -o %t.gpt
+// RUN: %mpirun -np 4 %t.gpt --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt_loss.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=7 -o %t.gpt_loss
+// RUN: %mpirun -np 4 %t.gpt_loss --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/mlp_loss.mlir --grid=2,2,2 --gpu-loops-on-host -o %t.mlp_loss
+// RUN: %mpirun -np 8 %t.mlp_loss --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/mlp_train_step.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.sgd
+// RUN: %mpirun -np 8 %t.sgd --check --steps 3 --exact-replicas | FileCheck %s
+// RUN: summa-compile %summa_src/examples/mlp_train_adam.mlir --grid=2,2,1 --gpu-loops-on-host -o %t.adam
+// RUN: %mpirun -np 4 %t.adam --check --steps 3 | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt_train_step.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=100 -o %t.gpt_train
+// RUN: %mpirun -np 4 %t.gpt_train --check --steps 2 | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.jax
+// RUN: %mpirun -np 8 %t.jax --check | FileCheck %s
+
+// CHECK: check: PASS max_rel_err={{[0-9.e+-]+}}
+
+// Option errors.
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --gpu-loops-on-host --gpu-block-size=0 -o %t.bad 2>&1 | FileCheck %s --check-prefix=BLOCK
+// BLOCK: summa-compile: error: --gpu-block-size must be in [1, 1024]

@@ -1,0 +1,43 @@
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --emit=spmd-mlir -o %t.spmd.mlir
+// RUN: summa-opt %t.spmd.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s
+// RUN: summa-opt %t.spmd.mlir --summa-lower-to-cuda="format=isa block-size=128" | FileCheck %s --check-prefix=BLOCK
+// RUN: summa-opt %summa_src/examples/mlp_loss.mlir --summa-lower-to-cuda="format=isa" | FileCheck %s --check-prefix=LOSS
+
+// --target=cuda's lowering (no CUDA toolkit needed with format=isa, PTX):
+// the host function allocates through the runtime's device pool, calls the
+// runtime for collectives and GEMMs, and launches a kernel for every other
+// local op; it loads and stores nothing itself. Each kernel is a PTX binary
+// for the chip asked for.
+// CHECK-NOT: memref.
+// CHECK-NOT: linalg.
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
+// CHECK-DAG: llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
+// CHECK-LABEL: llvm.func @mlp(
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.store
+// The first SUMMA loop: the accumulator is cleared by a kernel, each step
+// copies its panels with kernels, broadcasts them and multiplies.
+// CHECK: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
+// CHECK: gpu.launch_func @mlp_kernel_0::@mlp_kernel
+// CHECK: llvm.call @summaRtBroadcast
+// CHECK: gpu.launch_func @mlp_kernel_1::@mlp_kernel
+// CHECK: llvm.call @summaRtBroadcast
+// CHECK: llvm.call @summaRtMatmul
+// CHECK: llvm.call @_mlir_memref_to_llvm_free
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+// CHECK: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90
+// CHECK-COUNT-8: gpu.binary @mlp_kernel_{{[0-7]}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+
+// The kernels' threads per block.
+// BLOCK: %[[THREADS:.*]] = llvm.mlir.constant(128 : index) : i64
+// BLOCK: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[THREADS]], %{{.*}}, %{{.*}})
+
+// A loss reduces to a 0-d tensor: that reduction becomes a one-thread
+// kernel, not a host loop.
+// LOSS-LABEL: llvm.func @mlp_loss(
+// LOSS-NOT: llvm.load
+// LOSS-NOT: llvm.store
+// LOSS: llvm.return
