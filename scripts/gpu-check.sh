@@ -17,11 +17,14 @@
 #   3. times the local GEMMs of a GPT layer (h = 1536, 24 heads, seq 1024)
 #      through summaRtMatmul against cuBLAS's own rate for the same shapes,
 #      and the transformer kernels against the copy bandwidth;
-#   4. prints one table last. Exit status 0 only if every test passed.
-#
-# Not done, and said so in the table: `summa-compile --target=cuda` does not
-# exist yet, so no compiled example runs on the GPU and there is no
-# comparison with PyTorch (eager or torch.compile) yet.
+#   4. compiles every example with `summa-compile --target=cuda` (from
+#      $SUMMA_COMPILE, build/, or built here into DIR-compiler when MLIR 22
+#      is installed) and runs `--check` on [1,1,1] through NCCL and on
+#      [2,2,1] in the one-GPU test mode, f32, and the GPT layer in bf16 and
+#      f16; times the compiled GPT layer (bf16, h = 1536, 24 heads, seq
+#      1024) against bench/torch_layer.py (PyTorch eager and torch.compile,
+#      same shapes and dtype) when PyTorch is installed.
+#   5. prints one table last. Exit status 0 only if every test passed.
 #
 # Needs: nvcc, CMake >= 3.20, Ninja, an MPI (mpirun, headers), GoogleTest,
 # OpenBLAS (the CPU backend is configured alongside), NCCL >= 2.18 (found
@@ -40,7 +43,7 @@ while [ $# -gt 0 ]; do
   --build-dir) BUILD=$2; shift 2 ;;
   --tokens) TOKENS=$2; shift 2 ;;
   --skip-build) SKIP_BUILD=1; shift ;;
-  -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,/^#===-/p' "$0" | sed '$d'; exit 0 ;;
   *) echo "gpu-check: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +60,7 @@ say() { echo "gpu-check [$(elapsed)s]: $*"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export PATH=/usr/local/cuda/bin:$PATH
+MLIR_PREFIX=${SUMMA_LLVM_PREFIX:-/usr/lib/llvm-22}
 
 #===----------------------------------------------------------------------===#
 # 0. Machine
@@ -194,12 +198,103 @@ else
 fi
 
 #===----------------------------------------------------------------------===#
-# 4. Not there yet
+# 4. Compiled examples (summa-compile --target=cuda) and the GPT layer
 #===----------------------------------------------------------------------===#
 
-say "summa-compile --target=cuda does not exist yet: no compiled example runs on the GPU, and the GPT layer is not compared with PyTorch"
-row "compiled examples (--target=cuda)" "N/A" "summa-compile --target=cuda does not exist yet"
-row "GPT layer vs PyTorch eager / torch.compile" "N/A" "needs --target=cuda"
+# summa-compile: $SUMMA_COMPILE, the project's build/, or built here when
+# MLIR 22 is installed (the compiler needs it; the runtime above does not).
+COMPILE=${SUMMA_COMPILE:-}
+if [ -z "$COMPILE" ] && [ -x "$ROOT/build/bin/summa-compile" ] &&
+  [ -f "$ROOT/build/runtime/lib/libsumma_runtime_cuda.so" ]; then
+  COMPILE=$ROOT/build/bin/summa-compile
+fi
+if [ -z "$COMPILE" ] && [ $SKIP_BUILD -eq 0 ] && [ -d "$MLIR_PREFIX/lib/cmake/mlir" ]; then
+  say "building summa-compile with the GPU backend in $BUILD-compiler"
+  cstart=$(date +%s)
+  if cmake -S "$ROOT" -B "$BUILD-compiler" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR="$MLIR_PREFIX/lib/cmake/mlir" -DSUMMA_ENABLE_GPU=ON \
+    -DLLVM_EXTERNAL_LIT="$MLIR_PREFIX/bin/lit" >"$LOG/compiler-configure.log" 2>&1 &&
+    ninja -C "$BUILD-compiler" summa-compile summa_runtime_cuda >"$LOG/compiler-build.log" 2>&1; then
+    COMPILE=$BUILD-compiler/bin/summa-compile
+    row "build summa-compile (--target=cuda)" PASS "$(($(date +%s) - cstart)) s"
+  else
+    row "build summa-compile (--target=cuda)" FAIL "see $LOG/compiler-*.log"
+    FAILED=1
+  fi
+fi
+
+# run_example NAME GRID RANKS MODE FILE: compile for --target=cuda, run
+# --check (MODE nccl, or mpi: the one-GPU test mode), one table row.
+run_example() {
+  local name=$1 grid=$2 ranks=$3 mode=$4 file=$5
+  local exe="$LOG/$name.${grid//,/}.cuda" out="$LOG/$name.${grid//,/}.$mode.log"
+  if ! "$COMPILE" "$file" --grid="$grid" --target=cuda --cuda-chip="$CHIP" \
+    -o "$exe" >"$out" 2>&1; then
+    row "compiled $name [$grid] ($mode)" FAIL "compile: see $(basename "$out")"
+    FAILED=1
+    return
+  fi
+  if timeout 120 env SUMMA_GPU_COLLECTIVES=$mode mpirun -np "$ranks" \
+    -x SUMMA_GPU_COLLECTIVES "$exe" --check --steps "$STEPS" >>"$out" 2>&1 &&
+    grep -q '^check: PASS' "$out"; then
+    row "compiled $name [$grid] ($mode)" PASS "$(grep '^check: PASS' "$out" | head -n 1)"
+  else
+    row "compiled $name [$grid] ($mode)" FAIL "see $(basename "$out")"
+    FAILED=1
+  fi
+}
+
+CHIP=${SUMMA_CUDA_CHIP:-sm_90}
+LAYER_MS=""
+if [ -z "$COMPILE" ]; then
+  row "compiled examples (--target=cuda)" SKIP "no summa-compile (needs MLIR 22; set SUMMA_COMPILE)"
+elif [ "${DEVICES:-0}" -lt 1 ]; then
+  row "compiled examples (--target=cuda)" SKIP "no CUDA device"
+else
+  say "compiled examples on the GPU (--target=cuda --cuda-chip=$CHIP)"
+  for ex in mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step mlp_train_adam gpt_train_step; do
+    STEPS=1
+    case $ex in *train*) STEPS=2 ;; esac
+    run_example "$ex" 1,1,1 1 nccl "$ROOT/examples/$ex.mlir"
+    run_example "$ex" 2,2,1 4 mpi "$ROOT/examples/$ex.mlir"
+  done
+  STEPS=1
+  for dt in bf16 f16; do
+    python3 "$ROOT/examples/generate.py" layer --dtype $dt -o "$LOG/layer_$dt.mlir"
+    run_example "gpt_layer_$dt" 1,1,1 1 nccl "$LOG/layer_$dt.mlir"
+    run_example "gpt_layer_$dt" 2,2,1 4 mpi "$LOG/layer_$dt.mlir"
+  done
+
+  # The GPT-2-XL-size layer (h = 1536, 24 heads, seq 1024), bf16, one GPU.
+  say "timing the compiled GPT layer (bf16, tokens $TOKENS, h 1536) against PyTorch"
+  BATCH=$((TOKENS / 1024))
+  python3 "$ROOT/examples/generate.py" layer --batch $BATCH --seq 1024 --hidden 1536 \
+    --heads 24 --ffn 6144 --dtype bf16 -o "$LOG/layer_xl.mlir"
+  if "$COMPILE" "$LOG/layer_xl.mlir" --grid=1,1,1 --target=cuda --cuda-chip="$CHIP" \
+    -o "$LOG/layer_xl.cuda" >"$LOG/layer_xl.log" 2>&1 &&
+    timeout 240 mpirun -np 1 "$LOG/layer_xl.cuda" --iters 10 >>"$LOG/layer_xl.log" 2>&1; then
+    LAYER_MS=$(sed -n 's/^time: \([0-9.]*\) ms\/iter.*/\1/p' "$LOG/layer_xl.log" | head -n 1)
+    row "compiled GPT layer bf16 [1,1,1], tokens $TOKENS" "${LAYER_MS:-?} ms" "forward, --iters 10"
+  else
+    row "compiled GPT layer bf16 [1,1,1], tokens $TOKENS" FAIL "see layer_xl.log"
+    FAILED=1
+  fi
+  if timeout 300 python3 "$ROOT/bench/torch_layer.py" --batch $BATCH --seq 1024 --hidden 1536 \
+    --heads 24 --ffn 6144 --dtype bf16 --iters 20 >"$LOG/torch_layer.log" 2>&1 ||
+    grep -q 'ms/iter' "$LOG/torch_layer.log"; then
+    for mode in eager compile; do
+      ms=$(sed -n "s/^torch $mode .*: \([0-9.]*\) ms\/iter/\1/p" "$LOG/torch_layer.log")
+      if [ -n "$ms" ] && [ -n "$LAYER_MS" ]; then
+        ratio=$(awk -v a="$LAYER_MS" -v b="$ms" 'BEGIN { printf "%.2f", a / b }')
+        row "GPT layer: summa / torch $mode" "${ratio}x" "summa $LAYER_MS ms, torch $mode $ms ms (target for eager: <= 1.0)"
+      else
+        row "GPT layer: summa / torch $mode" SKIP "$(grep "torch $mode" "$LOG/torch_layer.log" | head -n 1)"
+      fi
+    done
+  else
+    row "GPT layer vs PyTorch" SKIP "$(tail -n 1 "$LOG/torch_layer.log")"
+  fi
+fi
 
 #===----------------------------------------------------------------------===#
 # Table
