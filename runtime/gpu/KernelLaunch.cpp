@@ -108,9 +108,7 @@ SUMMA_RT_EXPORT void *mgpuModuleGetFunction(void *handle, const char *name) {
   return reinterpret_cast<void *>(it->second);
 }
 
-SUMMA_RT_EXPORT void *mgpuStreamCreate() {
-  return summa::gpu::computeStream();
-}
+SUMMA_RT_EXPORT void *mgpuStreamCreate() { return summa::gpu::computeStream(); }
 
 SUMMA_RT_EXPORT void mgpuStreamSynchronize(void *stream) {
   if (stream != summa::gpu::computeStream())
@@ -122,13 +120,11 @@ SUMMA_RT_EXPORT void mgpuStreamDestroy(void *stream) {
     SUMMA_CUDA_CHECK(cudaStreamDestroy(static_cast<cudaStream_t>(stream)));
 }
 
-SUMMA_RT_EXPORT void mgpuLaunchKernel(void *kernel, intptr_t gridX,
-                                      intptr_t gridY, intptr_t gridZ,
-                                      intptr_t blockX, intptr_t blockY,
-                                      intptr_t blockZ, int32_t sharedBytes,
-                                      void *stream, void **params,
-                                      void ** /*extra*/,
-                                      size_t /*paramsCount*/) {
+SUMMA_RT_EXPORT void
+mgpuLaunchKernel(void *kernel, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                 intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                 int32_t sharedBytes, void *stream, void **params,
+                 void ** /*extra*/, size_t /*paramsCount*/) {
   // An empty iteration space launches nothing (CUDA refuses a zero grid).
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return;
@@ -136,10 +132,9 @@ SUMMA_RT_EXPORT void mgpuLaunchKernel(void *kernel, intptr_t gridX,
             static_cast<unsigned>(gridZ));
   dim3 block(static_cast<unsigned>(blockX), static_cast<unsigned>(blockY),
              static_cast<unsigned>(blockZ));
-  SUMMA_CUDA_CHECK(cudaLaunchKernel(static_cast<const void *>(kernel), grid,
-                                    block, params,
-                                    static_cast<size_t>(sharedBytes),
-                                    static_cast<cudaStream_t>(stream)));
+  SUMMA_CUDA_CHECK(cudaLaunchKernel(
+      static_cast<const void *>(kernel), grid, block, params,
+      static_cast<size_t>(sharedBytes), static_cast<cudaStream_t>(stream)));
 }
 
 SUMMA_RT_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes) {

@@ -5,37 +5,25 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The main that summa-compile links in: parses the options, initialises the
-// runtime, fills each rank's input tiles with deterministic values, runs and
-// times the spmd function and, with --check, compares its outputs with the
-// unpartitioned reference run on rank 0.
-//
-// Input values are a pure function of (seed, input number, global index), so
-// the tiles of the spmd run and the whole tensors of the reference agree
-// without moving inputs between ranks.
+// The CPU backend's side of the driver (DriverCore.cpp): tiles are host
+// memory, filled on the host from summaRtInputValue, a pure function of
+// (seed, input number, global index).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DType.h"
+#include "DriverCore.h"
 #include "Error.h"
-#include "Grid.h"
-#include "Profile.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <climits>
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <string>
-#include <vector>
 
 using namespace summa::rt;
+using summa::rt::driver::Tensor;
 
 //===----------------------------------------------------------------------===//
 // Input values
@@ -61,268 +49,13 @@ float summaRtInputValue(uint64_t seed, int32_t tensor, int64_t globalIndex) {
 }
 
 //===----------------------------------------------------------------------===//
-// Options
+// The CPU backend of the driver
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct Options {
-  int64_t iters = 1;
-  /// Steps of the checked computation: outputs that update an input are fed
-  /// back before the next step.
-  int64_t steps = 1;
-  bool check = false;
-  /// --check also fails if two ranks holding the same block differ at all.
-  bool exactReplicas = false;
-  uint64_t seed = 42;
-  double tol = 1e-5;
-  /// An output whose every element is within atol of the reference passes
-  /// whatever its relative error: a gradient that is zero in exact
-  /// arithmetic (a bias before a shift-invariant softmax) is rounding noise
-  /// whose relative error means nothing.
-  double atol = 1e-8;
-  /// --dump: every rank writes the raw bytes of its output tiles after the
-  /// checked steps to this path ("%r" replaced by the rank, otherwise
-  /// ".rank<R>.bin" appended). Empty: no dump.
-  std::string dump;
-};
-
-enum class ParseResult { Run, Help, Error };
-
-/// The rank the launcher gave this process. Options are parsed before MPI is
-/// initialised (so that --help runs on any number of ranks), and this keeps
-/// --help and option errors to one copy.
-int launcherRank() {
-  for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                           "MV2_COMM_WORLD_RANK", "SLURM_PROCID"})
-    if (const char *value = std::getenv(name))
-      return std::atoi(value);
-  return 0;
-}
-
-bool parseInt(const char *text, int64_t &value) {
-  if (!*text || *text == '-' || *text == '+')
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  long long parsed = std::strtoll(text, &end, 10);
-  if (errno || *end)
-    return false;
-  value = parsed;
-  return true;
-}
-
-bool parseUnsigned(const char *text, uint64_t &value) {
-  if (!*text || *text == '-' || *text == '+')
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  unsigned long long parsed = std::strtoull(text, &end, 10);
-  if (errno || *end)
-    return false;
-  value = parsed;
-  return true;
-}
-
-bool parseDouble(const char *text, double &value) {
-  char *end = nullptr;
-  errno = 0;
-  double parsed = std::strtod(text, &end);
-  if (!*text || errno || *end || !std::isfinite(parsed) || parsed < 0)
-    return false;
-  value = parsed;
-  return true;
-}
-
-ParseResult parseOptions(int argc, char **argv, Options &options,
-                         std::string &error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h")
-      return ParseResult::Help;
-    if (arg == "--check") {
-      options.check = true;
-      continue;
-    }
-    if (arg == "--exact-replicas") {
-      options.exactReplicas = true;
-      continue;
-    }
-    std::string name = arg.substr(0, arg.find('='));
-    if (name != "--iters" && name != "--seed" && name != "--tol" &&
-        name != "--atol" && name != "--steps" && name != "--dump") {
-      error = "unknown option '" + arg + "'";
-      return ParseResult::Error;
-    }
-    std::string value;
-    if (name.size() < arg.size()) {
-      value = arg.substr(name.size() + 1);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      error = "option '" + name + "' needs a value";
-      return ParseResult::Error;
-    }
-    if (name == "--dump") {
-      if (value.empty()) {
-        error = "option '--dump' needs a file name";
-        return ParseResult::Error;
-      }
-      options.dump = value;
-      continue;
-    }
-    bool valid = name == "--iters"   ? parseInt(value.c_str(), options.iters)
-                 : name == "--steps" ? parseInt(value.c_str(), options.steps) &&
-                                           options.steps >= 1
-                 : name == "--seed"  ? parseUnsigned(value.c_str(), options.seed)
-                 : name == "--atol"  ? parseDouble(value.c_str(), options.atol)
-                                     : parseDouble(value.c_str(), options.tol);
-    if (!valid) {
-      error = "invalid value '" + value + "' for " + name + " (expected " +
-              (name == "--tol" || name == "--atol" ? "a non-negative number"
-                               : "a non-negative integer") +
-              ")";
-      return ParseResult::Error;
-    }
-  }
-  return ParseResult::Run;
-}
-
-void printUsage(const char *argv0, const SummaProgramDesc &program) {
-  long long q = program.q, d = program.d;
-  std::printf(
-      "usage: %s [--iters N] [--check] [--steps N] [--exact-replicas] "
-      "[--seed S]\n"
-      "       [--tol T] [--atol A] [--dump FILE] [--help]\n"
-      "\n"
-      "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]; "
-      "launch it as\n"
-      "  mpirun -np %lld %s [options]\n"
-      "\n"
-      "options:\n"
-      "  --iters N  time N calls after one warm-up call (default 1; 0: no "
-      "timing)\n"
-      "  --check    compare the outputs of the first call with the "
-      "unpartitioned\n"
-      "             reference run on rank 0; exit status 1 if they differ\n"
-      "  --steps N  run N steps before checking; outputs that update an "
-      "input\n"
-      "             (new weights, optimizer state) replace it for the next "
-      "step\n"
-      "  --exact-replicas  --check also fails unless every rank holding "
-      "the same\n"
-      "             block of an output (e.g. depth replicas of a weight) "
-      "agrees bit for bit\n"
-      "  --seed S   seed of the input values (default 42)\n"
-      "  --atol A   an output within A of the reference everywhere passes "
-      "(default\n"
-      "             1e-8; for outputs that are zero in exact arithmetic)\n"
-      "  --tol T    tolerance of --check on ||y - ref||_2 / ||ref||_2 "
-      "(default 1e-5)\n"
-      "  --dump FILE  every rank writes the raw bytes of its output tiles "
-      "(in output\n"
-      "             order, after the checked steps) to FILE.rank<R>.bin, or "
-      "to FILE\n"
-      "             with %%r replaced by R: compare two runs bit for bit\n"
-      "  --help     print this message\n"
-      "\n"
-      "environment:\n"
-      "  SUMMA_PROFILE=path  write each rank's collective and matmul "
-      "counters as JSON\n"
-      "                      to path.rank<R>.json (or to path with %%r "
-      "replaced by R)\n",
-      argv0, program.name ? program.name : "(unnamed)", q, q, d, q * q * d,
-      argv0);
-  std::fflush(stdout);
-}
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Tensors and tiles
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// A validated SummaTensorDesc.
-struct Tensor {
-  const SummaTensorDesc *desc = nullptr;
-  std::string name;
-  DTypeInfo type{};
-  int rank = 0;
-  int64_t localCount = 1;
-  int64_t globalCount = 1;
-  int64_t globalStrides[SUMMA_MAX_RANK] = {0, 0, 0, 0};
-  /// Number of blocks along each dimension.
-  int64_t blocks[SUMMA_MAX_RANK] = {1, 1, 1, 1};
-
-  size_t localBytes() const { return localCount * type.size; }
-  size_t globalBytes() const { return globalCount * type.size; }
-
-  /// The block index along `dim` of the rank at `coords`: the mixed-radix
-  /// number of its coordinates on the split axes, outer to inner.
-  int64_t blockIndex(int dim, const int64_t coords[3]) const {
-    int64_t index = 0;
-    for (int slot = 0; slot < 3 && desc->splitAxes[dim][slot] >= 0; ++slot) {
-      int axis = desc->splitAxes[dim][slot];
-      index = index * axisExtent(axis) + coords[axis];
-    }
-    return index;
-  }
-
-  /// The linear index of the block that the rank at `coords` holds.
-  int64_t blockKey(const int64_t coords[3]) const {
-    int64_t key = 0;
-    for (int dim = 0; dim < rank; ++dim)
-      key = key * blocks[dim] + blockIndex(dim, coords);
-    return key;
-  }
-
-  /// Calls fn(localLinearIndex, globalLinearIndex) for every element of the
-  /// tile held at `coords` (or, with coords == nullptr, of the whole tensor).
-  template <typename Fn>
-  void forEachElement(const int64_t *coords, Fn fn) const {
-    const int64_t *shape = coords ? desc->localShape : desc->globalShape;
-    int64_t origin[SUMMA_MAX_RANK] = {0, 0, 0, 0};
-    if (coords)
-      for (int dim = 0; dim < rank; ++dim)
-        origin[dim] = blockIndex(dim, coords) * shape[dim];
-    int64_t count = coords ? localCount : globalCount;
-    int64_t index[SUMMA_MAX_RANK] = {0, 0, 0, 0};
-    for (int64_t linear = 0; linear < count; ++linear) {
-      int64_t global = 0;
-      for (int dim = 0; dim < rank; ++dim)
-        global += (origin[dim] + index[dim]) * globalStrides[dim];
-      fn(linear, global);
-      for (int dim = rank - 1; dim >= 0; --dim) {
-        if (++index[dim] < shape[dim])
-          break;
-        index[dim] = 0;
-      }
-    }
-  }
-
-  double load(const void *data, int64_t i) const {
-    return desc->dtype == SUMMA_DT_F32 ? static_cast<const float *>(data)[i]
-                                       : static_cast<const double *>(data)[i];
-  }
-
-  void store(void *data, int64_t i, double value) const {
-    if (desc->dtype == SUMMA_DT_F32)
-      static_cast<float *>(data)[i] = static_cast<float>(value);
-    else
-      static_cast<double *>(data)[i] = value;
-  }
-};
-
-Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index) {
+size_t elementSize(const SummaTensorDesc &desc, const char *role,
+                   const char *name) {
   const char *caller = "summaRtMain";
-  Tensor tensor;
-  tensor.desc = &desc;
-  tensor.name =
-      desc.name ? desc.name : std::string(role) + " #" + std::to_string(index);
-  const char *name = tensor.name.c_str();
-  if (desc.rank < 0 || desc.rank > SUMMA_MAX_RANK)
-    fatal("%s: %s '%s' has rank %d (expected 0..%d)", caller, role, name,
-          desc.rank, SUMMA_MAX_RANK);
-  tensor.rank = desc.rank;
   const char *typeName = dtypeName(desc.dtype);
   if (desc.dtype != SUMMA_DT_F32 && desc.dtype != SUMMA_DT_F64) {
     if (typeName)
@@ -332,87 +65,18 @@ Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index) {
     fatal("%s: %s '%s' has an invalid element type %d", caller, role, name,
           desc.dtype);
   }
-  tensor.type = checkDType(desc.dtype, caller);
-  if (!std::isfinite(desc.scale))
-    fatal("%s: %s '%s' has a non-finite scale", caller, role, name);
-
-  unsigned usedAxes = 0;
-  for (int dim = 0; dim < tensor.rank; ++dim) {
-    for (int slot = 0; slot < 3; ++slot) {
-      int axis = desc.splitAxes[dim][slot];
-      if (axis == -1)
-        break;
-      if (axis < 0 || axis > 2)
-        fatal("%s: %s '%s' dimension %d is split by invalid axis %d", caller,
-              role, name, dim, axis);
-      if (usedAxes & (1u << axis))
-        fatal("%s: %s '%s' is split twice by grid axis %d", caller, role, name,
-              axis);
-      usedAxes |= 1u << axis;
-      tensor.blocks[dim] *= axisExtent(axis);
-    }
-    int64_t local = desc.localShape[dim];
-    int64_t global = 0;
-    if (local < 0 ||
-        __builtin_mul_overflow(local, tensor.blocks[dim], &global) ||
-        desc.globalShape[dim] != global)
-      fatal("%s: %s '%s' dimension %d: global size %lld is not the local "
-            "size %lld times the %lld blocks of its split axes",
-            caller, role, name, dim, (long long)desc.globalShape[dim],
-            (long long)local, (long long)tensor.blocks[dim]);
-    // A tensor whose element or byte count does not fit in 64 bits would
-    // wrap around (to a small, wrong count) instead of failing to allocate.
-    if (__builtin_mul_overflow(tensor.localCount, local, &tensor.localCount) ||
-        __builtin_mul_overflow(tensor.globalCount, global,
-                               &tensor.globalCount))
-      fatal("%s: %s '%s' has more elements than fit in 64 bits (dimension "
-            "%d: local size %lld, global size %lld)",
-            caller, role, name, dim, (long long)local, (long long)global);
-  }
-  int64_t bytes = 0;
-  if (__builtin_mul_overflow(tensor.globalCount,
-                             static_cast<int64_t>(tensor.type.size), &bytes))
-    fatal("%s: %s '%s' has %lld elements of %d bytes, more bytes than fit in "
-          "64 bits",
-          caller, role, name, (long long)tensor.globalCount,
-          static_cast<int>(tensor.type.size));
-  int64_t stride = 1;
-  for (int dim = tensor.rank - 1; dim >= 0; --dim) {
-    tensor.globalStrides[dim] = stride;
-    stride *= desc.globalShape[dim];
-  }
-  return tensor;
+  return checkDType(desc.dtype, caller).size;
 }
 
-/// A zero-initialised, 64-byte aligned host buffer (never a null pointer).
-/// `what` names it in the error when it cannot be allocated.
-class Buffer {
-public:
-  Buffer(size_t bytes, const std::string &what) {
-    size_t rounded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
-    data_ = bytes > SIZE_MAX - 63 ? nullptr : std::aligned_alloc(64, rounded);
-    if (!data_)
-      fatal("summaRtMain: cannot allocate %zu bytes for %s (out of memory)",
-            bytes, what.c_str());
-    std::memset(data_, 0, rounded);
-  }
-  Buffer(Buffer &&other) noexcept : data_(other.data_) {
-    other.data_ = nullptr;
-  }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  Buffer &operator=(Buffer &&) = delete;
-  ~Buffer() { std::free(data_); }
+void *allocate(size_t bytes, const std::string &what) {
+  return driver::allocateHost(bytes, what);
+}
 
-  void *data() const { return data_; }
-
-private:
-  void *data_;
-};
+void release(void *buffer) { std::free(buffer); }
 
 /// Fills the tile at `coords` (or the whole tensor) of input `index`.
-void fillInput(const Tensor &tensor, int index, uint64_t seed,
-               const int64_t *coords, void *data) {
+void fill(const Tensor &tensor, int index, uint64_t seed, const int64_t *coords,
+          void *data) {
   double scale = tensor.desc->scale;
   bool nonnegative = tensor.desc->init == SUMMA_INIT_NONNEGATIVE;
   tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
@@ -423,359 +87,20 @@ void fillInput(const Tensor &tensor, int index, uint64_t seed,
     tensor.store(data, local, value * scale);
   });
 }
-} // namespace
 
-//===----------------------------------------------------------------------===//
-// --dump
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// `pattern` with every "%r" replaced by the rank, or with ".rank<R>.bin"
-/// appended when it has none.
-std::string dumpPath(const std::string &pattern, int rank) {
-  std::string rankText = std::to_string(rank);
-  if (pattern.find("%r") == std::string::npos)
-    return pattern + ".rank" + rankText + ".bin";
-  std::string path;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern.compare(i, 2, "%r") == 0) {
-      path += rankText;
-      ++i;
-    } else {
-      path += pattern[i];
-    }
-  }
-  return path;
+void copy(void *dst, const void *src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
 }
 
-/// Writes this rank's output tiles; on failure says so and returns false
-/// (every rank writes its own file: no coordination, no hang).
-bool dumpOutputs(const std::string &pattern, int rank,
-                 const std::vector<Tensor> &outputs,
-                 const std::vector<void *> &pointers, size_t firstOutput) {
-  std::string path = dumpPath(pattern, rank);
-  FILE *file = std::fopen(path.c_str(), "wb");
-  bool written = file != nullptr;
-  for (size_t o = 0; written && o < outputs.size(); ++o)
-    written = std::fwrite(pointers[firstOutput + o], 1,
-                          outputs[o].localBytes(),
-                          file) == outputs[o].localBytes();
-  int error = errno;
-  if (file && std::fclose(file) != 0 && written) {
-    written = false;
-    error = errno;
-  }
-  if (!written) {
-    std::string line = "summa: rank " + std::to_string(rank) +
-                       ": cannot write --dump file '" + path +
-                       "': " + std::strerror(error) + "\n";
-    std::fflush(stdout);
-    std::fputs(line.c_str(), stderr);
-    std::fflush(stderr);
-  }
-  return written;
-}
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// --check
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct Comparison {
-  double relErr = 0;
-  double maxAbsErr = 0;
-  /// Whether every replica of every block is bitwise equal to the first.
-  bool replicasIdentical = true;
-  bool nonFiniteOutput = false;
-  bool nonFiniteReference = false;
+const driver::Backend cpuBackend = {
+    /*usageWhere=*/"",
+    /*usageEnvironment=*/"", elementSize,
+    /*announce=*/nullptr,    allocate,    release, fill, copy,
+    /*toHost=*/nullptr,
+    /*settle=*/nullptr,
 };
-
-/// Compares every rank's tile of `tensor` (`tiles`, in world-rank order) with
-/// the reference. Ranks that hold the same block (replicas over axes that
-/// split no dimension) are numbered by world rank; the relative error is the
-/// worst over the tensors assembled from the c-th replica of every block, so
-/// a single wrong replica fails the check.
-Comparison compareOutput(const Tensor &tensor, const char *tiles,
-                         const void *reference, double tol) {
-  const GridState &g = grid();
-  Comparison result;
-  double refSq = 0;
-  for (int64_t i = 0; i < tensor.globalCount; ++i) {
-    double value = tensor.load(reference, i);
-    if (!std::isfinite(value))
-      result.nonFiniteReference = true;
-    refSq += value * value;
-  }
-
-  std::vector<int> firstHolder;
-  std::vector<int> holders;
-  std::vector<double> errSq(g.worldSize, 0.0);
-  double worstReplicaRel = 0;
-  int replicaA = -1, replicaB = -1;
-  for (int rank = 0; rank < g.worldSize; ++rank) {
-    int64_t coords[3];
-    coordsOfRank(rank, coords);
-    int64_t key = tensor.blockKey(coords);
-    if (key >= static_cast<int64_t>(firstHolder.size())) {
-      firstHolder.resize(key + 1, -1);
-      holders.resize(key + 1, 0);
-    }
-    int replica = holders[key]++;
-    if (firstHolder[key] < 0)
-      firstHolder[key] = rank;
-    const char *tile = tiles + rank * tensor.localBytes();
-    const char *firstTile = tiles + firstHolder[key] * tensor.localBytes();
-    if (std::memcmp(tile, firstTile, tensor.localBytes()) != 0)
-      result.replicasIdentical = false;
-    double diffSq = 0, replicaDiffSq = 0, replicaSq = 0;
-    tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
-      double y = tensor.load(tile, local);
-      double ref = tensor.load(reference, global);
-      if (!std::isfinite(y))
-        result.nonFiniteOutput = true;
-      double diff = y - ref;
-      diffSq += diff * diff;
-      result.maxAbsErr = std::max(result.maxAbsErr, std::fabs(diff));
-      double first = tensor.load(firstTile, local);
-      replicaDiffSq += (y - first) * (y - first);
-      replicaSq += first * first;
-    });
-    errSq[replica] += diffSq;
-    double replicaRel =
-        std::sqrt(replicaDiffSq) /
-        std::max(std::sqrt(replicaSq), std::numeric_limits<double>::min());
-    if (replicaRel > worstReplicaRel) {
-      worstReplicaRel = replicaRel;
-      replicaA = firstHolder[key];
-      replicaB = rank;
-    }
-  }
-  double worstSq = *std::max_element(errSq.begin(), errSq.end());
-  result.relErr =
-      std::sqrt(worstSq) /
-      std::max(std::sqrt(refSq), std::numeric_limits<double>::min());
-  if (result.nonFiniteOutput || result.nonFiniteReference) {
-    result.relErr = std::numeric_limits<double>::quiet_NaN();
-    result.maxAbsErr = std::numeric_limits<double>::quiet_NaN();
-  }
-  if (worstReplicaRel > tol)
-    std::printf("check: %s replicas differ: ranks %d and %d hold the same "
-                "block, rel_diff=%.3e\n",
-                tensor.name.c_str(), replicaA, replicaB, worstReplicaRel);
-  return result;
-}
-
-/// Copies every output that updates an input (SummaTensorDesc::updates)
-/// over that input, local tiles or whole tensors.
-void feedBack(const std::vector<Tensor> &inputs,
-              const std::vector<Tensor> &outputs,
-              const std::vector<void *> &pointers, bool local) {
-  for (size_t o = 0; o < outputs.size(); ++o) {
-    int32_t updates = outputs[o].desc->updates;
-    if (updates <= 0)
-      continue;
-    const Tensor &input = inputs[updates - 1];
-    size_t bytes = local ? outputs[o].localBytes() : outputs[o].globalBytes();
-    std::memcpy(pointers[updates - 1], pointers[inputs.size() + o], bytes);
-    (void)input;
-  }
-}
-
-/// Runs the reference on rank 0 and compares; returns the exit status.
-int checkOnRoot(const SummaProgramDesc &program,
-                const std::vector<Tensor> &inputs,
-                const std::vector<Tensor> &outputs,
-                const std::vector<Buffer> &gathered, const Options &options) {
-  // The counters describe the spmd program, not the reference.
-  ProfilePause pause;
-  std::vector<Buffer> buffers;
-  std::vector<void *> pointers;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    buffers.emplace_back(inputs[i].globalBytes(),
-                         "the whole input '" + inputs[i].name +
-                             "' of the --check reference");
-    fillInput(inputs[i], static_cast<int>(i), options.seed, nullptr,
-              buffers.back().data());
-  }
-  for (const Tensor &output : outputs)
-    buffers.emplace_back(output.globalBytes(),
-                         "the whole output '" + output.name +
-                             "' of the --check reference");
-  for (const Buffer &buffer : buffers)
-    pointers.push_back(buffer.data());
-  for (int64_t step = 0; step < options.steps; ++step) {
-    program.reference(pointers.data());
-    if (step + 1 < options.steps)
-      feedBack(inputs, outputs, pointers, /*local=*/false);
-  }
-
-  double maxRel = 0;
-  int failed = -1;
-  Comparison failure;
-  for (size_t o = 0; o < outputs.size(); ++o) {
-    const Tensor &output = outputs[o];
-    Comparison cmp =
-        compareOutput(output, static_cast<const char *>(gathered[o].data()),
-                      pointers[inputs.size() + o], options.tol);
-    bool absolute = cmp.relErr > options.tol && cmp.maxAbsErr <= options.atol;
-    const char *note = cmp.nonFiniteReference ? " (non-finite reference)"
-                       : cmp.nonFiniteOutput  ? " (non-finite output)"
-                       : absolute             ? " (within --atol)"
-                                              : "";
-    std::printf("check: %s rel_err=%.3e max_abs_err=%.3e%s\n",
-                output.name.c_str(), cmp.relErr, cmp.maxAbsErr, note);
-    if (options.exactReplicas)
-      std::printf("check: %s replicas %s\n", output.name.c_str(),
-                  cmp.replicasIdentical ? "bit-identical" : "DIFFER");
-    bool ok = !cmp.nonFiniteOutput && !cmp.nonFiniteReference &&
-              (cmp.relErr <= options.tol || cmp.maxAbsErr <= options.atol) &&
-              (!options.exactReplicas || cmp.replicasIdentical);
-    if (!ok && failed < 0) {
-      failed = static_cast<int>(o);
-      failure = cmp;
-    }
-    if (ok && !absolute)
-      maxRel = std::max(maxRel, cmp.relErr);
-  }
-  if (failed >= 0)
-    std::printf("check: FAIL output %s rel_err=%.3e max_abs_err=%.3e (tol "
-                "%g)\n",
-                outputs[failed].name.c_str(), failure.relErr, failure.maxAbsErr,
-                options.tol);
-  else
-    std::printf("check: PASS max_rel_err=%.3e\n", maxRel);
-  std::fflush(stdout);
-  return failed >= 0 ? 1 : 0;
-}
 } // namespace
-
-//===----------------------------------------------------------------------===//
-// summaRtMain
-//===----------------------------------------------------------------------===//
 
 int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
-  const char *caller = "summaRtMain";
-  if (!program)
-    fatal("%s: no program description", caller);
-  const char *argv0 = argc > 0 && argv && argv[0] ? argv[0] : "summa-program";
-
-  Options options;
-  std::string error;
-  switch (parseOptions(argc, argv, options, error)) {
-  case ParseResult::Help:
-    if (launcherRank() == 0)
-      printUsage(argv0, *program);
-    return 0;
-  case ParseResult::Error:
-    if (launcherRank() == 0) {
-      std::fprintf(stderr, "summa: %s; run %s --help for usage\n",
-                   error.c_str(), argv0);
-      std::fflush(stderr);
-    }
-    return 2;
-  case ParseResult::Run:
-    break;
-  }
-
-  summaRtInit(&argc, &argv, program->q, program->d);
-  const GridState &g = grid();
-
-  if (program->numInputs < 0 || program->numOutputs < 0 ||
-      (program->numInputs > 0 && !program->inputs) ||
-      (program->numOutputs > 0 && !program->outputs))
-    fatal("%s: invalid program description (%d inputs, %d outputs)", caller,
-          program->numInputs, program->numOutputs);
-  if (!program->spmd)
-    fatal("%s: the program has no spmd function", caller);
-  if (options.check && !program->reference)
-    fatal("%s: --check needs a reference function, and the program has none",
-          caller);
-  std::vector<Tensor> inputs, outputs;
-  for (int i = 0; i < program->numInputs; ++i)
-    inputs.push_back(analyseTensor(program->inputs[i], "input", i));
-  for (int i = 0; i < program->numOutputs; ++i)
-    outputs.push_back(analyseTensor(program->outputs[i], "output", i));
-  for (const Tensor &output : outputs) {
-    int32_t updates = output.desc->updates;
-    if (updates < 0 || updates > program->numInputs)
-      fatal("%s: output '%s' updates input %d, which does not exist", caller,
-            output.name.c_str(), updates - 1);
-    if (updates > 0 &&
-        (inputs[updates - 1].globalBytes() != output.globalBytes() ||
-         inputs[updates - 1].localBytes() != output.localBytes()))
-      fatal("%s: output '%s' updates input '%s' of another shape or layout",
-            caller, output.name.c_str(), inputs[updates - 1].name.c_str());
-  }
-
-  // This rank's tiles: inputs filled, outputs zeroed.
-  std::vector<Buffer> tiles;
-  std::vector<void *> pointers;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    tiles.emplace_back(inputs[i].localBytes(),
-                       "the tile of input '" + inputs[i].name + "'");
-    fillInput(inputs[i], static_cast<int>(i), options.seed, g.coords,
-              tiles.back().data());
-  }
-  for (const Tensor &output : outputs)
-    tiles.emplace_back(output.localBytes(),
-                       "the tile of output '" + output.name + "'");
-  for (const Buffer &tile : tiles)
-    pointers.push_back(tile.data());
-
-  // The first --steps calls are the ones --check verifies (starting from
-  // untouched inputs) and the warm-up of the timing loop.
-  for (int64_t step = 0; step < options.steps; ++step) {
-    program->spmd(pointers.data());
-    if (step + 1 < options.steps)
-      feedBack(inputs, outputs, pointers, /*local=*/true);
-  }
-
-  bool dumped = options.dump.empty() ||
-                dumpOutputs(options.dump, g.worldRank, outputs, pointers,
-                            inputs.size());
-
-  std::vector<Buffer> gathered;
-  if (options.check) {
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      size_t bytes = outputs[o].localBytes();
-      if (bytes > INT_MAX)
-        fatal("%s: output '%s' has %zu bytes per rank, more than --check can "
-              "gather",
-              caller, outputs[o].name.c_str(), bytes);
-      gathered.emplace_back(g.worldRank == 0 ? bytes * g.worldSize : 0,
-                            "the gathered tiles of output '" +
-                                outputs[o].name + "'");
-      SUMMA_MPI_CHECK(
-          MPI_Gather(pointers[inputs.size() + o], static_cast<int>(bytes),
-                     MPI_BYTE, gathered.back().data(), static_cast<int>(bytes),
-                     MPI_BYTE, 0, MPI_COMM_WORLD));
-    }
-  }
-
-  if (options.iters > 0) {
-    SUMMA_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-    double start = MPI_Wtime();
-    for (int64_t iter = 0; iter < options.iters; ++iter)
-      program->spmd(pointers.data());
-    SUMMA_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-    double elapsed = MPI_Wtime() - start;
-    if (g.worldRank == 0) {
-      std::printf("time: %.3f ms/iter (%lld iters, %d ranks, grid "
-                  "[%lld,%lld,%lld])\n",
-                  elapsed * 1e3 / options.iters, (long long)options.iters,
-                  g.worldSize, (long long)g.q, (long long)g.q, (long long)g.d);
-      std::fflush(stdout);
-    }
-  }
-
-  int status = 0;
-  if (options.check) {
-    if (g.worldRank == 0)
-      status = checkOnRoot(*program, inputs, outputs, gathered, options);
-    // Every rank returns the verdict of rank 0.
-    SUMMA_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD));
-  }
-  summaRtFinalize();
-  return status == 0 && !dumped ? 1 : status;
+  return driver::run(argc, argv, program, cpuBackend);
 }

@@ -26,13 +26,13 @@ std::string formatDouble(double value) {
   std::snprintf(text, sizeof(text), "%.9g", value);
   return text;
 }
+} // namespace
 
-/// SUMMA_PROFILE with every "%r" replaced by the rank, or with
-/// ".rank<R>.json" appended when it has no "%r".
-std::string profilePath(const std::string &pattern, int rank) {
+std::string summa::rt::perRankPath(const std::string &pattern, int rank,
+                                   const char *extension) {
   std::string rankText = std::to_string(rank);
   if (pattern.find("%r") == std::string::npos)
-    return pattern + ".rank" + rankText + ".json";
+    return pattern + ".rank" + rankText + extension;
   std::string path;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern.compare(i, 2, "%r") == 0) {
@@ -44,7 +44,6 @@ std::string profilePath(const std::string &pattern, int rank) {
   }
   return path;
 }
-} // namespace
 
 double summa::rt::profileClock() {
   using Clock = std::chrono::steady_clock;
@@ -161,7 +160,7 @@ bool summa::rt::writeProfileIfRequested() {
   if (!pattern || !*pattern)
     return true;
   int rank = grid().worldRank;
-  std::string path = profilePath(pattern, rank);
+  std::string path = perRankPath(pattern, rank, ".json");
   std::string json = profileToJson();
   FILE *file = std::fopen(path.c_str(), "w");
   bool written =

@@ -122,6 +122,12 @@ private:
 /// Seconds on a monotonic clock (usable before MPI is initialised).
 double profileClock();
 
+/// `pattern` with every "%r" replaced by `rank`, or with ".rank<R>" and
+/// `extension` appended when it has no "%r": the per-rank files of
+/// SUMMA_PROFILE (".json") and of the driver's --dump (".bin").
+std::string perRankPath(const std::string &pattern, int rank,
+                        const char *extension);
+
 /// Whether calls are being counted (false under a ProfilePause).
 bool profileRecording();
 

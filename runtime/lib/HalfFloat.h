@@ -6,20 +6,20 @@
 //
 // IEEE binary16 (f16) and bfloat16 (bf16) from and to float, by bit
 // manipulation, round to nearest even, exactly as CUDA's __float2half_rn /
-// __float2bfloat16_rn and their inverses. Used where the GPU backend handles
-// 16-bit values on the host: the MPI reductions of the one-GPU test mode, the
-// driver's comparison with the reference, and the tests' CPU references.
-// No CUDA header is needed.
+// __float2bfloat16_rn and their inverses. Used where 16-bit values are handled
+// on the host: the drivers' comparison with the reference (DriverCore.cpp),
+// the MPI reductions of the GPU backend's one-GPU test mode, and the tests'
+// CPU references. No CUDA header is needed.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_GPU_HALFFLOAT_H
-#define SUMMA_RUNTIME_GPU_HALFFLOAT_H
+#ifndef SUMMA_RUNTIME_LIB_HALFFLOAT_H
+#define SUMMA_RUNTIME_LIB_HALFFLOAT_H
 
 #include <cstdint>
 #include <cstring>
 
-namespace summa::gpu {
+namespace summa::rt {
 
 inline uint32_t floatBits(float value) {
   uint32_t bits;
@@ -101,6 +101,15 @@ inline uint16_t floatToHalf(float value) {
   return static_cast<uint16_t>(sign | result);
 }
 
+} // namespace summa::rt
+
+namespace summa::gpu {
+using rt::bfloat16ToFloat;
+using rt::floatBits;
+using rt::floatFromBits;
+using rt::floatToBFloat16;
+using rt::floatToHalf;
+using rt::halfToFloat;
 } // namespace summa::gpu
 
-#endif // SUMMA_RUNTIME_GPU_HALFFLOAT_H
+#endif // SUMMA_RUNTIME_LIB_HALFFLOAT_H

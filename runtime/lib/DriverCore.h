@@ -1,0 +1,120 @@
+//===- DriverCore.h - summaRtMain, shared by both backends ------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver of compiled programs (summaRtMain): options, the analysis of the
+// program's tensor table, the steps, --dump, the timing loop and --check.
+// It is compiled into both runtime libraries; what differs between them is
+// where the tiles live and how they are filled and copied, which a backend
+// says in a `Backend` (runtime/lib/Driver.cpp: host memory; runtime/gpu/
+// Driver.cpp: device memory from the pool, filled on the device).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_LIB_DRIVERCORE_H
+#define SUMMA_RUNTIME_LIB_DRIVERCORE_H
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace summa::rt::driver {
+
+/// A validated SummaTensorDesc.
+struct Tensor {
+  const SummaTensorDesc *desc = nullptr;
+  std::string name;
+  size_t elementSize = 0;
+  int rank = 0;
+  int64_t localCount = 1;
+  int64_t globalCount = 1;
+  int64_t globalStrides[SUMMA_MAX_RANK] = {0, 0, 0, 0};
+  /// Number of blocks along each dimension.
+  int64_t blocks[SUMMA_MAX_RANK] = {1, 1, 1, 1};
+
+  size_t localBytes() const { return localCount * elementSize; }
+  size_t globalBytes() const { return globalCount * elementSize; }
+
+  /// The block index along `dim` of the rank at `coords`: the mixed-radix
+  /// number of its coordinates on the split axes, outer to inner.
+  int64_t blockIndex(int dim, const int64_t coords[3]) const;
+
+  /// The linear index of the block that the rank at `coords` holds.
+  int64_t blockKey(const int64_t coords[3]) const;
+
+  /// Calls fn(localLinearIndex, globalLinearIndex) for every element of the
+  /// tile held at `coords` (or, with coords == nullptr, of the whole tensor).
+  template <typename Fn>
+  void forEachElement(const int64_t *coords, Fn fn) const {
+    const int64_t *shape = coords ? desc->localShape : desc->globalShape;
+    int64_t origin[SUMMA_MAX_RANK] = {0, 0, 0, 0};
+    if (coords)
+      for (int dim = 0; dim < rank; ++dim)
+        origin[dim] = blockIndex(dim, coords) * shape[dim];
+    int64_t count = coords ? localCount : globalCount;
+    int64_t index[SUMMA_MAX_RANK] = {0, 0, 0, 0};
+    for (int64_t linear = 0; linear < count; ++linear) {
+      int64_t global = 0;
+      for (int dim = 0; dim < rank; ++dim)
+        global += (origin[dim] + index[dim]) * globalStrides[dim];
+      fn(linear, global);
+      for (int dim = rank - 1; dim >= 0; --dim) {
+        if (++index[dim] < shape[dim])
+          break;
+        index[dim] = 0;
+      }
+    }
+  }
+
+  /// Element `i` of host memory `data` (f32, f64, and f16/bf16 widened
+  /// exactly).
+  double load(const void *data, int64_t i) const;
+  /// Stores `value` as f32 or f64 (the element types of host tiles).
+  void store(void *data, int64_t i, double value) const;
+};
+
+/// What differs between the backends.
+struct Backend {
+  /// Follows "compiled for the grid [q,q,d]" in --help.
+  const char *usageWhere;
+  /// Lines added to the environment section of --help.
+  const char *usageEnvironment;
+  /// Validates the element type of a tensor (fatal, naming `role` and
+  /// `name`, when this backend does not support it); returns its size.
+  size_t (*elementSize)(const SummaTensorDesc &desc, const char *role,
+                        const char *name);
+  /// Called on every rank once the program's tensors are validated.
+  void (*announce)();
+  /// A zeroed buffer of `bytes` that compiled code reads and writes, never a
+  /// null pointer; `what` names it in an error.
+  void *(*allocate)(size_t bytes, const std::string &what);
+  void (*release)(void *buffer);
+  /// Fills input number `index` from `seed`: the tile held at `coords`, or
+  /// the whole tensor when `coords` is null.
+  void (*fill)(const Tensor &tensor, int index, uint64_t seed,
+               const int64_t *coords, void *buffer);
+  /// Buffer to buffer (an output over the input it updates).
+  void (*copy)(void *dst, const void *src, size_t bytes);
+  /// Buffer to host memory, complete on return; null when buffers are host
+  /// memory already.
+  void (*toHost)(void *host, const void *buffer, size_t bytes);
+  /// Waits for all queued work: before the timing barriers and around the
+  /// reference run; null when calls complete on return.
+  void (*settle)();
+};
+
+/// summaRtMain of a backend.
+int run(int argc, char **argv, const SummaProgramDesc *program,
+        const Backend &backend);
+
+/// A zeroed, 64-byte aligned host buffer of `bytes` (never a null pointer):
+/// fatal, naming `what`, when it cannot be allocated. Free with std::free.
+void *allocateHost(size_t bytes, const std::string &what);
+
+} // namespace summa::rt::driver
+
+#endif // SUMMA_RUNTIME_LIB_DRIVERCORE_H
