@@ -223,19 +223,29 @@ if [ -z "$COMPILE" ] && [ $SKIP_BUILD -eq 0 ] && [ -d "$MLIR_PREFIX/lib/cmake/ml
   fi
 fi
 
-# run_example NAME GRID RANKS MODE FILE: compile for --target=cuda, run
+# compile_example NAME GRID FILE: summa-compile --target=cuda in the
+# background (the compiles run in parallel; run_example waits for its own).
+declare -A COMPILE_PID
+compile_example() {
+  local name=$1 grid=$2 file=$3
+  local exe="$LOG/$name.${grid//,/}.cuda"
+  "$COMPILE" "$file" --grid="$grid" --target=cuda --cuda-chip="$CHIP" \
+    -o "$exe" >"$exe.compile.log" 2>&1 &
+  COMPILE_PID["$name.$grid"]=$!
+}
+
+# run_example NAME GRID RANKS MODE STEPS: runs the compiled example with
 # --check (MODE nccl, or mpi: the one-GPU test mode), one table row.
 run_example() {
-  local name=$1 grid=$2 ranks=$3 mode=$4 file=$5
+  local name=$1 grid=$2 ranks=$3 mode=$4 steps=$5
   local exe="$LOG/$name.${grid//,/}.cuda" out="$LOG/$name.${grid//,/}.$mode.log"
-  if ! "$COMPILE" "$file" --grid="$grid" --target=cuda --cuda-chip="$CHIP" \
-    -o "$exe" >"$out" 2>&1; then
-    row "compiled $name [$grid] ($mode)" FAIL "compile: see $(basename "$out")"
+  if ! wait "${COMPILE_PID["$name.$grid"]}"; then
+    row "compiled $name [$grid] ($mode)" FAIL "compile: see $(basename "$exe").compile.log"
     FAILED=1
     return
   fi
   if timeout 120 env SUMMA_GPU_COLLECTIVES=$mode mpirun -np "$ranks" \
-    -x SUMMA_GPU_COLLECTIVES "$exe" --check --steps "$STEPS" >>"$out" 2>&1 &&
+    -x SUMMA_GPU_COLLECTIVES "$exe" --check --steps "$steps" >"$out" 2>&1 &&
     grep -q '^check: PASS' "$out"; then
     row "compiled $name [$grid] ($mode)" PASS "$(grep '^check: PASS' "$out" | head -n 1)"
   else
@@ -252,17 +262,21 @@ elif [ "${DEVICES:-0}" -lt 1 ]; then
   row "compiled examples (--target=cuda)" SKIP "no CUDA device"
 else
   say "compiled examples on the GPU (--target=cuda --cuda-chip=$CHIP)"
-  for ex in mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step mlp_train_adam gpt_train_step; do
-    STEPS=1
-    case $ex in *train*) STEPS=2 ;; esac
-    run_example "$ex" 1,1,1 1 nccl "$ROOT/examples/$ex.mlir"
-    run_example "$ex" 2,2,1 4 mpi "$ROOT/examples/$ex.mlir"
-  done
-  STEPS=1
+  EXAMPLES=(mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step mlp_train_adam gpt_train_step)
   for dt in bf16 f16; do
-    python3 "$ROOT/examples/generate.py" layer --dtype $dt -o "$LOG/layer_$dt.mlir"
-    run_example "gpt_layer_$dt" 1,1,1 1 nccl "$LOG/layer_$dt.mlir"
-    run_example "gpt_layer_$dt" 2,2,1 4 mpi "$LOG/layer_$dt.mlir"
+    python3 "$ROOT/examples/generate.py" layer --dtype $dt -o "$LOG/gpt_layer_$dt.mlir"
+  done
+  for ex in "${EXAMPLES[@]}" gpt_layer_bf16 gpt_layer_f16; do
+    file=$ROOT/examples/$ex.mlir
+    [ -f "$file" ] || file=$LOG/$ex.mlir
+    compile_example "$ex" 1,1,1 "$file"
+    compile_example "$ex" 2,2,1 "$file"
+  done
+  for ex in "${EXAMPLES[@]}" gpt_layer_bf16 gpt_layer_f16; do
+    steps=1
+    case $ex in *train*) steps=2 ;; esac
+    run_example "$ex" 1,1,1 1 nccl $steps
+    run_example "$ex" 2,2,1 4 mpi $steps
   done
 
   # The GPT-2-XL-size layer (h = 1536, 24 heads, seq 1024), bf16, one GPU.
