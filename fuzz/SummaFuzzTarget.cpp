@@ -21,8 +21,8 @@
 //   summa-partition on IR
 //   that carries summa.layout attributes;
 // - --target=cuda's own passes: summa-materialize-splats on dense constants,
-//   and on buffers the loop forms up to outlined kernels and
-//   summa-verify-host-code.
+//   and on buffers contractions as GEMMs, the loop forms up to outlined
+//   kernels and summa-verify-host-code.
 //
 // Diagnostics are swallowed: input that does not parse, does not verify or
 // is rejected by a pass is fine. A crash, a sanitizer report, an assertion in
@@ -281,12 +281,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                    "canonicalize"));
   // --target=cuda's passes up to the kernels (the NVVM binary needs the
   // CUDA toolkit and is upstream's): on tensors, splat constants; on
-  // buffers, the loop forms, kernel outlining and the host-code check.
+  // buffers, contractions as GEMMs, the loop forms, kernel outlining and
+  // the host-code check.
   if (input.contains("dense<"))
     run("summa-materialize-splats", textual("summa-materialize-splats"));
   if (input.contains("memref<"))
-    run("summa-prepare-device-ops ... summa-verify-host-code",
-        textual("summa-prepare-device-ops,convert-linalg-to-parallel-loops,"
+    run("summa-contractions-to-runtime ... summa-verify-host-code",
+        textual("summa-contractions-to-runtime,summa-prepare-device-ops,"
+                "convert-linalg-to-parallel-loops,"
                 "summa-map-parallel-loops{block-size=7},"
                 "convert-parallel-loops-to-gpu,gpu-kernel-outlining,"
                 "summa-verify-host-code"));

@@ -48,6 +48,31 @@ def SummaMaterializeSplats : Pass<"summa-materialize-splats", "::mlir::ModuleOp"
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaContractionsToRuntime : Pass<"summa-contractions-to-runtime",
+                                      "::mlir::ModuleOp"> {
+  let summary = "Lower batched contractions in linalg.generic to runtime GEMMs";
+  let description = [{
+    A `linalg.generic` on buffers that is a contraction (body
+    `out + a * b`; one reduction dimension `k`; one dimension `m` of the
+    first input and the output, one dimension `n` of the second input and
+    the output, any number of batch dimensions of all three), whose buffers
+    have static strides that make each batch a row-major GEMM (unit stride
+    along `k` or `m` in A, along `n` or `k` in B, along `n` in C), becomes a
+    loop nest over the batch dimensions calling `summaRtMatmul` with
+    `accumulate = 1`: attention's `Q·Kᵀ` and `P·V` per (batch, head), which
+    were written as generics to keep heads a dimension of their own. Other
+    generics are left for the generic lowering.
+
+    Part of `--target=cuda`'s lowering (cuBLAS instead of a generated loop
+    kernel); `--target=cpu` keeps the generic loops, so that the runtime's
+    GEMM counters there stay those of the SUMMA matmuls the planner counts.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def SummaPrepareDeviceOps : Pass<"summa-prepare-device-ops", "::mlir::ModuleOp"> {
   let summary = "Put every local memref op into a form that becomes a GPU kernel";
   let description = [{

@@ -46,12 +46,14 @@ static const char *const kToLLVM =
     "convert-cf-to-llvm,"
     "reconcile-unrealized-casts";
 
-/// --target=cuda, after convert-summa-to-runtime: local ops to kernels
+/// --target=cuda, after convert-summa-to-runtime: batched contractions to
+/// runtime GEMMs, the other local ops to kernels
 /// (outlined, checked that the host touches no buffer), the kernels to NVVM
 /// and a binary; then the host to LLVM, with allocations through the
 /// runtime's device pool (_mlir_memref_to_llvm_alloc) and launches through
 /// its mgpu* functions.
 static const char *const kToLoops =
+    "summa-contractions-to-runtime,"
     "summa-prepare-device-ops,"
     "convert-linalg-to-parallel-loops,"
     "summa-map-parallel-loops{block-size=%BLOCK%}";

@@ -1,0 +1,212 @@
+//===- ContractionsToRuntime.cpp - batched GEMMs from generics --*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements summa-contractions-to-runtime: a linalg.generic on buffers
+// computing out[.., m, .., n] += a[.., m, .., k] * b[.., k, .., n] (any order
+// of the dimensions, batch dimensions in all three operands) becomes a loop
+// nest over the batch dimensions, each iteration one summaRtMatmul on
+// strided views of the three buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Conversion/Passes.h"
+
+#include "RuntimeABI.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::summa {
+#define GEN_PASS_DEF_SUMMACONTRACTIONSTORUNTIME
+#include "summa/Conversion/Passes.h.inc"
+} // namespace mlir::summa
+
+using namespace mlir;
+using namespace mlir::summa;
+
+namespace {
+
+/// The loop dimensions of a contraction.
+struct Contraction {
+  unsigned m, n, k;
+  SmallVector<unsigned> batch;
+};
+
+/// Whether the body is `yield out + a * b` (either operand order).
+bool isMulAdd(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  if (body.getNumArguments() != 3 || body.getOperations().size() != 3)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() == acc) == (add.getRhs() == acc))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+std::optional<Contraction> matchContraction(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      !isMulAdd(op))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return std::nullopt;
+  std::optional<Contraction> result = Contraction();
+  SmallVector<bool> seen(3, false); // m, n, k
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    bool inA = maps[0].getResultPosition(getAffineDimExpr(d, op.getContext()))
+                   .has_value(),
+         inB = maps[1].getResultPosition(getAffineDimExpr(d, op.getContext()))
+                   .has_value(),
+         inC = maps[2].getResultPosition(getAffineDimExpr(d, op.getContext()))
+                   .has_value();
+    bool reduction =
+        op.getIteratorTypesArray()[d] == utils::IteratorType::reduction;
+    unsigned *slot = nullptr;
+    int which = -1;
+    if (reduction && inA && inB && !inC)
+      slot = &result->k, which = 2;
+    else if (!reduction && inA && inB && inC)
+      result->batch.push_back(d);
+    else if (!reduction && inA && !inB && inC)
+      slot = &result->m, which = 0;
+    else if (!reduction && !inA && inB && inC)
+      slot = &result->n, which = 1;
+    else
+      return std::nullopt;
+    if (slot) {
+      if (seen[which])
+        return std::nullopt; // two m (or n) dimensions: not one GEMM
+      seen[which] = true;
+      *slot = d;
+    }
+  }
+  if (!seen[0] || !seen[1] || !seen[2])
+    return std::nullopt;
+  return result;
+}
+
+/// The static stride of loop dimension `d` in operand `operand`'s buffer.
+std::optional<int64_t> strideOf(linalg::GenericOp op, unsigned operand,
+                                unsigned d) {
+  auto type = cast<MemRefType>(op->getOperand(operand).getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  std::optional<unsigned> pos =
+      op.getIndexingMapsArray()[operand].getResultPosition(
+          getAffineDimExpr(d, op.getContext()));
+  if (!pos || ShapedType::isDynamic(strides[*pos]))
+    return std::nullopt;
+  return strides[*pos];
+}
+
+/// Lowers `op` if it is a contraction whose batches are strided GEMMs.
+void lowerContraction(linalg::GenericOp op, ModuleOp module) {
+  std::optional<Contraction> c = matchContraction(op);
+  if (!c)
+    return;
+  int32_t dtype = -1;
+  for (Value v : op->getOperands()) {
+    int32_t code =
+        abi::getDTypeCode(cast<MemRefType>(v.getType()).getElementType());
+    if (code < 0 || (dtype >= 0 && code != dtype))
+      return;
+    dtype = code;
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return;
+  auto stride = [&](unsigned operand, unsigned d) {
+    return strideOf(op, operand, d);
+  };
+  std::optional<int64_t> aM = stride(0, c->m), aK = stride(0, c->k),
+                         bK = stride(1, c->k), bN = stride(1, c->n),
+                         cM = stride(2, c->m), cN = stride(2, c->n);
+  if (!aM || !aK || !bK || !bN || !cM || !cN || *cN != 1)
+    return;
+  // Row-major op(A)[m, k]: A itself (unit stride along k) or Aᵀ stored
+  // [k, m] (unit stride along m); likewise op(B)[k, n].
+  bool transA = *aK != 1, transB = *bN != 1;
+  if ((transA && *aM != 1) || (transB && *bK != 1))
+    return;
+  int64_t lda = transA ? *aK : *aM, ldb = transB ? *bN : *bK, ldc = *cM;
+  SmallVector<SmallVector<int64_t>> batchStrides(3);
+  for (unsigned d : c->batch)
+    for (unsigned operand = 0; operand < 3; ++operand) {
+      std::optional<int64_t> s = stride(operand, d);
+      if (!s)
+        return;
+      batchStrides[operand].push_back(*s);
+    }
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> bases, offsets;
+  for (Value v : op->getOperands()) {
+    bases.push_back(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v));
+    offsets.push_back(
+        memref::ExtractStridedMetadataOp::create(b, loc, v).getOffset());
+  }
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto i32 = [&](OpBuilder &builder, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, v, 32);
+  };
+  SmallVector<Value> lbs, ubs, steps;
+  for (unsigned d : c->batch) {
+    lbs.push_back(index(0));
+    ubs.push_back(index(ranges[d]));
+    steps.push_back(index(1));
+  }
+  scf::buildLoopNest(
+      b, loc, lbs, ubs, steps,
+      [&](OpBuilder &nb, Location loc, ValueRange ivs) {
+        SmallVector<Value> at(offsets);
+        for (unsigned operand = 0; operand < 3; ++operand)
+          for (auto [iv, s] : llvm::zip(ivs, batchStrides[operand])) {
+            Value step = arith::MulIOp::create(
+                nb, loc, iv, arith::ConstantIndexOp::create(nb, loc, s));
+            at[operand] = arith::AddIOp::create(nb, loc, at[operand], step);
+          }
+        auto constant = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(nb, loc, v);
+        };
+        abi::createCall(nb, loc, module, abi::kMatmul,
+                        {i32(nb, dtype), bases[0], at[0], constant(lda),
+                         bases[1], at[1], constant(ldb), bases[2], at[2],
+                         constant(ldc), constant(ranges[c->m]),
+                         constant(ranges[c->n]), constant(ranges[c->k]),
+                         i32(nb, transA), i32(nb, transB), i32(nb, 1)});
+      });
+  op.erase();
+}
+
+struct SummaContractionsToRuntimePass
+    : summa::impl::SummaContractionsToRuntimeBase<
+          SummaContractionsToRuntimePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::GenericOp> generics;
+    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
+      lowerContraction(op, module);
+  }
+};
+
+} // namespace

@@ -1,0 +1,120 @@
+// RUN: summa-opt %s -summa-contractions-to-runtime -split-input-file | FileCheck %s
+
+// Attention's scores: S[b, h, i, j] += Q[b, i, h, d] * K[b, j, h, d]. Per
+// (b, h) a GEMM S = Q·Kᵀ on strided views: lda = ldb = heads·d = 32, ldc = 8,
+// batch strides b: 256, 256, 256 and h: 8, 8, 64.
+#q = affine_map<(b, h, i, j, d) -> (b, i, h, d)>
+#k = affine_map<(b, h, i, j, d) -> (b, j, h, d)>
+#s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+// CHECK-LABEL: func.func @scores
+// CHECK-SAME: (%[[Q:.*]]: memref<4x8x4x8xf32>, %[[K:.*]]: memref<4x8x4x8xf32>, %[[S:.*]]: memref<4x4x8x8xf32>)
+// CHECK-DAG: %[[QP:.*]] = memref.extract_aligned_pointer_as_index %[[Q]]
+// CHECK-DAG: %[[KP:.*]] = memref.extract_aligned_pointer_as_index %[[K]]
+// CHECK-DAG: %[[SP:.*]] = memref.extract_aligned_pointer_as_index %[[S]]
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step
+// Offsets: Q and K move by 256 per b and 8 per h, S by 256 and 64.
+// CHECK-NEXT: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-NEXT: %[[QB:.*]] = arith.muli %[[B]], %[[C256]] : index
+// CHECK-NEXT: %[[Q1:.*]] = arith.addi %{{.*}}, %[[QB]] : index
+// CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT: %[[QH:.*]] = arith.muli %[[H]], %[[C8]] : index
+// CHECK-NEXT: %[[QOFF:.*]] = arith.addi %[[Q1]], %[[QH]] : index
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[SH:.*]] = arith.muli %[[H]], %[[C64]] : index
+// The GEMM's constants: dtype 0 (f32), lda 32, ldb 32, ldc 8, m = n = k =
+// 8, transA 0, transB 1 (K is stored [j, d]), accumulate 1.
+// CHECK: arith.constant 0 : i32
+// CHECK-NEXT: arith.constant 32 : index
+// CHECK-NEXT: arith.constant 32 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK: call @summaRtMatmul(%{{.*}}, %[[QP]], %{{.*}}, %{{.*}}, %[[KP]], %{{.*}}, %{{.*}}, %[[SP]], %{{.*}}) : (i32, index, i64, i64, index, i64, i64, index, i64, i64, i64, i64, i64, i32, i32, i32) -> ()
+// CHECK-NOT: linalg.generic
+func.func @scores(%q: memref<4x8x4x8xf32>, %k: memref<4x8x4x8xf32>, %s: memref<4x4x8x8xf32>) {
+  linalg.generic {indexing_maps = [#q, #k, #s],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<4x8x4x8xf32>, memref<4x8x4x8xf32>) outs(%s : memref<4x4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// The constants of the call, checked on the unbatched case: a plain A·B
+// written as a generic (accumulator first in the add) is one GEMM.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT: scf.for
+// dtype 0 (f32), lda 5, ldb 7, ldc 7, m 3, n 7, k 5, transA 0, transB 0,
+// accumulate 1.
+// CHECK: arith.constant 0 : i32
+// CHECK-NEXT: arith.constant 5 : index
+// CHECK-NEXT: arith.constant 7 : index
+// CHECK-NEXT: arith.constant 7 : index
+// CHECK-NEXT: arith.constant 3 : index
+// CHECK-NEXT: arith.constant 7 : index
+// CHECK-NEXT: arith.constant 5 : index
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK: call @summaRtMatmul
+// CHECK-NOT: linalg.generic
+func.func @plain(%x: memref<3x5xf32>, %y: memref<5x7xf32>, %z: memref<3x7xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<3x5xf32>, memref<5x7xf32>) outs(%z : memref<3x7xf32>) {
+  ^bb0(%p: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %r, %p : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left for the generic lowering: a body that is not out + a*b, a reduction
+// of one operand, and an output without unit stride along n.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#ct = affine_map<(i, j, k) -> (j, i)>
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: summaRtMatmul
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: summaRtMatmul
+func.func @left_alone(%x: memref<3x5xf32>, %y: memref<5x7xf32>, %z: memref<3x7xf32>, %zt: memref<7x3xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<3x5xf32>, memref<5x7xf32>) outs(%z : memref<3x7xf32>) {
+  ^bb0(%p: f32, %r: f32, %acc: f32):
+    %m = arith.maximumf %p, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #a, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %x : memref<3x5xf32>, memref<3x5xf32>) outs(%z : memref<3x7xf32>) {
+  ^bb0(%p: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %p, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #ct], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<3x5xf32>, memref<5x7xf32>) outs(%zt : memref<7x3xf32>) {
+  ^bb0(%p: f32, %r: f32, %acc: f32):
+    %m = arith.mulf %p, %r : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
