@@ -49,15 +49,11 @@ using summa::rt::GridState;
 using summa::rt::Group;
 
 namespace {
-GridState gridState;
+/// runtime/lib/Grid.h's state (GridState.cpp, shared with the CPU backend).
+GridState &gridState = summa::rt::grid();
 Context state;
 
-bool mpiRunning() {
-  int initialised = 0, finalised = 0;
-  MPI_Initialized(&initialised);
-  MPI_Finalized(&finalised);
-  return initialised && !finalised;
-}
+using summa::rt::mpiRunning;
 
 constexpr size_t kGemmWorkspaceBytes = size_t(32) << 20;
 
@@ -236,41 +232,6 @@ void buildNcclGroups() {
   }
 }
 } // namespace
-
-//===----------------------------------------------------------------------===//
-// runtime/lib/Grid.h, implemented for the GPU backend
-//===----------------------------------------------------------------------===//
-
-GridState &summa::rt::grid() { return gridState; }
-
-int summa::rt::currentRank() {
-  if (gridState.initialised)
-    return gridState.worldRank;
-  int rank = -1;
-  if (mpiRunning() && MPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS)
-    rank = -1;
-  return rank;
-}
-
-void summa::rt::requireInitialised(const char *caller) {
-  if (!gridState.initialised)
-    fatal("%s: the runtime is not initialised (call summaRtInit first)",
-          caller);
-}
-
-int64_t summa::rt::axisExtent(int axis) {
-  return axisExtentOf(gridState.q, gridState.d, axis);
-}
-
-void summa::rt::coordsOfRank(int64_t rank, int64_t coords[3]) {
-  coordsOfWorldRank(gridState.q, rank, coords);
-}
-
-const Group &summa::rt::groupFor(int32_t axesMask, const char *caller) {
-  requireInitialised(caller);
-  requireValid(checkAxesMask(caller, axesMask));
-  return gridState.groups[axesMask];
-}
 
 //===----------------------------------------------------------------------===//
 // Internal state
@@ -517,43 +478,11 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
         (long long)q, (long long)d);
   }
 
-  int initialised = 0, finalised = 0;
-  MPI_Initialized(&initialised);
-  MPI_Finalized(&finalised);
-  if (finalised)
-    summa::rt::fatal("summaRtInit: MPI has already been finalised");
-  if (!initialised)
-    SUMMA_MPI_CHECK(MPI_Init(argc, argv));
-  SUMMA_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  requireValid(checkGrid("summaRtInit", q, d));
-  int64_t expected = q * q * d;
-
+  // Before any GPU is touched: MPI, the grid and the world size, as on the
+  // CPU. From here a fatal error also aborts this rank's NCCL communicators.
+  summa::rt::setBeforeAbort(abortCommunicators);
   int rank = 0, size = 0;
-  SUMMA_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  SUMMA_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  if (size != expected) {
-    // As in the CPU backend: every rank says so and leaves through
-    // MPI_Finalize, before any GPU is touched.
-    char line[512];
-    if (rank == 0)
-      std::snprintf(line, sizeof(line),
-                    "summa: rank 0: this program was compiled for grid "
-                    "[%lld,%lld,%lld] = %lld ranks but was launched on %d "
-                    "ranks; run it with mpirun -np %lld\n",
-                    (long long)q, (long long)q, (long long)d,
-                    (long long)expected, size, (long long)expected);
-    else
-      std::snprintf(line, sizeof(line),
-                    "summa: rank %d: grid [%lld,%lld,%lld] needs %lld ranks "
-                    "but %d were launched; exiting\n",
-                    rank, (long long)q, (long long)q, (long long)d,
-                    (long long)expected, size);
-    std::fflush(stdout);
-    std::fputs(line, stderr);
-    std::fflush(stderr);
-    MPI_Finalize();
-    std::exit(2);
-  }
+  summa::rt::startWorld(argc, argv, q, d, &rank, &size);
 
   g.worldRank = rank;
   g.worldSize = size;

@@ -9,7 +9,6 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
-#include <climits>
 
 using namespace summa::gpu;
 
@@ -76,17 +75,5 @@ std::string summa::gpu::checkAxesMask(const char *caller, int32_t mask) {
     return formatString("%s: invalid axes mask %d (expected 1..7, a non-empty "
                         "set of row = 1, col = 2, depth = 4)",
                         caller, mask);
-  return "";
-}
-
-std::string summa::gpu::checkGrid(const char *caller, int64_t q, int64_t d) {
-  if (q < 1 || d < 1)
-    return formatString("%s: invalid grid [%lld,%lld,%lld]: q and d must be "
-                        "at least 1",
-                        caller, (long long)q, (long long)q, (long long)d);
-  if (q > INT_MAX / q || q * q > INT_MAX / d)
-    return formatString("%s: grid [%lld,%lld,%lld] has more ranks than MPI "
-                        "can address",
-                        caller, (long long)q, (long long)q, (long long)d);
   return "";
 }

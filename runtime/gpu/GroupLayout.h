@@ -57,9 +57,6 @@ std::vector<int64_t> groupMembers(int64_t q, int64_t d, int64_t worldRank,
 /// "" if `mask` is a valid axes mask, else the message the runtime prints.
 std::string checkAxesMask(const char *caller, int32_t mask);
 
-/// "" if [q, q, d] is a valid grid that MPI can address, else the message.
-std::string checkGrid(const char *caller, int64_t q, int64_t d);
-
 } // namespace summa::gpu
 
 #endif // SUMMA_RUNTIME_GPU_GROUPLAYOUT_H

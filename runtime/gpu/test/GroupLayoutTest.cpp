@@ -129,12 +129,6 @@ TEST(GroupLayoutTest, MaskAndGridChecks) {
             "non-empty set of row = 1, col = 2, depth = 4)");
   EXPECT_NE(checkAxesMask("f", 8), "");
   EXPECT_NE(checkAxesMask("f", -1), "");
-  EXPECT_EQ(checkGrid("summaRtInit", 2, 3), "");
-  EXPECT_EQ(checkGrid("summaRtInit", 0, 1),
-            "summaRtInit: invalid grid [0,0,1]: q and d must be at least 1");
-  EXPECT_EQ(checkGrid("summaRtInit", 70000, 1),
-            "summaRtInit: grid [70000,70000,1] has more ranks than MPI can "
-            "address");
 }
 
 // The rule gives MPI_Comm_split exactly the groups and indices it computes
