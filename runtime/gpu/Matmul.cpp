@@ -26,6 +26,7 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
+#include <climits>
 #include <map>
 #include <tuple>
 
@@ -253,5 +254,79 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
     if (!done)
       runGemmEx(ctx, dtype, g, first, second, c, alpha, beta);
   }
+  span.endMatmul(2 * m * n * k);
+}
+
+void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
+                          int64_t lda, int64_t strideA, intptr_t bBase,
+                          int64_t bOffset, int64_t ldb, int64_t strideB,
+                          intptr_t cBase, int64_t cOffset, int64_t ldc,
+                          int64_t strideC, int64_t m, int64_t n, int64_t k,
+                          int64_t batch, int32_t transA, int32_t transB,
+                          int32_t accumulate) {
+  const char *caller = "summaRtMatmulBatched";
+  Context &ctx = context(caller);
+  GpuDType type;
+  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &type));
+  if (batch < 0 || strideA < 0 || strideB < 0 || strideC < 0)
+    summa::rt::fatal("%s: batch = %lld and the strides %lld, %lld, %lld must "
+                     "not be negative",
+                     caller, (long long)batch, (long long)strideA,
+                     (long long)strideB, (long long)strideC);
+  if (batch == 0)
+    return;
+  // The first and the last member bound every other one.
+  int64_t last = batch - 1, lastA = 0, lastB = 0, lastC = 0;
+  if (__builtin_mul_overflow(last, strideA, &lastA) ||
+      __builtin_add_overflow(lastA, aOffset, &lastA) ||
+      __builtin_mul_overflow(last, strideB, &lastB) ||
+      __builtin_add_overflow(lastB, bOffset, &lastB) ||
+      __builtin_mul_overflow(last, strideC, &lastC) ||
+      __builtin_add_overflow(lastC, cOffset, &lastC))
+    summa::rt::fatal("%s: the offset of the last of %lld GEMMs does not fit "
+                     "in 64 bits",
+                     caller, (long long)batch);
+  requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
+                           cOffset, ldc, m, n, k, transA, transB, accumulate));
+  requireValid(checkMatmul(aBase, lastA, lda, bBase, lastB, ldb, cBase, lastC,
+                           ldc, m, n, k, transA, transB, accumulate));
+  if (batch > INT_MAX || m == 0 || n == 0 || k == 0) {
+    // Empty products (C cleared or left, as summaRtMatmul does) and batches
+    // beyond cuBLAS's int count: one GEMM at a time.
+    for (int64_t i = 0; i < batch; ++i)
+      summaRtMatmul(dtype, aBase, aOffset + i * strideA, lda, bBase,
+                    bOffset + i * strideB, ldb, cBase, cOffset + i * strideC,
+                    ldc, m, n, k, transA, transB, accumulate);
+    return;
+  }
+
+  ProfileSpan span(ctx.compute);
+  int64_t size = static_cast<int64_t>(type.size);
+  const char *a = reinterpret_cast<const char *>(aBase) + aOffset * size;
+  const char *b = reinterpret_cast<const char *>(bBase) + bOffset * size;
+  char *c = reinterpret_cast<char *>(cBase) + cOffset * size;
+  // As summaRtMatmul: one column-major GEMM per member with the operands
+  // swapped (the first cuBLAS operand is the row-major B), no data moved.
+  ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldc);
+  double alpha64 = 1.0, beta64 = accumulate ? 1.0 : 0.0;
+  float alpha32 = 1.0f, beta32 = accumulate ? 1.0f : 0.0f;
+  const void *alpha =
+      dtype == SUMMA_DT_F64 ? static_cast<const void *>(&alpha64) : &alpha32;
+  const void *beta =
+      dtype == SUMMA_DT_F64 ? static_cast<const void *>(&beta64) : &beta32;
+  cudaDataType_t dataType = cudaType(dtype);
+  SUMMA_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+      ctx.cublas, g.transFirst ? CUBLAS_OP_T : CUBLAS_OP_N,
+      g.transSecond ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(g.m),
+      static_cast<int>(g.n), static_cast<int>(g.k), alpha, b, dataType,
+      static_cast<int>(g.ldFirst), strideB, a, dataType,
+      static_cast<int>(g.ldSecond), strideA, beta, c, dataType,
+      static_cast<int>(g.ldc), strideC, static_cast<int>(batch),
+      computeType(dtype, ctx.allowTf32 && dtype == SUMMA_DT_F32),
+      CUBLAS_GEMM_DEFAULT));
+  // The profile counts one GEMM per member, as the CPU backend does; the
+  // call's time goes to the last.
+  for (int64_t i = 0; i + 1 < batch; ++i)
+    summa::rt::recordMatmul(2 * m * n * k, 0.0);
   span.endMatmul(2 * m * n * k);
 }

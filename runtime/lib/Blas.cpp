@@ -19,6 +19,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -116,4 +117,32 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
                 static_cast<int>(ldc));
   }
   recordMatmul(2 * m * n * k, profileClock() - start);
+}
+
+void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
+                          int64_t lda, int64_t strideA, intptr_t bBase,
+                          int64_t bOffset, int64_t ldb, int64_t strideB,
+                          intptr_t cBase, int64_t cOffset, int64_t ldc,
+                          int64_t strideC, int64_t m, int64_t n, int64_t k,
+                          int64_t batch, int32_t transA, int32_t transB,
+                          int32_t accumulate) {
+  const char *caller = "summaRtMatmulBatched";
+  if (batch < 0 || strideA < 0 || strideB < 0 || strideC < 0)
+    fatal("%s: batch = %lld and the strides %lld, %lld, %lld must not be "
+          "negative",
+          caller, (long long)batch, (long long)strideA, (long long)strideB,
+          (long long)strideC);
+  int64_t last = batch > 0 ? batch - 1 : 0, span = 0;
+  for (int64_t stride : {strideA, strideB, strideC})
+    if (__builtin_mul_overflow(last, stride, &span) ||
+        __builtin_add_overflow(span, std::max({aOffset, bOffset, cOffset}),
+                               &span))
+      fatal("%s: the offset of the last of %lld GEMMs does not fit in 64 "
+            "bits",
+            caller, (long long)batch);
+  // One GEMM per member, each checked as summaRtMatmul checks it.
+  for (int64_t i = 0; i < batch; ++i)
+    summaRtMatmul(dtype, aBase, aOffset + i * strideA, lda, bBase,
+                  bOffset + i * strideB, ldb, cBase, cOffset + i * strideC, ldc,
+                  m, n, k, transA, transB, accumulate);
 }

@@ -67,6 +67,14 @@ int run(const char *name) {
   } else if (which == "matmul-bad-ld") {
     summaRtMatmul(SUMMA_DT_F32, address(data), 0, 2, address(data), 0, 3,
                   address(data), 0, 3, 2, 3, 3, 0, 0, 0);
+  } else if (which == "matmul-batched-negative") {
+    summaRtMatmulBatched(SUMMA_DT_F32, address(data), 0, 2, 4, address(data), 0,
+                         2, 4, address(data), 0, 2, 4, 2, 2, 2, -1, 0, 0, 0);
+  } else if (which == "matmul-batched-member") {
+    // Each member is checked as a summaRtMatmul (here: a leading dimension
+    // too small for B).
+    summaRtMatmulBatched(SUMMA_DT_F32, address(data), 0, 2, 4, address(data), 0,
+                         1, 4, address(data), 0, 2, 4, 2, 2, 2, 2, 0, 0, 0);
   } else if (which == "matmul-f16") {
     summaRtMatmul(SUMMA_DT_F16, address(data), 0, 2, address(data), 0, 2,
                   address(data), 0, 2, 2, 2, 2, 0, 0, 0);

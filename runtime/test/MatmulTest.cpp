@@ -7,6 +7,7 @@
 #include "TestUtil.h"
 
 #include <cmath>
+#include <vector>
 
 using namespace summa::test;
 
@@ -115,4 +116,36 @@ TYPED_TEST(MatmulTest, EmptySizes) {
   T expected[6] = {1, 0, 0, 4, 0, 0};
   for (int e = 0; e < 6; ++e)
     EXPECT_EQ(c[e], expected[e]);
+}
+
+// summaRtMatmulBatched is its members one by one, also when the C of the
+// members interleave by rows (attention's context: per head, rows of d
+// elements every heads·d) and with a transposed operand.
+TYPED_TEST(MatmulTest, BatchedIsItsMembers) {
+  using T = TypeParam;
+  constexpr int batch = 3, m = 4, n = 2, k = 5;
+  // A members stored [k, m] (transA) one after the other; B [k, n] with row
+  // stride batch·n, member i at column offset i·n; C likewise interleaved.
+  std::vector<T> a(batch * k * m), b(k * batch * n), c(m * batch * n),
+      expected(m * batch * n);
+  for (size_t e = 0; e < a.size(); ++e)
+    a[e] = T(int(e % 7) - 3);
+  for (size_t e = 0; e < b.size(); ++e)
+    b[e] = T(int(e % 5) - 2);
+  for (size_t e = 0; e < c.size(); ++e)
+    c[e] = expected[e] = T(int(e % 3));
+  for (int i = 0; i < batch; ++i)
+    summaRtMatmul(dtypeOf<T>(), address(a.data()), i * k * m, m,
+                  address(b.data()), i * n, batch * n, address(expected.data()),
+                  i * n, batch * n, m, n, k, 1, 0, 1);
+  summaRtMatmulBatched(dtypeOf<T>(), address(a.data()), 0, m, k * m,
+                       address(b.data()), 0, batch * n, n, address(c.data()), 0,
+                       batch * n, n, m, n, k, batch, 1, 0, 1);
+  for (size_t e = 0; e < c.size(); ++e)
+    EXPECT_EQ(c[e], expected[e]) << "element " << e;
+  // An empty batch writes nothing.
+  std::vector<T> before = c;
+  summaRtMatmulBatched(dtypeOf<T>(), 0, 0, m, k * m, 0, 0, n, 0,
+                       address(c.data()), 0, n, 0, m, n, k, 0, 0, 0, 0);
+  EXPECT_EQ(c, before);
 }

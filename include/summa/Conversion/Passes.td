@@ -57,11 +57,12 @@ def SummaContractionsToRuntime : Pass<"summa-contractions-to-runtime",
     first input and the output, one dimension `n` of the second input and
     the output, any number of batch dimensions of all three), whose buffers
     have static strides that make each batch a row-major GEMM (unit stride
-    along `k` or `m` in A, along `n` or `k` in B, along `n` in C), becomes a
-    loop nest over the batch dimensions calling `summaRtMatmul` with
-    `accumulate = 1`: attention's `Q·Kᵀ` and `P·V` per (batch, head), which
-    were written as generics to keep heads a dimension of their own. Other
-    generics are left for the generic lowering.
+    along `k` or `m` in A, along `n` or `k` in B, along `n` in C), becomes
+    one `summaRtMatmulBatched` (`accumulate = 1`) over the innermost batch
+    dimension, in a loop nest over the outer batch dimensions (a
+    `summaRtMatmul` without batch dimensions): attention's `Q·Kᵀ` and `P·V`
+    per (batch, head), written as generics to keep heads a dimension of
+    their own. Other generics are left for the generic lowering.
 
     Part of `--target=cuda`'s lowering (cuBLAS instead of a generated loop
     kernel); `--target=cpu` keeps the generic loops, so that the runtime's

@@ -6,9 +6,10 @@
 //
 // Implements summa-contractions-to-runtime: a linalg.generic on buffers
 // computing out[.., m, .., n] += a[.., m, .., k] * b[.., k, .., n] (any order
-// of the dimensions, batch dimensions in all three operands) becomes a loop
-// nest over the batch dimensions, each iteration one summaRtMatmul on
-// strided views of the three buffers.
+// of the dimensions, batch dimensions in all three operands) becomes one
+// summaRtMatmulBatched over the innermost batch dimension on strided views
+// of the three buffers, in a loop nest over the other batch dimensions (a
+// summaRtMatmul when there is no batch dimension).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,16 +63,20 @@ std::optional<Contraction> matchContraction(linalg::GenericOp op) {
       !isMulAdd(op))
     return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
+  if (!llvm::all_of(maps,
+                    [](AffineMap m) { return m.isProjectedPermutation(); }))
     return std::nullopt;
   std::optional<Contraction> result = Contraction();
   SmallVector<bool> seen(3, false); // m, n, k
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    bool inA = maps[0].getResultPosition(getAffineDimExpr(d, op.getContext()))
+    bool inA = maps[0]
+                   .getResultPosition(getAffineDimExpr(d, op.getContext()))
                    .has_value(),
-         inB = maps[1].getResultPosition(getAffineDimExpr(d, op.getContext()))
+         inB = maps[1]
+                   .getResultPosition(getAffineDimExpr(d, op.getContext()))
                    .has_value(),
-         inC = maps[2].getResultPosition(getAffineDimExpr(d, op.getContext()))
+         inC = maps[2]
+                   .getResultPosition(getAffineDimExpr(d, op.getContext()))
                    .has_value();
     bool reduction =
         op.getIteratorTypesArray()[d] == utils::IteratorType::reduction;
@@ -168,8 +173,11 @@ void lowerContraction(linalg::GenericOp op, ModuleOp module) {
   auto i32 = [&](OpBuilder &builder, int64_t v) -> Value {
     return arith::ConstantIntOp::create(builder, loc, v, 32);
   };
+  // The innermost batch dimension is the runtime's batch (one call runs
+  // all of it); outer batch dimensions become loops.
+  unsigned loops = c->batch.empty() ? 0 : c->batch.size() - 1;
   SmallVector<Value> lbs, ubs, steps;
-  for (unsigned d : c->batch) {
+  for (unsigned d : ArrayRef<unsigned>(c->batch).take_front(loops)) {
     lbs.push_back(index(0));
     ubs.push_back(index(ranges[d]));
     steps.push_back(index(1));
@@ -187,12 +195,38 @@ void lowerContraction(linalg::GenericOp op, ModuleOp module) {
         auto constant = [&](int64_t v) -> Value {
           return arith::ConstantIndexOp::create(nb, loc, v);
         };
-        abi::createCall(nb, loc, module, abi::kMatmul,
-                        {i32(nb, dtype), bases[0], at[0], constant(lda),
-                         bases[1], at[1], constant(ldb), bases[2], at[2],
-                         constant(ldc), constant(ranges[c->m]),
-                         constant(ranges[c->n]), constant(ranges[c->k]),
-                         i32(nb, transA), i32(nb, transB), i32(nb, 1)});
+        Value dt = i32(nb, dtype), mv = constant(ranges[c->m]),
+              nv = constant(ranges[c->n]), kv = constant(ranges[c->k]),
+              ta = i32(nb, transA), tb = i32(nb, transB), acc = i32(nb, 1);
+        if (c->batch.empty()) {
+          abi::createCall(nb, loc, module, abi::kMatmul,
+                          {dt, bases[0], at[0], constant(lda), bases[1], at[1],
+                           constant(ldb), bases[2], at[2], constant(ldc), mv,
+                           nv, kv, ta, tb, acc});
+          return;
+        }
+        unsigned inner = c->batch.back();
+        abi::createCall(nb, loc, module, abi::kMatmulBatched,
+                        {dt,
+                         bases[0],
+                         at[0],
+                         constant(lda),
+                         constant(batchStrides[0].back()),
+                         bases[1],
+                         at[1],
+                         constant(ldb),
+                         constant(batchStrides[1].back()),
+                         bases[2],
+                         at[2],
+                         constant(ldc),
+                         constant(batchStrides[2].back()),
+                         mv,
+                         nv,
+                         kv,
+                         constant(ranges[inner]),
+                         ta,
+                         tb,
+                         acc});
       });
   op.erase();
 }

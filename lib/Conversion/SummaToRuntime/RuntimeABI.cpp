@@ -70,6 +70,14 @@ const RuntimeFunction kMatmul = {
      I64 /*cOffset*/, I64 /*ldc*/, I64 /*m*/, I64 /*n*/, I64 /*k*/,
      I32 /*transA*/, I32 /*transB*/, I32 /*accumulate*/}};
 
+const RuntimeFunction kMatmulBatched = {
+    "summaRtMatmulBatched",
+    {I32 /*dtype*/, IntPtr /*aBase*/, I64 /*aOffset*/, I64 /*lda*/,
+     I64 /*strideA*/, IntPtr /*bBase*/, I64 /*bOffset*/, I64 /*ldb*/,
+     I64 /*strideB*/, IntPtr /*cBase*/, I64 /*cOffset*/, I64 /*ldc*/,
+     I64 /*strideC*/, I64 /*m*/, I64 /*n*/, I64 /*k*/, I64 /*batch*/,
+     I32 /*transA*/, I32 /*transB*/, I32 /*accumulate*/}};
+
 const RuntimeFunction kGridCoord = {
     "summaRtGridCoord", {I32 /*axis*/}, /*result: int64_t*/ I64};
 } // namespace mlir::summa::abi

@@ -33,6 +33,7 @@ extern const RuntimeFunction kAllReduce;
 extern const RuntimeFunction kAllGather;
 extern const RuntimeFunction kReduceScatter;
 extern const RuntimeFunction kMatmul;
+extern const RuntimeFunction kMatmulBatched;
 extern const RuntimeFunction kGridCoord;
 
 /// The runtime's code for an element type (SummaDType), or -1.

@@ -156,3 +156,38 @@ TEST(MatmulDeviceTest, ProfileCountsFlops) {
   EXPECT_EQ(after.matmul.count, before.matmul.count + 1);
   EXPECT_EQ(after.matmul.flops, before.matmul.flops + 2 * 6 * 5 * 4);
 }
+
+// summaRtMatmulBatched (cublasGemmStridedBatchedEx) is its members run one
+// by one through summaRtMatmul (cuBLASLt: another algorithm, so equal up to
+// the summation order and one rounding of the output type): f32, bf16 and f16,
+// a transposed B, the members' C interleaved by rows (attention's context per
+// head), and the profile counts one GEMM per member.
+TEST(MatmulDeviceTest, BatchedIsItsMembers) {
+  SUMMA_REQUIRE_DEVICE();
+  constexpr int64_t batch = 5, m = 7, n = 6, k = 9;
+  for (int32_t dtype : {SUMMA_DT_F32, SUMMA_DT_BF16, SUMMA_DT_F16}) {
+    SCOPED_TRACE(dtype);
+    // A members [m, k] one after the other; B members stored [n, k]
+    // (transB) one after the other; C [m, batch·n], member i at column i·n.
+    std::vector<double> a = randomValues(batch * m * k, dtype, 31);
+    std::vector<double> b = randomValues(batch * n * k, dtype, 32);
+    std::vector<double> c = randomValues(m * batch * n, dtype, 33);
+    DeviceArray da(a, dtype), db(b, dtype), one(c, dtype), all(c, dtype);
+    for (int64_t i = 0; i < batch; ++i)
+      summaRtMatmul(dtype, da.at(), i * m * k, k, db.at(), i * n * k, k,
+                    one.at(), i * n, batch * n, m, n, k, 0, 1, 1);
+    summa::gpu::flushProfile();
+    summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+    summaRtMatmulBatched(dtype, da.at(), 0, k, m * k, db.at(), 0, k, n * k,
+                         all.at(), 0, batch * n, n, m, n, k, batch, 0, 1, 1);
+    summaRtSynchronize();
+    summa::gpu::flushProfile();
+    summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+    EXPECT_EQ(after.matmul.count, before.matmul.count + batch);
+    EXPECT_EQ(after.matmul.flops, before.matmul.flops + 2 * m * n * k * batch);
+    double tol = dtype == SUMMA_DT_F32   ? 1e-5
+                 : dtype == SUMMA_DT_F16 ? 2e-3
+                                         : 1e-2;
+    EXPECT_TRUE(closeNorm(all.download(), one.download(), tol));
+  }
+}

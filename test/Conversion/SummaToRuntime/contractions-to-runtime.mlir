@@ -1,8 +1,9 @@
 // RUN: summa-opt %s -summa-contractions-to-runtime -split-input-file | FileCheck %s
 
 // Attention's scores: S[b, h, i, j] += Q[b, i, h, d] * K[b, j, h, d]. Per
-// (b, h) a GEMM S = Q·Kᵀ on strided views: lda = ldb = heads·d = 32, ldc = 8,
-// batch strides b: 256, 256, 256 and h: 8, 8, 64.
+// (b, h) a GEMM S = Q·Kᵀ on strided views: lda = ldb = heads·d = 32, ldc = 8.
+// The innermost batch dimension (h) is one batched call with strides 8, 8
+// and 64; the outer one (b) a loop moving all three by 256.
 #q = affine_map<(b, h, i, j, d) -> (b, i, h, d)>
 #k = affine_map<(b, h, i, j, d) -> (b, j, h, d)>
 #s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
@@ -12,29 +13,28 @@
 // CHECK-DAG: %[[KP:.*]] = memref.extract_aligned_pointer_as_index %[[K]]
 // CHECK-DAG: %[[SP:.*]] = memref.extract_aligned_pointer_as_index %[[S]]
 // CHECK: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step
-// Offsets: Q and K move by 256 per b and 8 per h, S by 256 and 64.
+// CHECK-NOT: scf.for
 // CHECK-NEXT: %[[C256:.*]] = arith.constant 256 : index
 // CHECK-NEXT: %[[QB:.*]] = arith.muli %[[B]], %[[C256]] : index
-// CHECK-NEXT: %[[Q1:.*]] = arith.addi %{{.*}}, %[[QB]] : index
-// CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : index
-// CHECK-NEXT: %[[QH:.*]] = arith.muli %[[H]], %[[C8]] : index
-// CHECK-NEXT: %[[QOFF:.*]] = arith.addi %[[Q1]], %[[QH]] : index
-// CHECK: %[[C64:.*]] = arith.constant 64 : index
-// CHECK-NEXT: %[[SH:.*]] = arith.muli %[[H]], %[[C64]] : index
-// The GEMM's constants: dtype 0 (f32), lda 32, ldb 32, ldc 8, m = n = k =
-// 8, transA 0, transB 1 (K is stored [j, d]), accumulate 1.
+// CHECK-NEXT: %[[QOFF:.*]] = arith.addi %{{.*}}, %[[QB]] : index
+// The call's constants in order: dtype 0 (f32); m = n = k = 8; transA 0,
+// transB 1 (K is stored [j, d]), accumulate 1; lda 32, strideA 8; ldb 32,
+// strideB 8; ldc 8, strideC 64; batch 4.
 // CHECK: arith.constant 0 : i32
-// CHECK-NEXT: arith.constant 32 : index
-// CHECK-NEXT: arith.constant 32 : index
-// CHECK-NEXT: arith.constant 8 : index
 // CHECK-NEXT: arith.constant 8 : index
 // CHECK-NEXT: arith.constant 8 : index
 // CHECK-NEXT: arith.constant 8 : index
 // CHECK-NEXT: arith.constant 0 : i32
 // CHECK-NEXT: arith.constant 1 : i32
 // CHECK-NEXT: arith.constant 1 : i32
-// CHECK: call @summaRtMatmul(%{{.*}}, %[[QP]], %{{.*}}, %{{.*}}, %[[KP]], %{{.*}}, %{{.*}}, %[[SP]], %{{.*}}) : (i32, index, i64, i64, index, i64, i64, index, i64, i64, i64, i64, i64, i32, i32, i32) -> ()
+// CHECK-NEXT: arith.constant 32 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 32 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK-NEXT: arith.constant 64 : index
+// CHECK-NEXT: arith.constant 4 : index
+// CHECK: call @summaRtMatmulBatched(%{{.*}}, %[[QP]], %{{.*}}, %[[KP]], %{{.*}}, %[[SP]], %{{.*}}) : (i32, index, i64, i64, i64, index, i64, i64, i64, index, i64, i64, i64, i64, i64, i64, i64, i32, i32, i32) -> ()
 // CHECK-NOT: linalg.generic
 func.func @scores(%q: memref<4x8x4x8xf32>, %k: memref<4x8x4x8xf32>, %s: memref<4x4x8x8xf32>) {
   linalg.generic {indexing_maps = [#q, #k, #s],
@@ -57,18 +57,18 @@ func.func @scores(%q: memref<4x8x4x8xf32>, %k: memref<4x8x4x8xf32>, %s: memref<4
 #c = affine_map<(i, j, k) -> (i, j)>
 // CHECK-LABEL: func.func @plain
 // CHECK-NOT: scf.for
-// dtype 0 (f32), lda 5, ldb 7, ldc 7, m 3, n 7, k 5, transA 0, transB 0,
-// accumulate 1.
+// dtype 0 (f32), m 3, n 7, k 5, transA 0, transB 0, accumulate 1, lda 5,
+// ldb 7, ldc 7.
 // CHECK: arith.constant 0 : i32
-// CHECK-NEXT: arith.constant 5 : index
-// CHECK-NEXT: arith.constant 7 : index
-// CHECK-NEXT: arith.constant 7 : index
 // CHECK-NEXT: arith.constant 3 : index
 // CHECK-NEXT: arith.constant 7 : index
 // CHECK-NEXT: arith.constant 5 : index
 // CHECK-NEXT: arith.constant 0 : i32
 // CHECK-NEXT: arith.constant 0 : i32
 // CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: arith.constant 5 : index
+// CHECK-NEXT: arith.constant 7 : index
+// CHECK-NEXT: arith.constant 7 : index
 // CHECK: call @summaRtMatmul
 // CHECK-NOT: linalg.generic
 func.func @plain(%x: memref<3x5xf32>, %y: memref<5x7xf32>, %z: memref<3x7xf32>) {

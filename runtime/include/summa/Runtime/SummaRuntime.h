@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 3
+#define SUMMA_RT_API_VERSION 4
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -176,6 +176,19 @@ SUMMA_RT_EXPORT void summaRtMatmul(int32_t dtype, intptr_t aBase,
                                    int64_t cOffset, int64_t ldc, int64_t m,
                                    int64_t n, int64_t k, int32_t transA,
                                    int32_t transB, int32_t accumulate);
+
+/// `batch` independent GEMMs as summaRtMatmul: the i-th multiplies the A, B
+/// and C that start strideA, strideB and strideC elements (each >= 0) after
+/// the (i-1)-th. The C of different GEMMs must not share an element (their
+/// rows may interleave). One call, so that a backend can run all of them at
+/// once (the GPU backend: cublasGemmStridedBatchedEx); the profile counts
+/// one GEMM per member.
+SUMMA_RT_EXPORT void summaRtMatmulBatched(
+    int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
+    int64_t strideA, intptr_t bBase, int64_t bOffset, int64_t ldb,
+    int64_t strideB, intptr_t cBase, int64_t cOffset, int64_t ldc,
+    int64_t strideC, int64_t m, int64_t n, int64_t k, int64_t batch,
+    int32_t transA, int32_t transB, int32_t accumulate);
 
 //===----------------------------------------------------------------------===//
 // Driver support (used by the main that summa-compile links in)
