@@ -104,20 +104,25 @@ std::optional<Contraction> matchContraction(linalg::GenericOp op) {
   return result;
 }
 
-/// The static stride of loop dimension `d` in operand `operand`'s buffer.
-std::optional<int64_t> strideOf(linalg::GenericOp op, unsigned operand,
-                                unsigned d) {
-  auto type = cast<MemRefType>(op->getOperand(operand).getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return std::nullopt;
-  std::optional<unsigned> pos =
-      op.getIndexingMapsArray()[operand].getResultPosition(
-          getAffineDimExpr(d, op.getContext()));
-  if (!pos || ShapedType::isDynamic(strides[*pos]))
-    return std::nullopt;
-  return strides[*pos];
+/// Per operand, the static stride of each loop dimension in its buffer
+/// (none for a dimension the operand does not index or a dynamic stride).
+SmallVector<SmallVector<std::optional<int64_t>>>
+loopStrides(linalg::GenericOp op) {
+  SmallVector<SmallVector<std::optional<int64_t>>> table;
+  for (auto [operand, map] :
+       llvm::zip(op->getOperands(), op.getIndexingMapsArray())) {
+    SmallVector<std::optional<int64_t>> &byLoop =
+        table.emplace_back(op.getNumLoops(), std::nullopt);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(cast<MemRefType>(operand.getType())
+                   .getStridesAndOffset(strides, offset)))
+      continue;
+    for (unsigned pos = 0; pos < map.getNumResults(); ++pos)
+      if (!ShapedType::isDynamic(strides[pos]))
+        byLoop[map.getDimPosition(pos)] = strides[pos];
+  }
+  return table;
 }
 
 /// Lowers `op` if it is a contraction whose batches are strided GEMMs.
@@ -136,8 +141,9 @@ void lowerContraction(linalg::GenericOp op, ModuleOp module) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return;
+  SmallVector<SmallVector<std::optional<int64_t>>> strides = loopStrides(op);
   auto stride = [&](unsigned operand, unsigned d) {
-    return strideOf(op, operand, d);
+    return strides[operand][d];
   };
   std::optional<int64_t> aM = stride(0, c->m), aK = stride(0, c->k),
                          bK = stride(1, c->k), bN = stride(1, c->n),
