@@ -21,6 +21,7 @@
 #include "GemmMapping.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
+#include "MatmulBatch.h"
 #include "Profile.h"
 #include "Validate.h"
 
@@ -193,6 +194,26 @@ bool runLt(Context &ctx, int32_t dtype, const ColumnMajorGemm &g,
   return true;
 }
 
+/// cuBLAS's scalars alpha = 1 and beta = accumulate: f64 for f64 GEMMs,
+/// f32 otherwise (f16 and bf16 accumulate in f32).
+class GemmScalars {
+public:
+  GemmScalars(int32_t dtype, bool accumulate)
+      : f64(dtype == SUMMA_DT_F64), beta64(accumulate ? 1.0 : 0.0),
+        beta32(accumulate ? 1.0f : 0.0f) {}
+  const void *alpha() const {
+    return f64 ? static_cast<const void *>(&alpha64) : &alpha32;
+  }
+  const void *beta() const {
+    return f64 ? static_cast<const void *>(&beta64) : &beta32;
+  }
+
+private:
+  bool f64;
+  double alpha64 = 1.0, beta64;
+  float alpha32 = 1.0f, beta32;
+};
+
 void runGemmEx(Context &ctx, int32_t dtype, const ColumnMajorGemm &g,
                const void *first, const void *second, void *c,
                const void *alpha, const void *beta) {
@@ -243,16 +264,13 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
     // The first cuBLAS operand is the row-major B.
     const void *first = b;
     const void *second = a;
-    double alpha64 = 1.0, beta64 = accumulate ? 1.0 : 0.0;
-    float alpha32 = 1.0f, beta32 = accumulate ? 1.0f : 0.0f;
-    const void *alpha =
-        dtype == SUMMA_DT_F64 ? static_cast<const void *>(&alpha64) : &alpha32;
-    const void *beta =
-        dtype == SUMMA_DT_F64 ? static_cast<const void *>(&beta64) : &beta32;
-    bool done = ctx.engine == GemmEngine::CublasLt &&
-                runLt(ctx, dtype, g, first, second, c, alpha, beta);
+    GemmScalars scalars(dtype, accumulate);
+    bool done =
+        ctx.engine == GemmEngine::CublasLt &&
+        runLt(ctx, dtype, g, first, second, c, scalars.alpha(), scalars.beta());
     if (!done)
-      runGemmEx(ctx, dtype, g, first, second, c, alpha, beta);
+      runGemmEx(ctx, dtype, g, first, second, c, scalars.alpha(),
+                scalars.beta());
   }
   span.endMatmul(2 * m * n * k);
 }
@@ -268,28 +286,15 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
   Context &ctx = context(caller);
   GpuDType type;
   requireValid(checkDType(caller, dtype, /*allowF64=*/true, &type));
-  if (batch < 0 || strideA < 0 || strideB < 0 || strideC < 0)
-    summa::rt::fatal("%s: batch = %lld and the strides %lld, %lld, %lld must "
-                     "not be negative",
-                     caller, (long long)batch, (long long)strideA,
-                     (long long)strideB, (long long)strideC);
+  summa::rt::MatmulOffsets last = summa::rt::lastBatchMember(
+      caller, batch, {aOffset, bOffset, cOffset}, {strideA, strideB, strideC});
   if (batch == 0)
     return;
   // The first and the last member bound every other one.
-  int64_t last = batch - 1, lastA = 0, lastB = 0, lastC = 0;
-  if (__builtin_mul_overflow(last, strideA, &lastA) ||
-      __builtin_add_overflow(lastA, aOffset, &lastA) ||
-      __builtin_mul_overflow(last, strideB, &lastB) ||
-      __builtin_add_overflow(lastB, bOffset, &lastB) ||
-      __builtin_mul_overflow(last, strideC, &lastC) ||
-      __builtin_add_overflow(lastC, cOffset, &lastC))
-    summa::rt::fatal("%s: the offset of the last of %lld GEMMs does not fit "
-                     "in 64 bits",
-                     caller, (long long)batch);
   requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
                            cOffset, ldc, m, n, k, transA, transB, accumulate));
-  requireValid(checkMatmul(aBase, lastA, lda, bBase, lastB, ldb, cBase, lastC,
-                           ldc, m, n, k, transA, transB, accumulate));
+  requireValid(checkMatmul(aBase, last.a, lda, bBase, last.b, ldb, cBase,
+                           last.c, ldc, m, n, k, transA, transB, accumulate));
   if (batch > INT_MAX || m == 0 || n == 0 || k == 0) {
     // Empty products (C cleared or left, as summaRtMatmul does) and batches
     // beyond cuBLAS's int count: one GEMM at a time.
@@ -308,19 +313,14 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
   // As summaRtMatmul: one column-major GEMM per member with the operands
   // swapped (the first cuBLAS operand is the row-major B), no data moved.
   ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldc);
-  double alpha64 = 1.0, beta64 = accumulate ? 1.0 : 0.0;
-  float alpha32 = 1.0f, beta32 = accumulate ? 1.0f : 0.0f;
-  const void *alpha =
-      dtype == SUMMA_DT_F64 ? static_cast<const void *>(&alpha64) : &alpha32;
-  const void *beta =
-      dtype == SUMMA_DT_F64 ? static_cast<const void *>(&beta64) : &beta32;
+  GemmScalars scalars(dtype, accumulate);
   cudaDataType_t dataType = cudaType(dtype);
   SUMMA_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
       ctx.cublas, g.transFirst ? CUBLAS_OP_T : CUBLAS_OP_N,
       g.transSecond ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(g.m),
-      static_cast<int>(g.n), static_cast<int>(g.k), alpha, b, dataType,
-      static_cast<int>(g.ldFirst), strideB, a, dataType,
-      static_cast<int>(g.ldSecond), strideA, beta, c, dataType,
+      static_cast<int>(g.n), static_cast<int>(g.k), scalars.alpha(), b,
+      dataType, static_cast<int>(g.ldFirst), strideB, a, dataType,
+      static_cast<int>(g.ldSecond), strideA, scalars.beta(), c, dataType,
       static_cast<int>(g.ldc), strideC, static_cast<int>(batch),
       computeType(dtype, ctx.allowTf32 && dtype == SUMMA_DT_F32),
       CUBLAS_GEMM_DEFAULT));

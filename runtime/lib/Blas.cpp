@@ -13,13 +13,13 @@
 #include "DType.h"
 #include "Error.h"
 #include "Grid.h"
+#include "MatmulBatch.h"
 #include "Profile.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <cblas.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -126,20 +126,8 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
                           int64_t strideC, int64_t m, int64_t n, int64_t k,
                           int64_t batch, int32_t transA, int32_t transB,
                           int32_t accumulate) {
-  const char *caller = "summaRtMatmulBatched";
-  if (batch < 0 || strideA < 0 || strideB < 0 || strideC < 0)
-    fatal("%s: batch = %lld and the strides %lld, %lld, %lld must not be "
-          "negative",
-          caller, (long long)batch, (long long)strideA, (long long)strideB,
-          (long long)strideC);
-  int64_t last = batch > 0 ? batch - 1 : 0, span = 0;
-  for (int64_t stride : {strideA, strideB, strideC})
-    if (__builtin_mul_overflow(last, stride, &span) ||
-        __builtin_add_overflow(span, std::max({aOffset, bOffset, cOffset}),
-                               &span))
-      fatal("%s: the offset of the last of %lld GEMMs does not fit in 64 "
-            "bits",
-            caller, (long long)batch);
+  lastBatchMember("summaRtMatmulBatched", batch, {aOffset, bOffset, cOffset},
+                  {strideA, strideB, strideC});
   // One GEMM per member, each checked as summaRtMatmul checks it.
   for (int64_t i = 0; i < batch; ++i)
     summaRtMatmul(dtype, aBase, aOffset + i * strideA, lda, bBase,
