@@ -30,9 +30,10 @@ static const char *const kBufferize =
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
     "canonicalize";
-/// summa-overlap goes between the two halves.
+/// summa-overlap goes between the two halves, which begin with
+/// convert-summa-to-runtime.
+static const char *const kRuntimeCalls = "convert-summa-to-runtime";
 static const char *const kToLLVM =
-    "convert-summa-to-runtime,"
     "convert-linalg-to-loops,"
     "expand-strided-metadata,"
     "lower-affine,"
@@ -98,11 +99,11 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());
   }
+  addTextual(pm, kRuntimeCalls);
   if (!cuda) {
     addTextual(pm, kToLLVM);
     return;
   }
-  addTextual(pm, "convert-summa-to-runtime");
   addTextual(pm, substitute(kToLoops, "%BLOCK%",
                             std::to_string(cuda->blockSize)));
   if (cuda->loopsOnHost) {
