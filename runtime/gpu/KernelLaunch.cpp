@@ -34,6 +34,7 @@
 
 #include "GpuCheck.h"
 #include "GpuContext.h"
+#include "Grid.h"
 #include "GpuRuntime.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
@@ -44,6 +45,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -53,7 +55,8 @@ struct KernelModule {
   const void *data = nullptr;
   size_t size = 0;
   cudaLibrary_t library = nullptr;
-  std::map<std::string, cudaKernel_t> kernels;
+  /// Looked up by the launch's `const char *` name without a copy.
+  std::map<std::string, cudaKernel_t, std::less<>> kernels;
 };
 
 /// Modules live until the program ends (the unload at exit only drops the
@@ -96,10 +99,14 @@ SUMMA_RT_EXPORT void mgpuModuleUnload(void *handle) {
 
 SUMMA_RT_EXPORT void *mgpuModuleGetFunction(void *handle, const char *name) {
   auto *module = static_cast<KernelModule *>(handle);
-  // Before summaRtInit no device is chosen: abort with the kernel's name.
-  summa::gpu::context((std::string("launch of kernel '") + name + "'").c_str());
+  // Called for every launch: the name is looked up without a copy, and the
+  // message is only built for a launch before summaRtInit (no device is
+  // chosen yet), which aborts naming the kernel.
+  if (!summa::rt::grid().initialised)
+    summa::gpu::context(
+        (std::string("launch of kernel '") + name + "'").c_str());
   load(*module);
-  auto it = module->kernels.find(name);
+  auto it = module->kernels.find(std::string_view(name));
   if (it == module->kernels.end()) {
     cudaKernel_t kernel = nullptr;
     SUMMA_CUDA_CHECK(cudaLibraryGetKernel(&kernel, module->library, name));
