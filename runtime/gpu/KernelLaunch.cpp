@@ -34,8 +34,8 @@
 
 #include "GpuCheck.h"
 #include "GpuContext.h"
-#include "Grid.h"
 #include "GpuRuntime.h"
+#include "Grid.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
 #include <cuda_runtime.h>
