@@ -9,9 +9,9 @@
 // GRID: summa-compile: error: --grid must be q,q,d with q >= 1 and d >= 1
 // TARGET: summa-compile: error: unknown --target 'tpu' (expected cpu or cuda)
 // MISSING: summa-compile: error: {{.*}}missing.mlir
-// NOLAYOUT: compile-errors.mlir:[[@LINE+3]]:8: error: 'tensor.concat' is not supported by summa (no layout rule)
+// NOLAYOUT: compile-errors.mlir:[[@LINE+3]]:8: error: 'tensor.reshape' is not supported by summa (no layout rule)
 
-func.func @f(%x: tensor<8x8xf32>) -> tensor<16x8xf32> {
-  %r = tensor.concat dim(0) %x, %x : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
-  return %r : tensor<16x8xf32>
+func.func @f(%x: tensor<8x8xf32>, %s: tensor<1xi64>) -> tensor<64xf32> {
+  %r = tensor.reshape %x(%s) : (tensor<8x8xf32>, tensor<1xi64>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
 }

@@ -142,6 +142,25 @@ OpFoldResult CoordOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// RelayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RelayoutOp::verify() {
+  auto type = cast<RankedTensorType>(getInput().getType());
+  if (getLayout().getRank() != static_cast<unsigned>(type.getRank()))
+    return emitOpError() << "layout " << getLayout() << " has rank "
+                         << getLayout().getRank() << " but the tensor "
+                         << type << " has rank " << type.getRank();
+  return success();
+}
+
+LogicalResult
+RelayoutOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return success(verifyGridSymbol(*this, getLayout().getGrid(),
+                                  symbolTable) != nullptr);
+}
+
+//===----------------------------------------------------------------------===//
 // MatmulOp
 //===----------------------------------------------------------------------===//
 

@@ -5,9 +5,21 @@
 //===----------------------------------------------------------------------===//
 //
 // Implements summa-assign-layouts: seeds the layouts of function arguments
-// from their role, then propagates layouts through linalg structured ops by
-// their indexing maps until nothing changes, and checks that the grid
-// divides every split dimension.
+// from their role, then propagates layouts through every op by its rule until
+// nothing changes, and checks that the grid divides every split dimension.
+//
+// The propagation runs in three phases (docs/Layouts.md):
+//   1. contractions: a linalg.matmul gives its operands and result their
+//      SUMMA layouts (activation, weight);
+//   2. propagation without conflicts: every op's rule gives layouts to the
+//      values that have none, forwards and backwards; a use that wants
+//      another layout than its value has is left alone;
+//   3. resolution: the same rules, where such a use now gets an explicit
+//      summa.relayout (an all-gather and/or a local slice after
+//      summa-partition), or a copy of its producer when that is an empty
+//      tensor, a fill or a constant. Values no rule reaches are replicated.
+// Each value's layout is fixed by the first rule that gives it one, in
+// program order within a phase, so the result is deterministic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +30,8 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include <climits>
@@ -48,6 +62,16 @@ DimSplits activationSplits(int64_t rank) {
   return s;
 }
 
+DimSplits splitsOf(LayoutAttr layout) {
+  DimSplits s;
+  for (unsigned d = 0; d < layout.getRank(); ++d)
+    s.push_back(layout.getDimSplit(d));
+  return s;
+}
+
+/// The phase of the propagation (see the file comment).
+enum class Phase { Contractions, Propagate, Resolve };
+
 /// The propagation state of one function.
 class LayoutSolver {
 public:
@@ -68,12 +92,12 @@ private:
   LayoutAttr make(const DimSplits &splits) {
     return LayoutAttr::get(func.getContext(), gridRef, splits);
   }
-  /// The layout of `splits` derived from operand `operand` of `op`, or a
-  /// diagnostic at `op` when no layout can express them (an indexing map
-  /// that repeats a split loop dimension would split two dimensions over
-  /// one grid axis). LayoutAttr::get asserts on such splits.
+  /// The layout of `splits`, or a diagnostic at `op` when no layout can
+  /// express them (an indexing map that repeats a split loop dimension would
+  /// split two dimensions over one grid axis). LayoutAttr::get asserts on
+  /// such splits.
   FailureOr<LayoutAttr> makeChecked(const DimSplits &splits, Operation *op,
-                                    OpOperand &operand) {
+                                    Value value) {
     MLIRContext *ctx = func.getContext();
     SmallVector<Attribute> dims;
     for (const SmallVector<GridAxis> &dim : splits) {
@@ -84,9 +108,8 @@ private:
     }
     LayoutAttr layout = LayoutAttr::getChecked(
         [&] {
-          return op->emitError()
-                 << "operand #" << operand.getOperandNumber() << " ("
-                 << operand.get().getType() << ") cannot be laid out: ";
+          return op->emitError() << "a value of type " << value.getType()
+                                 << " cannot be laid out: ";
         },
         ctx, gridRef, ArrayAttr::get(ctx, dims));
     if (!layout)
@@ -94,24 +117,39 @@ private:
     return layout;
   }
   LayoutAttr lookup(Value v) const { return layouts.lookup(v); }
-  /// Records `layout` for `v`; reports a conflict at `where`.
-  LogicalResult assign(Value v, LayoutAttr layout, Operation *where);
+  /// Gives `v` its first layout; false if it has one.
+  bool assignFresh(Value v, LayoutAttr layout) {
+    if (lookup(v))
+      return false;
+    layouts[v] = layout;
+    changed = true;
+    return true;
+  }
+  /// The use `operand` wants its value laid out by `layout`. A value without
+  /// a layout takes it; in the resolution phase, a value with another one
+  /// is copied (a cheap producer) or re-laid out for this use.
+  void want(OpOperand &operand, LayoutAttr layout);
+  /// The op of `result` produces it laid out by `layout`. A result that
+  /// already has another layout (given by a use) keeps it through a
+  /// summa.relayout after the op, in the resolution phase.
+  void define(OpResult result, LayoutAttr layout);
   LogicalResult seedArguments();
   LogicalResult visit(Operation *op);
   LogicalResult visitMatmul(linalg::MatmulOp op);
   LogicalResult visitStructured(linalg::LinalgOp op);
-  LogicalResult visitExpand(tensor::ExpandShapeOp op);
-  LogicalResult visitCollapse(tensor::CollapseShapeOp op);
+  LogicalResult visitReshape(Operation *op, OpOperand &input, OpResult output,
+                             ArrayRef<ReassociationIndices> groups,
+                             bool inputIsCollapsed);
   LogicalResult visitSoftmax(linalg::SoftmaxOp op);
   LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
-  LogicalResult recordPartialReduction(linalg::LinalgOp op,
-                                       SmallVector<GridAxis> axes);
-  /// Layout of the reassociated side of a reshape: `groups[g]` lists the
-  /// expanded dims of collapsed dim g; the split of a collapsed dim lives on
-  /// the outermost expanded dim of its group.
-  LogicalResult propagateReshape(Operation *op, Value collapsed,
-                                 Value expanded,
-                                 ArrayRef<ReassociationIndices> groups);
+  LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
+  LogicalResult visitConcat(tensor::ConcatOp op);
+  LogicalResult visitPad(tensor::PadOp op);
+  /// Whether the reduction `op` over loops split by `loops` can be completed
+  /// by an all-reduce; records it if so.
+  bool recordPartialReduction(linalg::LinalgOp op,
+                              SmallVector<GridAxis> axes);
+  LogicalResult propagate(Phase phase);
   /// The first value the grid cannot divide, as an error message; empty if
   /// every value divides. `gridShape` may differ from the grid's.
   std::optional<std::pair<Location, std::string>>
@@ -123,23 +161,84 @@ private:
   FlatSymbolRefAttr gridRef;
   DenseMap<Value, LayoutAttr> layouts;
   DenseMap<Operation *, PartialReduction> partials;
+  /// The summa.relayout of each value to each layout, for reuse.
+  DenseMap<std::pair<Value, LayoutAttr>, RelayoutOp> relayouts;
+  Phase phase = Phase::Contractions;
   bool changed = false;
 };
 
 } // namespace
 
-LogicalResult LayoutSolver::assign(Value v, LayoutAttr layout,
-                                   Operation *where) {
-  LayoutAttr old = lookup(v);
-  if (old == layout)
-    return success();
-  if (old)
-    return where->emitError()
-           << "conflicting layouts for a value of type " << v.getType()
-           << ": " << old << " and " << layout;
-  layouts[v] = layout;
+/// A producer that is cheaper to repeat than to redistribute: an empty
+/// tensor, a splat constant, a fill of either.
+static bool isCheapToCopy(Operation *op) {
+  if (!op)
+    return false;
+  if (isa<tensor::EmptyOp>(op))
+    return true;
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat();
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return isCheapToCopy(fill.getOutputs()[0].getDefiningOp());
+  return false;
+}
+
+void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
+  Value v = operand.get();
+  LayoutAttr have = lookup(v);
+  if (!have) {
+    assignFresh(v, layout);
+    return;
+  }
+  if (have == layout || phase != Phase::Resolve)
+    return;
+  Operation *user = operand.getOwner();
+  OpBuilder b(user);
+  Operation *def = v.getDefiningOp();
+  if (isCheapToCopy(def)) {
+    Operation *copy = b.clone(*def);
+    Value result = copy->getResult(cast<OpResult>(v).getResultNumber());
+    operand.set(result);
+    layouts[result] = layout;
+    changed = true;
+    return;
+  }
+  // One redistribution per value and layout: a later use reuses it.
+  auto key = std::make_pair(v, layout);
+  if (RelayoutOp earlier = relayouts.lookup(key);
+      earlier && earlier->getBlock() == user->getBlock() &&
+      earlier->isBeforeInBlock(user)) {
+    operand.set(earlier.getResult());
+    changed = true;
+    return;
+  }
+  auto relayout = RelayoutOp::create(b, user->getLoc(), v.getType(), v, layout);
+  relayouts[key] = relayout;
+  operand.set(relayout.getResult());
+  layouts[relayout.getResult()] = layout;
   changed = true;
-  return success();
+}
+
+void LayoutSolver::define(OpResult result, LayoutAttr layout) {
+  LayoutAttr have = lookup(result);
+  if (!have) {
+    assignFresh(result, layout);
+    return;
+  }
+  if (have == layout || phase != Phase::Resolve)
+    return;
+  // The uses keep the layout they gave; the op produces its own.
+  OpBuilder b(result.getOwner()->getContext());
+  b.setInsertionPointAfter(result.getOwner());
+  auto relayout =
+      RelayoutOp::create(b, result.getOwner()->getLoc(), result.getType(),
+                         result, have);
+  result.replaceAllUsesExcept(relayout.getResult(), relayout);
+  layouts[relayout.getResult()] = have;
+  layouts[result] = layout;
+  changed = true;
 }
 
 /// The form of a linalg.matmul, from its indexing maps.
@@ -156,20 +255,65 @@ static Role parseRole(StringRef s) {
       .Default(Role::Unknown);
 }
 
+/// True if a linalg op only moves or converts its one input elementwise
+/// (a transpose, a copy, a cast): the data of a weight passes through it.
+static bool isDataMove(Operation *op) {
+  if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::ExpandShapeOp,
+          tensor::CollapseShapeOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops())
+    return false;
+  for (AffineMap map : generic.getIndexingMapsArray())
+    if (!map.isPermutation())
+      return false;
+  Block *body = generic.getBody();
+  // At most one conversion between the input and the yield.
+  return body->getOperations().size() <= 2;
+}
+
+/// True if `value` reaches the right-hand side of a forward product (A·B or
+/// A·Bᵀ) through transposes, reshapes and casts: the data flow of a weight,
+/// whatever layout the exporter stores it in (PyTorch keeps nn.Linear's
+/// weight as [out, in] and transposes it).
+static bool reachesWeightSlot(Value value, int depth = 0) {
+  if (depth > 8)
+    return false;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto mm = dyn_cast<linalg::MatmulOp>(user)) {
+      std::optional<MatmulForm> form = getForm(mm);
+      if (form && *form != MatmulForm::atb &&
+          use.getOperandNumber() == 1)
+        return true;
+      continue;
+    }
+    if (!isDataMove(user))
+      continue;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
+      if (!linalgOp.isDpsInput(&use))
+        continue;
+      if (reachesWeightSlot(linalgOp->getResult(0), depth + 1))
+        return true;
+      continue;
+    }
+    if (reachesWeightSlot(user->getResult(0), depth + 1))
+      return true;
+  }
+  return false;
+}
+
 LogicalResult LayoutSolver::seedArguments() {
-  // Arguments used as the rhs of a matmul are weights by default.
-  llvm::SmallPtrSet<Value, 8> rhsOfMatmul;
-  func.walk([&](linalg::MatmulOp mm) {
-    if (getForm(mm) != MatmulForm::atb)
-      rhsOfMatmul.insert(mm.getDpsInputOperand(1)->get());
-  });
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type)
       return emitError(arg.getLoc()) << "argument " << arg.getArgNumber()
                                      << " has type " << arg.getType()
-                              << "; summa needs ranked tensors";
+                                     << "; summa needs ranked tensors";
     Role role = Role::Unknown;
+    int64_t rank = type.getRank();
     if (auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                       kRoleAttrName)) {
       role = parseRole(attr.getValue());
@@ -178,10 +322,11 @@ LogicalResult LayoutSolver::seedArguments() {
                << "argument " << arg.getArgNumber() << " has unknown "
                << kRoleAttrName << " \"" << attr.getValue()
                << "\" (expected activation, weight, bias or replicated)";
-    } else if (type.getRank() == 2) {
-      role = rhsOfMatmul.contains(arg) ? Role::Weight : Role::Activation;
+    } else if (rank >= 2 && isa<FloatType>(type.getElementType()) &&
+               !reachesWeightSlot(arg)) {
+      // A float tensor of rank >= 2 that is no weight carries tokens.
+      role = Role::Activation;
     }
-    int64_t rank = type.getRank();
     auto checkRank = [&](int64_t want, StringRef what) -> LogicalResult {
       if (rank == want)
         return success();
@@ -220,113 +365,139 @@ LogicalResult LayoutSolver::seedArguments() {
 LogicalResult LayoutSolver::visitMatmul(linalg::MatmulOp op) {
   std::optional<MatmulForm> form = getForm(op);
   if (!form)
-    return op.emitError()
-           << "linalg.matmul with these indexing maps is not a 2.5D product "
-              "(supported: A·B, A·Bᵀ and Aᵀ·B)";
-  Value a = op.getDpsInputOperand(0)->get();
-  Value b = op.getDpsInputOperand(1)->get();
+    return visitStructured(op);
   LayoutAttr act = make(activationSplits(2));
   LayoutAttr weight = make({{GridAxis::row}, {GridAxis::col}});
   // ab: activation · weight -> activation (forward);
   // abt: activation · weightᵀ -> activation (gradient of the input);
   // atb: activationᵀ · activation -> weight (gradient of the weight).
-  LayoutAttr wantA = act;
   LayoutAttr wantB = *form == MatmulForm::atb ? act : weight;
   LayoutAttr result = *form == MatmulForm::atb ? weight : act;
-  auto describe = [&](LayoutAttr l) {
-    return l == act ? "an activation " : "a weight ";
-  };
-  if (LayoutAttr la = lookup(a); la && la != wantA)
-    return op.emitError() << "linalg.matmul (" << stringifyMatmulForm(*form)
-                          << "): the lhs must be " << describe(wantA) << wantA
-                          << ", got " << la;
-  if (LayoutAttr lb = lookup(b); lb && lb != wantB)
-    return op.emitError() << "linalg.matmul (" << stringifyMatmulForm(*form)
-                          << "): the rhs must be " << describe(wantB) << wantB
-                          << ", got " << lb;
-  if (failed(assign(a, wantA, op)) || failed(assign(b, wantB, op)) ||
-      failed(assign(op.getDpsInitOperand(0)->get(), result, op)) ||
-      failed(assign(op->getResult(0), result, op)))
-    return failure();
+  want(*op.getDpsInputOperand(0), act);
+  want(*op.getDpsInputOperand(1), wantB);
+  want(*op.getDpsInitOperand(0), result);
+  define(op->getResult(0), result);
   return success();
 }
 
+/// The axes that split loop dimensions, outer loops first, with an axis
+/// that splits two loops kept on the first.
+static void dropRepeatedAxes(
+    SmallVector<std::optional<SmallVector<GridAxis>>> &loops,
+    ArrayRef<bool> fixed) {
+  llvm::SmallSet<GridAxis, 3> seen;
+  // Fixed loops (from results) claim their axes first.
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto [i, loop] : llvm::enumerate(loops)) {
+      if (!loop || fixed[i] != (pass == 0))
+        continue;
+      SmallVector<GridAxis> kept;
+      for (GridAxis a : *loop)
+        if (seen.insert(a).second)
+          kept.push_back(a);
+      *loop = kept;
+    }
+}
+
 LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
-  // Split of every loop dimension, from every operand that has a layout.
-  SmallVector<std::optional<SmallVector<GridAxis>>> loops(op.getNumLoops());
-  auto operandValues = [&](unsigned i) -> SmallVector<Value, 2> {
-    OpOperand &operand = op->getOpOperand(i);
-    SmallVector<Value, 2> vals{operand.get()};
-    if (op.isDpsInit(&operand))
-      vals.push_back(op.getTiedOpResult(&operand));
-    return vals;
-  };
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<std::optional<SmallVector<GridAxis>>> loops(numLoops);
+  SmallVector<bool> fixed(numLoops, false);
+  // 1. Results that have a layout fix the splits of their loops.
+  for (OpResult res : op->getResults()) {
+    LayoutAttr layout = lookup(res);
+    if (!layout)
+      continue;
+    AffineMap map = op.getIndexingMapMatchingResult(res);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        if (!loops[d]) {
+          loops[d] = layout.getDimSplit(i);
+          fixed[d] = true;
+        }
+      }
+  }
+  // 2. Other loops take the most split of their operands' dimensions (the
+  // first operand wins a tie), so that a replicated operand (a mask, a
+  // table) is sliced rather than the activation gathered.
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<RankedTensorType>(operand.get().getType()))
       continue;
+    LayoutAttr layout = lookup(operand.get());
+    if (!layout)
+      continue;
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (Value v : operandValues(operand.getOperandNumber())) {
-      LayoutAttr layout = lookup(v);
-      if (!layout)
-        continue;
-      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-        auto dim = dyn_cast<AffineDimExpr>(expr);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
         SmallVector<GridAxis> split = layout.getDimSplit(i);
-        if (!dim) {
-          if (!split.empty())
-            return op.emitError()
-                   << "dimension " << i << " of operand "
-                   << operand.getOperandNumber()
-                   << " is split but its indexing expression is not a "
-                      "loop dimension";
+        if (fixed[d])
           continue;
-        }
-        auto &slot = loops[dim.getPosition()];
-        if (slot && *slot != split)
-          return op.emitError()
-                 << "loop dimension d" << dim.getPosition()
-                 << " is split over " << formatAxes(*slot)
-                 << " by one operand and over " << formatAxes(split)
-                 << " by operand " << operand.getOperandNumber();
-        slot = split;
+        if (!loops[d] || split.size() > loops[d]->size())
+          loops[d] = split;
       }
-    }
   }
-  // A reduction over split loop dimensions computes a partial result per
-  // rank; summa-partition completes it with an all-reduce over those axes.
+  dropRepeatedAxes(loops, fixed);
+  // A loop that indexes two dimensions of one operand (a diagonal) cannot
+  // split both over one axis: it is not split.
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    llvm::SmallBitVector seen(numLoops);
+    for (AffineExpr expr : map.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        if (seen.test(d) && loops[d])
+          loops[d] = SmallVector<GridAxis>();
+        seen.set(d);
+      }
+  }
+  // 3. A reduction over split loops is a partial result completed by an
+  // all-reduce when its combiner allows; otherwise its reduced loops are
+  // not split (the operands are gathered).
   SmallVector<GridAxis> reduceAxes;
   for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
     if (iter == utils::IteratorType::reduction && loops[i])
       llvm::append_range(reduceAxes, *loops[i]);
-  if (!reduceAxes.empty() && failed(recordPartialReduction(op, reduceAxes)))
-    return failure();
-  // Give every tensor operand and result whose loop splits are all known
-  // its layout.
-  for (OpOperand &operand : op->getOpOperands()) {
-    if (!isa<RankedTensorType>(operand.get().getType()))
-      continue;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
+  partials.erase(op);
+  if (!reduceAxes.empty() && !recordPartialReduction(op, reduceAxes))
+    for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (iter == utils::IteratorType::reduction && loops[i])
+        loops[i] = SmallVector<GridAxis>();
+  // 4. Every operand and result whose loops are all known gets its layout.
+  auto splitsFor = [&](AffineMap map) -> std::optional<DimSplits> {
     DimSplits splits;
-    bool known = true;
     for (AffineExpr expr : map.getResults()) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        if (!loops[dim.getPosition()]) {
-          known = false;
-          break;
-        }
+        if (!loops[dim.getPosition()])
+          return std::nullopt;
         splits.push_back(*loops[dim.getPosition()]);
       } else {
         splits.push_back({});
       }
     }
-    if (!known)
+    return splits;
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
       continue;
-    FailureOr<LayoutAttr> layout = makeChecked(splits, op, operand);
+    std::optional<DimSplits> splits =
+        splitsFor(op.getMatchingIndexingMap(&operand));
+    if (!splits)
+      continue;
+    FailureOr<LayoutAttr> layout = makeChecked(*splits, op, operand.get());
     if (failed(layout))
       return failure();
-    for (Value v : operandValues(operand.getOperandNumber()))
-      if (failed(assign(v, *layout, op)))
-        return failure();
+    want(operand, *layout);
+  }
+  for (OpResult res : op->getResults()) {
+    std::optional<DimSplits> splits =
+        splitsFor(op.getIndexingMapMatchingResult(res));
+    if (!splits)
+      continue;
+    FailureOr<LayoutAttr> layout = makeChecked(*splits, op, res);
+    if (failed(layout))
+      return failure();
+    define(res, *layout);
   }
   return success();
 }
@@ -354,169 +525,240 @@ static bool isIdentityFill(Value value, ReductionKind kind) {
   return false;
 }
 
-static StringRef identityName(ReductionKind kind) {
-  switch (kind) {
-  case ReductionKind::sum:
-    return "0";
-  case ReductionKind::prod:
-    return "1";
-  case ReductionKind::max:
-    return "-inf";
-  case ReductionKind::min:
-    return "+inf";
-  }
-  return "";
-}
-
-LogicalResult
-LayoutSolver::recordPartialReduction(linalg::LinalgOp op,
-                                     SmallVector<GridAxis> axes) {
-  if (partials.count(op))
-    return success();
+bool LayoutSolver::recordPartialReduction(linalg::LinalgOp op,
+                                          SmallVector<GridAxis> axes) {
   llvm::sort(axes, [](GridAxis a, GridAxis b) {
     // The order of world ranks: depth, row, col.
     auto rank = [](GridAxis x) { return (static_cast<int>(x) + 1) % 3; };
     return rank(a) < rank(b);
   });
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
-  if (!isa<linalg::GenericOp>(op.getOperation()) && !isa<linalg::ReduceOp>(op.getOperation()))
-    return op.emitError() << "'" << op->getName()
-                          << "' reduces over a dimension split over "
-                          << formatAxes(axes)
-                          << "; only linalg.generic and linalg.reduce can "
-                             "be completed by an all-reduce";
+  if (!isa<linalg::GenericOp, linalg::ReduceOp>(op.getOperation()))
+    return false;
   PartialReduction partial;
   partial.axes = axes;
-  Block *body = op.getBlock();
   for (OpOperand &init : op.getDpsInitsMutable()) {
     unsigned position = init.getOperandNumber() - op.getNumDpsInputs();
     BlockArgument acc = op.getMatchingBlockArgument(&init);
     std::optional<ReductionKind> kind = getCombinerKind(acc, position);
-    (void)body;
-    if (!kind)
-      return op.emitError()
-             << "reduction over a dimension split over " << formatAxes(axes)
-             << " needs each accumulator combined by one arith.addf, "
-                "arith.mulf, arith.maximumf or arith.minimumf whose result "
-                "is yielded";
-    if (!isIdentityFill(init.get(), *kind))
-      return op.emitError()
-             << "reduction over a dimension split over " << formatAxes(axes)
-             << " needs accumulator " << position
-             << " filled (linalg.fill) with the identity of "
-             << stringifyReductionKind(*kind) << " (" << identityName(*kind)
-             << ")";
+    // Every rank must start from the identity of the combiner, or the
+    // all-reduce would count the initial value once per rank.
+    if (!kind || !isIdentityFill(init.get(), *kind))
+      return false;
     partial.kinds.push_back(*kind);
   }
   partials[op] = partial;
-  return success();
+  return true;
 }
 
-LogicalResult
-LayoutSolver::propagateReshape(Operation *op, Value collapsed, Value expanded,
-                               ArrayRef<ReassociationIndices> groups) {
-  LayoutAttr lc = lookup(collapsed), le = lookup(expanded);
-  if (le) {
-    // Only the outermost dimension of each group may be split.
-    DimSplits splits;
-    for (auto [g, group] : llvm::enumerate(groups)) {
-      for (int64_t d : llvm::drop_begin(group))
-        if (!le.getDimSplit(d).empty())
-          return op->emitError()
-                 << "dimension " << d << " is split over "
-                 << formatAxes(le.getDimSplit(d))
-                 << " but is not the outermost of the dimensions reshaped "
-                    "into dimension "
-                 << g << "; only the outermost may be split";
-      splits.push_back(le.getDimSplit(group.front()));
-    }
-    if (failed(assign(collapsed, make(splits), op)))
-      return failure();
-  }
-  if (lc) {
-    auto type = cast<RankedTensorType>(expanded.getType());
-    DimSplits splits(type.getRank());
+LogicalResult LayoutSolver::visitReshape(Operation *op, OpOperand &input,
+                                         OpResult output,
+                                         ArrayRef<ReassociationIndices> groups,
+                                         bool inputIsCollapsed) {
+  auto expandedType = cast<RankedTensorType>(
+      (inputIsCollapsed ? output : input.get()).getType());
+  // The expanded side puts a group's split on its outermost dimension.
+  auto expand = [&](LayoutAttr collapsed) {
+    DimSplits splits(expandedType.getRank());
     for (auto [g, group] : llvm::enumerate(groups))
-      splits[group.front()] = lc.getDimSplit(g);
-    if (failed(assign(expanded, make(splits), op)))
-      return failure();
+      splits[group.front()] = collapsed.getDimSplit(g);
+    return make(splits);
+  };
+  // The collapsed side of an expanded layout whose inner dimensions are
+  // unsplit.
+  auto collapse = [&](LayoutAttr expanded) {
+    DimSplits splits;
+    for (const ReassociationIndices &group : groups)
+      splits.push_back(expanded.getDimSplit(group.front()));
+    return make(splits);
+  };
+  // The expanded layout with the inner dimensions of every group unsplit
+  // (only the outermost dimension of a group keeps a block layout).
+  auto outerOnly = [&](LayoutAttr expanded) {
+    DimSplits splits = splitsOf(expanded);
+    for (const ReassociationIndices &group : groups)
+      for (int64_t d : llvm::drop_begin(group))
+        splits[d].clear();
+    return make(splits);
+  };
+  LayoutAttr in = lookup(input.get());
+  if (in) {
+    if (inputIsCollapsed) {
+      define(output, expand(in));
+    } else {
+      LayoutAttr fixedIn = outerOnly(in);
+      want(input, fixedIn);
+      define(output, collapse(fixedIn));
+    }
+    return success();
+  }
+  if (LayoutAttr out = lookup(output)) {
+    if (inputIsCollapsed) {
+      LayoutAttr fixedOut = outerOnly(out);
+      want(input, collapse(fixedOut));
+      define(output, fixedOut);
+    } else {
+      want(input, expand(out));
+    }
   }
   return success();
-}
-
-LogicalResult LayoutSolver::visitExpand(tensor::ExpandShapeOp op) {
-  return propagateReshape(op, op.getSrc(), op.getResult(),
-                          op.getReassociationIndices());
-}
-
-LogicalResult LayoutSolver::visitCollapse(tensor::CollapseShapeOp op) {
-  return propagateReshape(op, op.getResult(), op.getSrc(),
-                          op.getReassociationIndices());
 }
 
 LogicalResult LayoutSolver::visitSoftmax(linalg::SoftmaxOp op) {
-  Value in = op.getInput(), init = op.getOutput(), out = op.getResult()[0];
-  LayoutAttr layout = lookup(in);
+  LayoutAttr layout = lookup(op.getInput());
   if (!layout)
-    layout = lookup(out);
-  if (!layout)
-    layout = lookup(init);
+    layout = lookup(op.getResult()[0]);
   if (!layout)
     return success();
-  SmallVector<GridAxis> split = layout.getDimSplit(op.getDimension());
-  if (!split.empty())
-    return op.emitError() << "softmax over dimension " << op.getDimension()
-                          << ", which is split over " << formatAxes(split)
-                          << ", is not supported; split another dimension";
-  for (Value v : {in, init, out})
-    if (failed(assign(v, layout, op)))
-      return failure();
+  // The normalised dimension is taken whole on every rank.
+  DimSplits splits = splitsOf(layout);
+  splits[op.getDimension()].clear();
+  LayoutAttr whole = make(splits);
+  want(op->getOpOperand(0), whole);
+  want(op->getOpOperand(1), whole);
+  define(op->getResult(0), whole);
+  return success();
+}
+
+/// Static offsets and sizes, unit strides: the slices summa lays out.
+template <typename SliceOp>
+static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
+  if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticSizes()) ||
+      ShapedType::isDynamicShape(op.getStaticOffsets()))
+    return op.emitError() << name
+                          << ": only static, unit-stride slices are "
+                             "supported (this one has dynamic offsets, sizes "
+                             "or a stride other than 1)";
   return success();
 }
 
 LogicalResult LayoutSolver::visitExtractSlice(tensor::ExtractSliceOp op) {
+  if (failed(checkStaticSlice(op, "tensor.extract_slice")))
+    return failure();
+  RankedTensorType source = op.getSourceType();
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  // Source dimension d of the result's dimension, for kept dimensions.
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    if (!dropped.test(d))
+      kept.push_back(d);
+  auto partial = [&](int64_t d) {
+    return op.getStaticOffsets()[d] != 0 ||
+           op.getStaticSizes()[d] != source.getDimSize(d);
+  };
+  DimSplits splits(source.getRank());
+  if (LayoutAttr in = lookup(op.getSource())) {
+    splits = splitsOf(in);
+  } else if (LayoutAttr out = lookup(op.getResult())) {
+    for (auto [r, d] : llvm::enumerate(kept))
+      splits[d] = out.getDimSplit(r);
+  } else {
+    return success();
+  }
+  // A dimension the slice does not take whole is not split: each rank then
+  // holds the slice's part of every tile it needs.
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    if (partial(d) || dropped.test(d))
+      splits[d].clear();
+  DimSplits resultSplits;
+  for (int64_t d : kept)
+    resultSplits.push_back(splits[d]);
+  want(op.getSourceMutable(), make(splits));
+  define(op->getResult(0), make(resultSplits));
+  return success();
+}
+
+LogicalResult LayoutSolver::visitInsertSlice(tensor::InsertSliceOp op) {
+  if (failed(checkStaticSlice(op, "tensor.insert_slice")))
+    return failure();
+  RankedTensorType dest = op.getDestType();
+  if (op.getSourceType().getRank() != dest.getRank())
+    return op.emitError() << "tensor.insert_slice: only slices of the "
+                             "destination's rank are supported";
+  LayoutAttr layout = lookup(op.getDest());
+  if (!layout)
+    layout = lookup(op.getResult());
+  if (!layout)
+    layout = lookup(op.getSource());
+  if (!layout)
+    return success();
+  DimSplits splits = splitsOf(layout);
+  for (int64_t d = 0; d < dest.getRank(); ++d)
+    if (op.getStaticOffsets()[d] != 0 ||
+        op.getStaticSizes()[d] != dest.getDimSize(d))
+      splits[d].clear();
+  LayoutAttr whole = make(splits);
+  want(op.getSourceMutable(), whole);
+  want(op.getDestMutable(), whole);
+  define(op->getResult(0), whole);
+  return success();
+}
+
+LogicalResult LayoutSolver::visitConcat(tensor::ConcatOp op) {
+  LayoutAttr layout = lookup(op.getResult());
+  for (Value input : op.getInputs())
+    if (!layout)
+      layout = lookup(input);
+  if (!layout)
+    return success();
+  DimSplits splits = splitsOf(layout);
+  splits[op.getDim()].clear();
+  LayoutAttr whole = make(splits);
+  for (OpOperand &input : op->getOpOperands())
+    want(input, whole);
+  define(op->getResult(0), whole);
+  return success();
+}
+
+LogicalResult LayoutSolver::visitPad(tensor::PadOp op) {
   LayoutAttr layout = lookup(op.getSource());
   if (!layout)
     layout = lookup(op.getResult());
   if (!layout)
     return success();
-  if (op.getSourceType().getRank() != op.getResultType().getRank() ||
-      !op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticSizes()) ||
-      ShapedType::isDynamicShape(op.getStaticOffsets()))
-    return op.emitError() << "tensor.extract_slice: only static, unit-stride "
-                             "slices that keep the rank are supported";
-  // A slice stays inside every tile when it takes split dimensions whole.
-  for (unsigned d = 0; d < layout.getRank(); ++d) {
-    SmallVector<GridAxis> split = layout.getDimSplit(d);
-    if (split.empty())
-      continue;
-    if (op.getStaticOffsets()[d] != 0 ||
-        op.getStaticSizes()[d] != op.getSourceType().getDimSize(d))
-      return op.emitError()
-             << "tensor.extract_slice: dimension " << d << " is split over "
-             << formatAxes(split)
-             << "; a slice must take it whole to stay inside a tile";
-  }
-  if (failed(assign(op.getSource(), layout, op)) ||
-      failed(assign(op.getResult(), layout, op)))
-    return failure();
+  if (ShapedType::isDynamicShape(op.getStaticLow()) ||
+      ShapedType::isDynamicShape(op.getStaticHigh()))
+    return op.emitError() << "tensor.pad: only static padding is supported";
+  DimSplits splits = splitsOf(layout);
+  for (unsigned d = 0; d < splits.size(); ++d)
+    if (op.getStaticLow()[d] != 0 || op.getStaticHigh()[d] != 0)
+      splits[d].clear();
+  LayoutAttr padded = make(splits);
+  want(op.getSourceMutable(), padded);
+  define(op->getResult(0), padded);
   return success();
 }
 
 LogicalResult LayoutSolver::visit(Operation *op) {
+  if (phase == Phase::Contractions) {
+    if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+      return visitMatmul(mm);
+    return success();
+  }
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return visitMatmul(mm);
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    return visitExpand(expand);
+    return visitReshape(op, expand.getSrcMutable(), expand->getResult(0),
+                        expand.getReassociationIndices(),
+                        /*inputIsCollapsed=*/true);
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-    return visitCollapse(collapse);
+    return visitReshape(op, collapse.getSrcMutable(), collapse->getResult(0),
+                        collapse.getReassociationIndices(),
+                        /*inputIsCollapsed=*/false);
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
     return visitSoftmax(softmax);
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
     return visitExtractSlice(slice);
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return visitInsertSlice(insert);
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+    return visitConcat(concat);
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return visitPad(pad);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
-  if (auto ret = dyn_cast<func::ReturnOp>(op))
+  // Its result's layout is given; its input keeps its own.
+  if (isa<RelayoutOp, func::ReturnOp>(op))
     return success();
   // tensor.empty and constants take the layout their users give them.
   if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
@@ -530,22 +772,49 @@ LogicalResult LayoutSolver::visit(Operation *op) {
                          << "' is not supported by summa (no layout rule)";
 }
 
-LogicalResult LayoutSolver::run() {
-  if (failed(seedArguments()))
-    return failure();
+LogicalResult LayoutSolver::propagate(Phase p) {
+  phase = p;
   for (int iter = 0;; ++iter) {
     changed = false;
-    for (Operation &op : func.getBody().front())
+    for (Operation &op : llvm::make_early_inc_range(func.getBody().front()))
       if (failed(visit(&op)))
         return failure();
     if (!changed)
-      break;
+      return success();
     if (iter > 1000)
       return func.emitError() << "layout propagation did not converge";
   }
-  return checkAndWrite();
 }
 
+LogicalResult LayoutSolver::run() {
+  if (failed(seedArguments()) || failed(propagate(Phase::Contractions)) ||
+      failed(propagate(Phase::Propagate)) || failed(propagate(Phase::Resolve)))
+    return failure();
+  // What no rule reaches is replicated: the first such value in program
+  // order, then everything that follows from it, until all have one.
+  auto firstUnlaid = [&]() -> Value {
+    for (BlockArgument arg : func.getArguments())
+      if (!lookup(arg))
+        return arg;
+    Value found;
+    func.walk([&](Operation *op) {
+      for (OpResult res : op->getResults())
+        if (isa<RankedTensorType>(res.getType()) && !lookup(res)) {
+          found = res;
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    return found;
+  };
+  while (Value v = firstUnlaid()) {
+    layouts[v] = make(DimSplits(cast<RankedTensorType>(v.getType()).getRank()));
+    if (failed(propagate(Phase::Propagate)) ||
+        failed(propagate(Phase::Resolve)))
+      return failure();
+  }
+  return checkAndWrite();
+}
 /// Why `type` laid out by `layout` does not divide on `gridShape`, or
 /// std::nullopt if it does.
 static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
@@ -607,25 +876,6 @@ LayoutSolver::findIndivisible(ArrayRef<int64_t> gridShape) {
 
 LogicalResult LayoutSolver::checkAndWrite() {
   MLIRContext *ctx = func.getContext();
-  for (BlockArgument arg : func.getArguments())
-    if (!lookup(arg))
-      return emitError(arg.getLoc())
-             << "argument " << arg.getArgNumber() << " (" << arg.getType()
-             << ") gets no layout from its uses; give it a " << kRoleAttrName
-             << " attribute";
-  WalkResult unlaid = func.walk([&](Operation *op) {
-    for (OpResult res : op->getResults())
-      if (isa<RankedTensorType>(res.getType()) && !lookup(res)) {
-        op->emitError() << "result " << res.getResultNumber()
-                        << " gets no layout (it is not used by an op that "
-                           "fixes one)";
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  if (unlaid.wasInterrupted())
-    return failure();
-
   // Divisibility, with the grids of as many ranks that would work.
   ArrayRef<int64_t> shape = grid.getShape();
   if (auto bad = findIndivisible(shape)) {

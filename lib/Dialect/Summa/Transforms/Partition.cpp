@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAPARTITION
@@ -28,6 +29,8 @@ using namespace mlir;
 using namespace mlir::summa;
 
 namespace {
+
+using DimSplitList = SmallVector<SmallVector<GridAxis>>;
 
 class FunctionPartitioner {
 public:
@@ -43,6 +46,24 @@ private:
   LogicalResult globalizeIndices(linalg::LinalgOp op);
   /// Completes the partial results of a reduction over split dimensions.
   void completeReduction(Operation *op);
+  /// This rank's block index over `axes` (mixed radix, outer axis first).
+  Value blockIndex(OpBuilder &b, Location loc, LayoutAttr layout,
+                   ArrayRef<GridAxis> axes);
+  /// The local tile of `value`, whose dimensions are whole where `target`
+  /// splits them, sliced to this rank's blocks of `target` (no
+  /// communication).
+  Value sliceToLayout(OpBuilder &b, Location loc, Value value,
+                      LayoutAttr target);
+  /// summa.relayout: all-gathers of the dimensions whose split changes,
+  /// then a local slice.
+  LogicalResult lowerRelayout(RelayoutOp op);
+  /// A non-splat constant laid out with splits: the whole constant, then
+  /// this rank's slice of it.
+  LogicalResult partitionConstant(arith::ConstantOp op, LayoutAttr layout);
+  /// A linalg.matmul whose operands have the SUMMA layouts of its form
+  /// becomes summa.matmul; any other one is local (no contracted dimension
+  /// is split).
+  LogicalResult partitionMatmul(linalg::MatmulOp mm, LayoutAttr layout);
   GridOp getGrid(LayoutAttr layout) { return lookupGrid(func, layout.getGrid()); }
 
   func::FuncOp func;
@@ -161,6 +182,152 @@ void FunctionPartitioner::completeReduction(Operation *op) {
   }
 }
 
+
+Value FunctionPartitioner::blockIndex(OpBuilder &b, Location loc,
+                                      LayoutAttr layout,
+                                      ArrayRef<GridAxis> axes) {
+  GridOp grid = getGrid(layout);
+  Value block = arith::ConstantIndexOp::create(b, loc, 0);
+  for (GridAxis axis : axes) {
+    Value size = arith::ConstantIndexOp::create(b, loc, grid.getAxisSize(axis));
+    Value coord = CoordOp::create(b, loc, b.getIndexType(), layout.getGrid(),
+                                  GridAxisAttr::get(b.getContext(), axis));
+    block = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, block, size), coord);
+  }
+  return block;
+}
+
+Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
+                                         Value value, LayoutAttr target) {
+  auto type = cast<RankedTensorType>(value.getType());
+  GridOp grid = getGrid(target);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> shape;
+  bool sliced = false;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    SmallVector<GridAxis> split = target.getDimSplit(d);
+    int64_t factor = getSplitFactor(grid, split);
+    int64_t size = type.getDimSize(d) / factor;
+    shape.push_back(size);
+    sizes.push_back(b.getIndexAttr(size));
+    strides.push_back(b.getIndexAttr(1));
+    if (factor == 1) {
+      offsets.push_back(b.getIndexAttr(0));
+      continue;
+    }
+    sliced = true;
+    Value offset = arith::MulIOp::create(
+        b, loc, blockIndex(b, loc, target, split),
+        arith::ConstantIndexOp::create(b, loc, size));
+    offsets.push_back(offset);
+  }
+  if (!sliced)
+    return value;
+  return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), value,
+                                        offsets, sizes, strides);
+}
+
+static int64_t byteSize(RankedTensorType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
+  LayoutAttr from = valueLayouts.lookup(op.getInput());
+  LayoutAttr to = op.getLayout();
+  if (!from)
+    return op.emitError() << "the input of summa.relayout has no layout; run "
+                             "summa-assign-layouts first";
+  GridOp grid = getGrid(to);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value cur = op.getInput();
+  std::string log;
+  llvm::raw_string_ostream os(log);
+  int64_t received = 0;
+  // Gather every dimension whose split changes: the rank then holds those
+  // dimensions whole.
+  DimSplitList gathered;
+  for (unsigned d = 0; d < from.getRank(); ++d) {
+    SmallVector<GridAxis> src = from.getDimSplit(d), dst = to.getDimSplit(d);
+    gathered.push_back(src);
+    if (src == dst || src.empty())
+      continue;
+    auto type = cast<RankedTensorType>(cur.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[d] *= getSplitFactor(grid, src);
+    SmallVector<int32_t> axes;
+    for (GridAxis a : src)
+      axes.push_back(static_cast<int32_t>(a));
+    auto bigger = type.clone(shape);
+    cur = AllGatherOp::create(b, loc, bigger, cur, Value(), to.getGrid(),
+                              b.getDenseI32ArrayAttr(axes),
+                              b.getI64IntegerAttr(d))
+              .getResult();
+    received += byteSize(bigger) - byteSize(type);
+    os << "; summa.all_gather over " << formatAxes(src) << " of dimension "
+       << d;
+    gathered.back().clear();
+  }
+  // Then take this rank's blocks of the target's splits.
+  DimSplitList local;
+  bool slices = false;
+  for (unsigned d = 0; d < to.getRank(); ++d) {
+    SmallVector<GridAxis> dst = to.getDimSplit(d);
+    if (gathered[d] == dst) {
+      local.push_back({});
+      continue;
+    }
+    local.push_back(dst);
+    slices = true;
+  }
+  if (slices) {
+    cur = sliceToLayout(b, loc,
+                        cur, LayoutAttr::get(op.getContext(), to.getGrid(),
+                                             local));
+    os << "; a local slice over";
+    for (unsigned d = 0; d < to.getRank(); ++d)
+      if (!local[d].empty())
+        os << " " << formatAxes(local[d]) << " of dimension " << d;
+  }
+  if (remarks)
+    op.emitRemark() << "redistribution of " << op.getInput().getType()
+                    << " from " << from << " to " << to << ": " << received
+                    << " bytes received per rank" << log;
+  valueLayouts[cur] = to;
+  op.getResult().replaceAllUsesWith(cur);
+  op.erase();
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionConstant(arith::ConstantOp op,
+                                                     LayoutAttr layout) {
+  auto type = cast<RankedTensorType>(op.getType());
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (dense && dense.isSplat()) {
+    FailureOr<Type> local = localType(type, layout, op.getLoc());
+    if (failed(local))
+      return failure();
+    op.getResult().setType(cast<RankedTensorType>(*local));
+    op.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(*local),
+                                           dense.getSplatValue<Attribute>()));
+    return success();
+  }
+  // The whole table on every rank, sliced to this rank's block.
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  Value local = sliceToLayout(b, op.getLoc(), op.getResult(), layout);
+  if (local != op.getResult()) {
+    op.getResult().replaceAllUsesExcept(local, local.getDefiningOp());
+    valueLayouts[local] = layout;
+    if (remarks)
+      op.emitRemark() << "constant " << type << " laid out as " << layout
+                      << ": each rank slices its block of the whole table";
+  }
+  return success();
+}
+
 LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (op->getNumResults() == 0)
     return success();
@@ -169,9 +336,22 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
   if (!hasTensorResult)
     return success();
+  if (auto relayout = dyn_cast<RelayoutOp>(op))
+    return lowerRelayout(relayout);
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto layout =
+        layouts ? dyn_cast<LayoutAttr>(layouts[0]) : LayoutAttr();
+    if (!layout)
+      return op->emitError() << "value of type " << op->getResult(0).getType()
+                             << " has no layout; run summa-assign-layouts "
+                                "first";
+    op->removeAttr(kLayoutsAttrName);
+    return partitionConstant(constant, layout);
+  }
   if (!isa<linalg::LinalgOp, linalg::SoftmaxOp, tensor::EmptyOp,
            tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-           tensor::ExtractSliceOp, arith::ConstantOp>(op))
+           tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ConcatOp,
+           tensor::PadOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' is not supported by summa-partition";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
@@ -190,56 +370,84 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     expand.setStaticOutputShape(expand.getResultType().getShape());
   } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    // Split dimensions are taken whole (summa-assign-layouts checked it):
-    // their size becomes the tile's.
-    slice.setStaticSizes(slice.getResultType().getShape());
-  } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    if (!dense || !dense.isSplat())
-      return op->emitError()
-             << "only splat tensor constants can be partitioned";
-    constant.setValueAttr(DenseElementsAttr::get(
-        cast<ShapedType>(constant.getType()), dense.getSplatValue<Attribute>()));
+    // Split dimensions are taken whole (summa-assign-layouts made sure of
+    // it): their size becomes the tile's; dropped dimensions stay 1.
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<int64_t> sizes;
+    ArrayRef<int64_t> resultShape = slice.getResultType().getShape();
+    for (int64_t d = 0, r = 0; d < slice.getSourceType().getRank(); ++d)
+      sizes.push_back(dropped.test(d) ? 1 : resultShape[r++]);
+    slice.setStaticSizes(sizes);
+  } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    insert.setStaticSizes(insert.getSourceType().getShape());
   } else if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
-    OpBuilder b(mm);
-    auto layout = cast<LayoutAttr>(layouts[0]);
-    auto summaMm = MatmulOp::create(
-        b, mm.getLoc(), mm->getResult(0).getType(),
-        mm.getDpsInputOperand(0)->get(), mm.getDpsInputOperand(1)->get(),
-        mm.getDpsInitOperand(0)->get(), layout.getGrid(),
-        MatmulFormAttr::get(b.getContext(),
-                            *getMatmulForm(mm.getIndexingMapsArray())));
-    if (remarks) {
-      GridOp grid = getGrid(layout);
-      switch (summaMm.getForm()) {
-      case MatmulForm::ab:
-        mm.emitRemark() << "2.5D SUMMA matmul: " << grid.getQ()
-                        << " steps, each a summa.broadcast of the lhs panel "
-                           "along the rows (axes [col]) and of the rhs panel "
-                           "along the columns (axes [row])";
-        break;
-      case MatmulForm::abt:
-        mm.emitRemark() << "2.5D SUMMA matmul A·Bᵀ: " << grid.getQ()
-                        << " steps, each a summa.broadcast of the rhs panel "
-                           "along the columns (axes [row]) and a summa.reduce "
-                           "of the partial product along the rows (axes "
-                           "[col])";
-        break;
-      case MatmulForm::atb:
-        mm.emitRemark() << "2.5D SUMMA matmul Aᵀ·B: " << grid.getQ()
-                        << " steps, each a summa.broadcast of the lhs panel "
-                           "along the rows (axes [col]) and a summa.reduce of "
-                           "the partial product along the columns (axes "
-                           "[row]); then a summa.all_reduce over [depth]";
-        break;
-      }
-    }
-    valueLayouts[summaMm.getResult()] = layout;
-    mm->getResult(0).replaceAllUsesWith(summaMm.getResult());
-    mm->erase();
-    return success();
+    op->removeAttr(kLayoutsAttrName);
+    return partitionMatmul(mm, cast<LayoutAttr>(layouts[0]));
   }
   op->removeAttr(kLayoutsAttrName);
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
+                                                   LayoutAttr layout) {
+  std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
+  MLIRContext *ctx = mm.getContext();
+  auto get = [&](ArrayRef<SmallVector<GridAxis>> splits) {
+    return LayoutAttr::get(ctx, layout.getGrid(), splits);
+  };
+  LayoutAttr act = get({{GridAxis::depth, GridAxis::row}, {GridAxis::col}});
+  LayoutAttr weight = get({{GridAxis::row}, {GridAxis::col}});
+  bool summa = false;
+  if (form) {
+    LayoutAttr wantB = *form == MatmulForm::atb ? act : weight;
+    LayoutAttr wantC = *form == MatmulForm::atb ? weight : act;
+    summa = valueLayouts.lookup(mm.getDpsInputOperand(0)->get()) == act &&
+            valueLayouts.lookup(mm.getDpsInputOperand(1)->get()) == wantB &&
+            layout == wantC;
+  }
+  if (!summa) {
+    // summa-assign-layouts left no contracted dimension split: a product of
+    // local tiles.
+    valueLayouts[mm->getResult(0)] = layout;
+    if (remarks)
+      mm.emitRemark() << "local matmul: no contracted dimension is split";
+    return success();
+  }
+  OpBuilder b(mm);
+  auto summaMm = MatmulOp::create(
+      b, mm.getLoc(), mm->getResult(0).getType(),
+      mm.getDpsInputOperand(0)->get(), mm.getDpsInputOperand(1)->get(),
+      mm.getDpsInitOperand(0)->get(), layout.getGrid(),
+      MatmulFormAttr::get(b.getContext(),
+                          *getMatmulForm(mm.getIndexingMapsArray())));
+  if (remarks) {
+    GridOp grid = getGrid(layout);
+    switch (summaMm.getForm()) {
+    case MatmulForm::ab:
+      mm.emitRemark() << "2.5D SUMMA matmul: " << grid.getQ()
+                      << " steps, each a summa.broadcast of the lhs panel "
+                         "along the rows (axes [col]) and of the rhs panel "
+                         "along the columns (axes [row])";
+      break;
+    case MatmulForm::abt:
+      mm.emitRemark() << "2.5D SUMMA matmul A·Bᵀ: " << grid.getQ()
+                      << " steps, each a summa.broadcast of the rhs panel "
+                         "along the columns (axes [row]) and a summa.reduce "
+                         "of the partial product along the rows (axes "
+                         "[col])";
+      break;
+    case MatmulForm::atb:
+      mm.emitRemark() << "2.5D SUMMA matmul Aᵀ·B: " << grid.getQ()
+                      << " steps, each a summa.broadcast of the lhs panel "
+                         "along the rows (axes [col]) and a summa.reduce of "
+                         "the partial product along the columns (axes "
+                         "[row]); then a summa.all_reduce over [depth]";
+      break;
+    }
+  }
+  valueLayouts[summaMm.getResult()] = layout;
+  mm->getResult(0).replaceAllUsesWith(summaMm.getResult());
+  mm->erase();
   return success();
 }
 

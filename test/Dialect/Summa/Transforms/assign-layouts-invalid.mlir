@@ -55,65 +55,8 @@ func.func @weight_rank(%x: tensor<8xf32> {summa.role = "weight"}) {
 
 // -----
 
-// expected-error @+1 {{argument 0 ('tensor<8xf32>') gets no layout from its uses; give it a summa.role attribute}}
-func.func @unused_vector(%b: tensor<8xf32>) {
-  return
-}
-
-// -----
-
-func.func @weight_times_weight(%a: tensor<8x8xf32> {summa.role = "weight"}, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<8x8xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-error @+1 {{linalg.matmul (ab): the lhs must be an activation #summa.layout<@grid, [[depth, row], [col]]>, got #summa.layout<@grid, [[row], [col]]>}}
-  %mm = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %mm : tensor<8x8xf32>
-}
-
-// -----
-
-func.func @transposed_result(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<8x8xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-error @+1 {{linalg.matmul with these indexing maps is not a 2.5D product (supported: A·B, A·Bᵀ and Aᵀ·B)}}
-  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]
-      ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %mm : tensor<8x8xf32>
-}
-
-// -----
-
-func.func @concat(%x: tensor<8x8xf32>) -> tensor<16x8xf32> {
-  // expected-error @+1 {{'tensor.concat' is not supported by summa (no layout rule)}}
-  %r = tensor.concat dim(0) %x, %x : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
-  return %r : tensor<16x8xf32>
-}
-
-// -----
-
-func.func @conflict(%x: tensor<8x8xf32>, %y: tensor<8x8xf32> {summa.role = "weight"}) -> tensor<8x8xf32> {
-  %e = tensor.empty() : tensor<8x8xf32>
-  // expected-error @+1 {{loop dimension d0 is split over [depth, row] by one operand and over [row] by operand 1}}
-  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
-                       iterator_types = ["parallel", "parallel"]}
-      ins(%x, %y : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %r = arith.addf %a, %b : f32
-    linalg.yield %r : f32
-  } -> tensor<8x8xf32>
-  return %s : tensor<8x8xf32>
-}
-
-// -----
-
-func.func @weight_gradient_of_weights(%a: tensor<8x8xf32> {summa.role = "weight"}, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<8x8xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-error @+1 {{linalg.matmul (atb): the lhs must be an activation #summa.layout<@grid, [[depth, row], [col]]>, got #summa.layout<@grid, [[row], [col]]>}}
-  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-      ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %mm : tensor<8x8xf32>
+func.func @unknown_op(%x: tensor<8x8xf32>, %s: tensor<1xi64>) -> tensor<64xf32> {
+  // expected-error @+1 {{'tensor.reshape' is not supported by summa (no layout rule)}}
+  %r = tensor.reshape %x(%s) : (tensor<8x8xf32>, tensor<1xi64>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
 }

@@ -65,6 +65,37 @@ def Summa_CoordOp : Summa_Op<"coord", [
 }
 
 //===----------------------------------------------------------------------===//
+// Redistribution (between summa-assign-layouts and summa-partition)
+//===----------------------------------------------------------------------===//
+
+def Summa_RelayoutOp : Summa_Op<"relayout", [
+    Pure, AllTypesMatch<["input", "result"]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the same global tensor in another layout";
+  let description = [{
+    The identity on the global value: its result is `input`, laid out by
+    `layout` instead of the layout the input has. `summa-assign-layouts`
+    inserts one where two uses of a value want different layouts, or where an
+    op cannot keep its operand's split (a slice or concatenation along a
+    split dimension, a softmax over one, a reduction that cannot be completed
+    by an all-reduce). `summa-partition` turns it into the explicit
+    redistribution: a `summa.all_gather` of every dimension whose split
+    changes, then a local `tensor.extract_slice` of this rank's block of
+    every dimension the target splits (no communication), and reports the
+    bytes per rank with `remarks`.
+
+    ```mlir
+    %r = summa.relayout %x to #summa.layout<@grid, [[depth, row], []]>
+        : tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, Summa_LayoutAttr:$layout);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `to` $layout attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Distributed contraction
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,16 @@
+// Exactness with redistributions: the planner counts the all-gathers of
+// summa.relayout like every other collective (see exact-mlp.mlir for the
+// method).
+// RUN: summa-compile %summa_src/test/Integration/Inputs/reshard.mlir --grid=2,2,1 -o %t.221
+// RUN: rm -f %t.221.prof.*.json
+// RUN: env SUMMA_PROFILE=%t.221.prof.%%r.json %mpirun -np 4 %t.221 --iters 0
+// RUN: summa-plan %summa_src/test/Integration/Inputs/reshard.mlir --ranks 4 --grid 2,2,1 --json > %t.221.plan.json
+// RUN: %python %S/compare_profile.py %t.221.plan.json %t.221.prof.%%r.json 4 | FileCheck %s --check-prefix=R221
+// RUN: summa-compile %summa_src/test/Integration/Inputs/reshard.mlir --grid=2,2,2 -o %t.222
+// RUN: rm -f %t.222.prof.*.json
+// RUN: env SUMMA_PROFILE=%t.222.prof.%%r.json %mpirun -np 8 %t.222 --iters 0
+// RUN: summa-plan %summa_src/test/Integration/Inputs/reshard.mlir --ranks 8 --grid 2,2,2 --json > %t.222.plan.json
+// RUN: %python %S/compare_profile.py %t.222.plan.json %t.222.prof.%%r.json 8 | FileCheck %s --check-prefix=R222
+
+// R221: exact: [2,2,1] on 4 ranks: 3 collective entries
+// R222: exact: [2,2,2] on 8 ranks:
