@@ -117,6 +117,9 @@ private:
     return layout;
   }
   LayoutAttr lookup(Value v) const { return layouts.lookup(v); }
+  /// `layout` without the splits of dimensions of size 1 (a broadcast
+  /// dimension is never split).
+  LayoutAttr fit(LayoutAttr layout, Type type);
   /// Gives `v` its first layout; false if it has one.
   bool assignFresh(Value v, LayoutAttr layout) {
     if (lookup(v))
@@ -161,6 +164,9 @@ private:
   FlatSymbolRefAttr gridRef;
   DenseMap<Value, LayoutAttr> layouts;
   DenseMap<Operation *, PartialReduction> partials;
+  /// Arguments without a role that are activations unless their uses
+  /// decide otherwise.
+  SmallVector<BlockArgument> defaultActivations;
   /// The summa.relayout of each value to each layout, for reuse.
   DenseMap<std::pair<Value, LayoutAttr>, RelayoutOp> relayouts;
   Phase phase = Phase::Contractions;
@@ -185,8 +191,21 @@ static bool isCheapToCopy(Operation *op) {
   return false;
 }
 
+LayoutAttr LayoutSolver::fit(LayoutAttr layout, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  DimSplits splits = splitsOf(layout);
+  bool changedAny = false;
+  for (auto [d, split] : llvm::enumerate(splits))
+    if (tensor.getDimSize(d) == 1 && !split.empty()) {
+      split.clear();
+      changedAny = true;
+    }
+  return changedAny ? make(splits) : layout;
+}
+
 void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
   Value v = operand.get();
+  layout = fit(layout, v.getType());
   LayoutAttr have = lookup(v);
   if (!have) {
     assignFresh(v, layout);
@@ -222,6 +241,7 @@ void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
 }
 
 void LayoutSolver::define(OpResult result, LayoutAttr layout) {
+  layout = fit(layout, result.getType());
   LayoutAttr have = lookup(result);
   if (!have) {
     assignFresh(result, layout);
@@ -324,8 +344,15 @@ LogicalResult LayoutSolver::seedArguments() {
                << "\" (expected activation, weight, bias or replicated)";
     } else if (rank >= 2 && isa<FloatType>(type.getElementType()) &&
                !reachesWeightSlot(arg)) {
-      // A float tensor of rank >= 2 that is no weight carries tokens.
-      role = Role::Activation;
+      // A float tensor of rank >= 2 that is no weight carries tokens. One
+      // whose leading dimension is 1 is more likely a table broadcast over
+      // the batch (nanoGPT's causal mask buffer [1, 1, T, T]): its uses
+      // decide, and the default applies after the propagation only if they
+      // left it without a layout.
+      if (type.getDimSize(0) == 1)
+        defaultActivations.push_back(arg);
+      else
+        role = Role::Activation;
     }
     auto checkRank = [&](int64_t want, StringRef what) -> LogicalResult {
       if (rank == want)
@@ -340,7 +367,7 @@ LogicalResult LayoutSolver::seedArguments() {
         return emitError(arg.getLoc())
                << "argument " << arg.getArgNumber()
                << " is an activation and must have rank >= 2, got " << type;
-      layouts[arg] = make(activationSplits(rank));
+      layouts[arg] = fit(make(activationSplits(rank)), type);
       break;
     case Role::Weight:
       if (failed(checkRank(2, "weight")))
@@ -423,6 +450,12 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
   // table) is sliced rather than the activation gathered.
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    // An init that holds no data the op reads (an empty tensor), or only a
+    // uniform value (a fill), follows the op rather than leading it.
+    if (op.isDpsInit(&operand) &&
+        (!op.payloadUsesValueFromOperand(&operand) ||
+         isCheapToCopy(operand.get().getDefiningOp())))
       continue;
     LayoutAttr layout = lookup(operand.get());
     if (!layout)
@@ -788,7 +821,16 @@ LogicalResult LayoutSolver::propagate(Phase p) {
 
 LogicalResult LayoutSolver::run() {
   if (failed(seedArguments()) || failed(propagate(Phase::Contractions)) ||
-      failed(propagate(Phase::Propagate)) || failed(propagate(Phase::Resolve)))
+      failed(propagate(Phase::Propagate)))
+    return failure();
+  for (BlockArgument arg : defaultActivations)
+    if (!lookup(arg)) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      layouts[arg] = fit(make(activationSplits(type.getRank())), type);
+      if (failed(propagate(Phase::Propagate)))
+        return failure();
+    }
+  if (failed(propagate(Phase::Resolve)))
     return failure();
   // What no rule reaches is replicated: the first such value in program
   // order, then everything that follows from it, until all have one.

@@ -1,0 +1,531 @@
+#!/usr/bin/env python3
+"""Export small PyTorch transformer models to MLIR `linalg` on tensors.
+
+This is the PyTorch front door. The models are defined in plain PyTorch or
+taken from Hugging Face `transformers` (architecture code only: random
+weights from a fixed seed, nothing is downloaded). Each model is exported
+with torch-mlir's FX importer,
+
+    torch_mlir.fx.export_and_import(module, *args,
+                                    output_type="linalg-on-tensors",
+                                    func_name=MODEL)
+
+which runs torch.export, torch-mlir's decompositions and its
+`torch-backend-to-linalg-on-tensors-backend-pipeline`. The ops are not
+edited afterwards: the script only checks the function name and adds
+`summa.name` / `summa.role` argument attributes.
+
+By default the weights are function ARGUMENTS: the model is wrapped in a
+module whose forward is (inputs..., *state) and calls
+`torch.func.functional_call(model, state, inputs)`, where `state` is the
+model's state_dict (its parameters and persistent buffers, e.g. nanoGPT's
+causal-mask buffer `attn.bias`). `--buffers-as-constants` passes only the
+parameters and leaves buffers as constants; `--weights-as-constants` exports
+the model itself, so torch-mlir freezes all weights into the IR as constants
+(its default behaviour).
+
+Checks before anything is written: the wrapper's output equals the model's
+bit for bit; the sequence models are causal; hf_gpt2_block equals
+nanogpt_block given the same weights; and the printed module, parsed back and
+JIT-compiled with upstream MLIR passes and MLIR's ExecutionEngine (both from
+the torch_mlir package), reproduces PyTorch's output on the example inputs.
+
+Models (MODEL):
+  nanogpt_block   nanoGPT-style pre-LN GPT-2 block, x [batch, seq, hidden]
+  hf_gpt2_block   transformers GPT2Block (eager attention), x [batch, seq, hidden]
+  llama_layer     transformers LlamaDecoderLayer (GQA, RoPE, eager), x [batch, seq, hidden]
+  gpt_small       whole nanoGPT-style GPT with cross-entropy loss,
+                  (idx [batch, seq] int64, targets [batch, seq] int64) -> scalar loss
+
+See TORCH.md in this folder for the environment and the pinned versions.
+
+    python3 examples/export/export_torch.py nanogpt_block -o examples/fixtures/nanogpt_block.mlir
+"""
+
+import argparse
+import importlib.metadata
+import math
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.func import functional_call
+
+MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small")
+# Which size flags each model uses (besides --seed). Any other flag is an error.
+MODEL_FLAGS = {
+    "nanogpt_block": ("batch", "seq", "hidden", "heads", "ffn"),
+    "hf_gpt2_block": ("batch", "seq", "hidden", "heads", "ffn"),
+    "llama_layer": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn"),
+    "gpt_small": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
+}
+LN_EPS = 1e-5
+SCRIPT = "examples/export/export_torch.py"
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# --------------------------------------------------------------------------
+# nanoGPT (https://github.com/karpathy/nanoGPT model.py), dropout removed.
+# --------------------------------------------------------------------------
+class CausalSelfAttention(nn.Module):
+    def __init__(self, hidden, heads, block_size):
+        super().__init__()
+        assert hidden % heads == 0
+        self.c_attn = nn.Linear(hidden, 3 * hidden)
+        self.c_proj = nn.Linear(hidden, hidden)
+        self.n_head = heads
+        self.n_embd = hidden
+        self.register_buffer(
+            "bias",
+            torch.tril(torch.ones(block_size, block_size)).view(1, 1, block_size, block_size),
+        )
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        return self.c_proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.c_fc = nn.Linear(hidden, ffn)
+        self.gelu = nn.GELU(approximate="tanh")
+        self.c_proj = nn.Linear(ffn, hidden)
+
+    def forward(self, x):
+        return self.c_proj(self.gelu(self.c_fc(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, hidden, heads, ffn, block_size):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(hidden, eps=LN_EPS)
+        self.attn = CausalSelfAttention(hidden, heads, block_size)
+        self.ln_2 = nn.LayerNorm(hidden, eps=LN_EPS)
+        self.mlp = MLP(hidden, ffn)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        x = x + self.mlp(self.ln_2(x))
+        return x
+
+
+class GPT(nn.Module):
+    """nanoGPT's GPT with untied lm_head; forward(idx, targets) -> loss."""
+
+    def __init__(self, vocab, block_size, layers, hidden, heads, ffn):
+        super().__init__()
+        self.transformer = nn.ModuleDict(
+            dict(
+                wte=nn.Embedding(vocab, hidden),
+                wpe=nn.Embedding(block_size, hidden),
+                h=nn.ModuleList([Block(hidden, heads, ffn, block_size) for _ in range(layers)]),
+                ln_f=nn.LayerNorm(hidden, eps=LN_EPS),
+            )
+        )
+        self.lm_head = nn.Linear(hidden, vocab, bias=False)
+
+    def forward(self, idx, targets):
+        b, t = idx.size()
+        pos = torch.arange(0, t, dtype=torch.long, device=idx.device)
+        x = self.transformer.wte(idx) + self.transformer.wpe(pos)
+        for block in self.transformer.h:
+            x = block(x)
+        x = self.transformer.ln_f(x)
+        logits = self.lm_head(x)
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+
+
+# --------------------------------------------------------------------------
+# Hugging Face transformers layers. Submodules are held in a ModuleList so
+# that parameter names match the checkpoints' (h.0.*, layers.0.*).
+# --------------------------------------------------------------------------
+class HFGPT2Block(nn.Module):
+    """transformers GPT2Block; forward(x) -> hidden states.
+
+    GPT2Block's eager attention only applies the mask it is given (GPT2Model
+    builds it), so the wrapper builds the causal mask the way GPT2Model does,
+    with transformers.masking_utils.create_causal_mask. position_ids is not
+    passed to it: with it, the traced graph keeps create_causal_mask's
+    packed-sequence detection (diff + cumsum, which lowers to tensor.concat and
+    tm_tensor.scan) although positions 0..seq-1 are a single sequence."""
+
+    def __init__(self, config):
+        super().__init__()
+        from transformers.models.gpt2.modeling_gpt2 import GPT2Block
+
+        self.config = config
+        self.h = nn.ModuleList([GPT2Block(config, layer_idx=0)])
+
+    def forward(self, x):
+        from transformers.masking_utils import create_causal_mask
+
+        position_ids = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+        mask = create_causal_mask(
+            config=self.config, inputs_embeds=x, attention_mask=None, cache=None,
+            position_ids=None,
+        )
+        out = self.h[0](x, attention_mask=mask)
+        return out[0] if isinstance(out, tuple) else out
+
+
+class HFLlamaLayer(nn.Module):
+    """transformers LlamaDecoderLayer; forward(x) -> hidden states.
+
+    As in LlamaModel.forward: position ids 0..seq-1, the causal mask from
+    create_causal_mask (without position_ids, see HFGPT2Block), and cos/sin
+    from LlamaRotaryEmbedding."""
+
+    def __init__(self, config):
+        super().__init__()
+        from transformers.models.llama.modeling_llama import (
+            LlamaDecoderLayer,
+            LlamaRotaryEmbedding,
+        )
+
+        self.config = config
+        self.layers = nn.ModuleList([LlamaDecoderLayer(config, layer_idx=0)])
+        self.rotary_emb = LlamaRotaryEmbedding(config=config)
+
+    def forward(self, x):
+        from transformers.masking_utils import create_causal_mask
+
+        position_ids = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+        mask = create_causal_mask(
+            config=self.config, inputs_embeds=x, attention_mask=None, cache=None,
+            position_ids=None,
+        )
+        position_embeddings = self.rotary_emb(x, position_ids=position_ids)
+        out = self.layers[0](
+            x, attention_mask=mask, position_ids=position_ids,
+            position_embeddings=position_embeddings,
+        )
+        return out[0] if isinstance(out, tuple) else out
+
+
+# --------------------------------------------------------------------------
+# Model construction.
+# --------------------------------------------------------------------------
+def build(args):
+    """Returns (model, example inputs, input names, input roles)."""
+    B, S, H, NH = args.batch, args.seq, args.hidden, args.heads
+    torch.manual_seed(args.seed)
+    gen = torch.Generator().manual_seed(args.seed + 1)
+    if args.model == "nanogpt_block":
+        model = Block(H, NH, args.ffn, block_size=S)
+    elif args.model == "hf_gpt2_block":
+        from transformers import GPT2Config
+
+        config = GPT2Config(
+            n_embd=H, n_head=NH, n_inner=args.ffn, n_positions=S, n_layer=1,
+            activation_function="gelu_new", layer_norm_epsilon=LN_EPS,
+            resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+            attn_implementation="eager",
+        )
+        model = HFGPT2Block(config)
+    elif args.model == "llama_layer":
+        from transformers import LlamaConfig
+
+        config = LlamaConfig(
+            hidden_size=H, num_attention_heads=NH, num_key_value_heads=args.kv_heads,
+            intermediate_size=args.ffn, num_hidden_layers=1, max_position_embeddings=S,
+            vocab_size=32, attention_dropout=0.0, attn_implementation="eager",
+        )
+        model = HFLlamaLayer(config)
+    elif args.model == "gpt_small":
+        model = GPT(args.vocab, S, args.layers, H, NH, args.ffn)
+    else:
+        raise AssertionError(args.model)
+    model.eval()
+    if args.model.startswith("hf_") or args.model == "llama_layer":
+        # transformers initialises weights in from_pretrained/post_init only;
+        # a bare layer keeps nn defaults (RMSNorm weights = 1, zero biases in
+        # Conv1D). Re-draw every parameter so that none is trivially 0 or 1.
+        with torch.no_grad():
+            for name, p in model.named_parameters():
+                is_norm_scale = name.endswith("weight") and ("ln_" in name or "layernorm" in name)
+                p.copy_(torch.randn(p.shape, generator=gen) * 0.2 + (1.0 if is_norm_scale else 0.0))
+    if args.model == "gpt_small":
+        idx = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
+        targets = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
+        return model, (idx, targets), ("idx", "targets"), (None, None)
+    x = torch.randn(B, S, H, generator=gen)
+    return model, (x,), ("x",), ("activation",)
+
+
+class Functional(nn.Module):
+    """forward(*inputs, *state) = functional_call(model, state, inputs).
+
+    The model is stored outside nn.Module's registry so that torch.export
+    sees no parameters of its own: every weight is a user input."""
+
+    def __init__(self, model, n_inputs, state_names):
+        super().__init__()
+        object.__setattr__(self, "_model", model)
+        self.n_inputs = n_inputs
+        self.state_names = tuple(state_names)
+
+    def forward(self, *args):
+        inputs = args[: self.n_inputs]
+        state = dict(zip(self.state_names, args[self.n_inputs:]))
+        return functional_call(self._model, state, inputs)
+
+
+def exported_state(model, buffers_as_constants):
+    if buffers_as_constants:
+        return dict(model.named_parameters())
+    # The state_dict: parameters and persistent buffers. Non-persistent
+    # buffers (LlamaRotaryEmbedding.inv_freq) stay constants.
+    return dict(model.state_dict(keep_vars=True))
+
+
+def self_check(args, model, inputs, fn, fn_args):
+    """The wrapper must give the same output as the model, bit for bit, and
+    the sequence models must be causal."""
+    with torch.no_grad():
+        ref = model(*inputs)
+        got = fn(*fn_args)
+        assert got.shape == ref.shape and got.dtype == ref.dtype, (got.shape, ref.shape)
+        assert torch.equal(got, ref), f"wrapper differs: max |d| = {(got - ref).abs().max()}"
+        assert torch.isfinite(ref).all()
+        if args.model != "gpt_small":
+            x2 = inputs[0].clone()
+            x2[:, -1, :] += 1.0
+            ref2 = model(x2)
+            assert torch.equal(ref2[:, :-1], ref[:, :-1]), "model is not causal"
+            assert not torch.equal(ref2[:, -1], ref[:, -1])
+        if args.model == "hf_gpt2_block":
+            # Same weights in the nanoGPT block (Conv1D stores [in, out]).
+            nano = Block(args.hidden, args.heads, args.ffn, block_size=args.seq).eval()
+            sd = {}
+            for k, v in model.h[0].state_dict().items():
+                if k.endswith("weight") and v.dim() == 2:
+                    v = v.t()
+                sd[k] = v
+            sd["attn.bias"] = nano.attn.bias
+            nano.load_state_dict(sd, strict=True)
+            d = (nano(inputs[0]) - ref).abs().max().item()
+            assert d < 1e-5, f"hf_gpt2_block differs from nanogpt_block by {d}"
+
+
+# --------------------------------------------------------------------------
+# Export and annotation.
+# --------------------------------------------------------------------------
+def export(args):
+    from torch_mlir import fx, ir
+
+    model, inputs, in_names, in_roles = build(args)
+    if args.weights_as_constants:
+        # torch-mlir's import_frozen_program looks every buffer up in the
+        # ExportedProgram's state_dict, which lacks non-persistent buffers
+        # (LlamaRotaryEmbedding.inv_freq): "Could not find state mapping for
+        # buffer". Making them persistent changes nothing else.
+        for m in model.modules():
+            m._non_persistent_buffers_set.clear()
+        fn, fn_args = model, inputs
+        names, roles = list(in_names), list(in_roles)
+    else:
+        state = exported_state(model, args.buffers_as_constants)
+        fn = Functional(model, len(inputs), state.keys())
+        fn_args = tuple(inputs) + tuple(t.detach() for t in state.values())
+        names = list(in_names) + list(state.keys())
+        roles = list(in_roles) + [None] * len(state)
+    self_check(args, model, inputs, fn, fn_args)
+
+    module = fx.export_and_import(
+        fn, *fn_args, output_type="linalg-on-tensors", func_name=args.model
+    )
+
+    with module.context:
+        funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
+        assert len(funcs) == 1, f"expected one function, got {len(funcs)}"
+        func = funcs[0]
+        func.attributes["sym_name"] = ir.StringAttr.get(args.model)
+        n_args = len(func.regions[0].blocks[0].arguments)
+        assert n_args == len(names), f"function has {n_args} arguments, expected {len(names)}"
+        assert "arg_attrs" not in func.attributes, "unexpected existing arg_attrs"
+        attrs = []
+        for name, role in zip(names, roles):
+            d = {"summa.name": ir.StringAttr.get(name)}
+            if role is not None:
+                d["summa.role"] = ir.StringAttr.get(role)
+            attrs.append(ir.DictAttr.get(d))
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
+        module.operation.verify()
+        body = module.operation.get_asm(print_generic_op_form=False)
+    text = header(args, names, fn_args) + body
+    with torch.no_grad():
+        expected = model(*inputs)
+    run_ir_check(text, args.model, fn_args, expected)
+    return text
+
+
+# Upstream MLIR passes only (bufferize, loops, LLVM), used to run the output.
+BUFFERIZE = (
+    "builtin.module(one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map})"
+)
+TO_LLVM = (
+    "builtin.module(func.func(convert-linalg-to-loops),"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-math-to-funcs,"
+    "convert-to-llvm,reconcile-unrealized-casts)"
+)
+
+
+def run_ir_check(text, func_name, fn_args, expected):
+    """Parses the printed module back, JIT-compiles it with MLIR's
+    ExecutionEngine (from torch_mlir) and compares its result on the example
+    arguments with PyTorch's. The printed text is not changed."""
+    import ctypes
+
+    import numpy as np
+    from torch_mlir import ir, passmanager
+    from torch_mlir.dialects import linalg
+    from torch_mlir.execution_engine import ExecutionEngine
+    from torch_mlir.runtime import np_to_memref as n2m
+
+    with ir.Context():
+        module = ir.Module.parse(text)
+        func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+        func.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+        passmanager.PassManager.parse(BUFFERIZE).run(module.operation)
+        # Strided memref.copy lowers to a call of memrefCopy from
+        # libmlir_c_runner_utils, which torch_mlir does not ship; linalg.copy
+        # lowers to loops instead.
+        copies = []
+
+        def collect(op):
+            if op.name == "memref.copy":
+                copies.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(collect)
+        for op in copies:
+            with ir.InsertionPoint(op), op.location:
+                linalg.copy(op.operands[0], outs=[op.operands[1]])
+            op.erase()
+        passmanager.PassManager.parse(TO_LLVM).run(module.operation)
+        engine = ExecutionEngine(module, opt_level=0)
+        want = expected.detach().numpy()
+        if want.ndim == 0:
+            out = n2m.make_zero_d_memref_descriptor(n2m.as_ctype(want.dtype))()
+        else:
+            out = n2m.make_nd_memref_descriptor(want.ndim, n2m.as_ctype(want.dtype))()
+        keep = [np.ascontiguousarray(t.detach().numpy()) for t in fn_args]
+        ptrs = [ctypes.pointer(ctypes.pointer(out))]
+        ptrs += [ctypes.pointer(ctypes.pointer(n2m.get_ranked_memref_descriptor(a))) for a in keep]
+        engine.invoke(func_name, *ptrs)
+        if want.ndim == 0:
+            got = np.array(out.aligned.contents.value, dtype=want.dtype)
+        else:
+            got = n2m.ranked_memref_to_numpy([out])
+    err = float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-30))
+    print(f"IR run check: max |IR - torch| / max |torch| = {err:.1e}", file=sys.stderr)
+    # f32 rounding alone gives < 1e-6 here. torch-mlir lowers
+    # aten.gelu(approximate="tanh") with the constant 0.797724 where
+    # sqrt(2/pi) = 0.7978846, which gives ~1e-5 for nanogpt_block.
+    assert err < 1e-4, f"the exported IR differs from PyTorch: relative error {err:.1e}"
+
+
+def versions():
+    return ", ".join(
+        f"{p} {importlib.metadata.version(p)}" for p in ("torch", "torch-mlir", "transformers")
+    )
+
+
+def command(args):
+    out = os.path.abspath(args.output)
+    if out.startswith(REPO_ROOT + os.sep):
+        out = os.path.relpath(out, REPO_ROOT)
+    parts = ["python3", SCRIPT, args.model]
+    for f in MODEL_FLAGS[args.model] + ("seed",):
+        parts += [f"--{f.replace('_', '-')}", str(getattr(args, f))]
+    if args.weights_as_constants:
+        parts.append("--weights-as-constants")
+    if args.buffers_as_constants:
+        parts.append("--buffers-as-constants")
+    parts += ["-o", out]
+    return " ".join(parts)
+
+
+def header(args, names, fn_args):
+    lines = [
+        f"{args.model} exported from PyTorch by torch-mlir's FX importer. Generated, do not edit:",
+        f"  {command(args)}",
+        f"with {versions()}:",
+        f"  torch_mlir.fx.export_and_import(..., output_type=\"linalg-on-tensors\", func_name=\"{args.model}\")",
+        "then only the function name and the summa.name / summa.role argument attributes are set.",
+    ]
+    if args.weights_as_constants:
+        lines.append("Weights are constants (the module is exported directly).")
+    else:
+        what = "parameters" if args.buffers_as_constants else "parameters and persistent buffers (state_dict)"
+        lines.append(f"Weights are arguments: {what} via torch.func.functional_call.")
+    lines.append("Arguments:")
+    for i, (n, t) in enumerate(zip(names, fn_args)):
+        shape = "x".join(str(s) for s in t.shape)
+        lines.append(f"  %arg{i} = {n} [{shape}] {str(t.dtype).replace('torch.', '')}")
+    return "".join(f"// {l}".rstrip() + "\n" for l in lines)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("model", choices=MODELS)
+    p.add_argument("--batch", type=int)
+    p.add_argument("--seq", type=int)
+    p.add_argument("--hidden", type=int)
+    p.add_argument("--heads", type=int)
+    p.add_argument("--kv-heads", type=int, help="llama_layer; default heads/2")
+    p.add_argument("--ffn", type=int, help="default 4*hidden")
+    p.add_argument("--layers", type=int, help="gpt_small; default 2")
+    p.add_argument("--vocab", type=int, help="gpt_small; default 64")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--weights-as-constants", action="store_true",
+                   help="export the module itself: weights become constants")
+    p.add_argument("--buffers-as-constants", action="store_true",
+                   help="pass only parameters as arguments; buffers stay constants")
+    p.add_argument("-o", "--output", required=True)
+    args = p.parse_args(argv)
+    used = MODEL_FLAGS[args.model]
+    for f in ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"):
+        if f not in used and getattr(args, f) is not None:
+            p.error(f"--{f.replace('_', '-')} does not apply to {args.model}")
+    defaults = dict(batch=4, seq=8, hidden=32, heads=4, layers=2, vocab=64)
+    for f, v in defaults.items():
+        if f in used and getattr(args, f) is None:
+            setattr(args, f, v)
+    if "ffn" in used and args.ffn is None:
+        args.ffn = 4 * args.hidden
+    if "kv_heads" in used and args.kv_heads is None:
+        args.kv_heads = max(1, args.heads // 2)
+    if args.hidden % args.heads:
+        p.error("--hidden must be a multiple of --heads")
+    if "kv_heads" in used and args.heads % args.kv_heads:
+        p.error("--heads must be a multiple of --kv-heads")
+    if args.weights_as_constants and args.buffers_as_constants:
+        p.error("--weights-as-constants and --buffers-as-constants exclude each other")
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    torch.use_deterministic_algorithms(True)
+    text = export(args)
+    with open(args.output, "w") as f:
+        f.write(text)
+    print(f"wrote {args.output}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
