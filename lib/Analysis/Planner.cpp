@@ -753,6 +753,7 @@ static StrategyPlan planGridOnce(ModuleOp module, StringRef entryName,
     PassManager pm(context);
     SummaAssignLayoutsOptions assign;
     assign.grid.assign(grid.begin(), grid.end());
+    pm.addPass(createSummaNormalize());
     pm.addPass(createSummaAssignLayouts(assign));
     pm.addPass(createSummaPartition());
     pm.addPass(createSummaExpandMatmul());

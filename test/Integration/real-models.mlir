@@ -32,6 +32,17 @@
 // RUN: %mpirun -np 8 %t.ll.222 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --grid=2,2,1 -o %t.nbc.221
 // RUN: %mpirun -np 4 %t.nbc.221 --check | FileCheck %s
+// A JAX training step (jax.value_and_grad of a GPT-2 block's loss and an
+// SGD update; examples/export/export_jax_train_step.py), three steps, the
+// weight replicas bit-identical across depth.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=1,1,1 -o %t.ts.111
+// RUN: %mpirun -np 1 %t.ts.111 --check --steps 3 --exact-replicas | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,1 -o %t.ts.221
+// RUN: %mpirun -np 4 %t.ts.221 --check --steps 3 --exact-replicas | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=1,1,2 -o %t.ts.112
+// RUN: %mpirun -np 2 %t.ts.112 --check --steps 3 --exact-replicas | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,2 -o %t.ts.222
+// RUN: %mpirun -np 8 %t.ts.222 --check --steps 3 --exact-replicas | FileCheck %s
 
 // What moves for the nanoGPT block on [2,2,1], besides its SUMMA products
 // and LayerNorm all-reduces: the fused c_attn product is gathered over col
@@ -42,5 +53,14 @@
 // NB221: nanogpt_block.mlir:150:{{.*}} remark: redistribution of 'tensor<2x8x48xf32>' from #summa.layout<@grid, {{\[}}[depth, row], [], [col]]> to #summa.layout<@grid, {{\[}}[depth, row], [], []]>: 3072 bytes received per rank; summa.all_gather over [col] of dimension 2
 // NB221: nanogpt_block.mlir:225:{{.*}} remark: redistribution of 'tensor<16x32xf32>' from #summa.layout<@grid, {{\[}}[depth, row], []]> to #summa.layout<@grid, {{\[}}[depth, row], [col]]>: 0 bytes received per rank; a local slice over [col] of dimension 1
 // NB221-NOT: redistribution
+
+// The Llama layer on [2,2,1] (summa-compile runs summa-normalize first):
+// heads stay split over col through the grouped-query repeat and the
+// [batch, heads] collapses around its batch_matmuls; the only
+// redistribution is a free slice of the causal mask.
+// RUN: summa-opt %summa_src/examples/fixtures/llama_layer.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LL221
+// LL221-NOT: summa.all_gather
+// LL221: redistribution of 'tensor<4x1x8x8xf32>' from #summa.layout<@grid, {{\[}}[], [], [], []]> to #summa.layout<@grid, {{\[}}[depth, row], [], [], []]>: 0 bytes received per rank; a local slice over [depth, row] of dimension 0
+// LL221-NOT: summa.all_gather
 
 // CHECK: check: PASS

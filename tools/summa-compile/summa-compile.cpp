@@ -355,6 +355,13 @@ static void writeTrampoline(raw_ostream &os, StringRef fnName,
   for (auto [i, t] : llvm::enumerate(all)) {
     ArrayRef<int64_t> shape =
         local ? ArrayRef<int64_t>(t->localShape) : t->globalType.getShape();
+    if (shape.empty()) {
+      // A 0-d tensor (a loss as JAX returns it): no sizes, no strides.
+      os << "  auto m" << i << " = makeScalarMemRef<"
+         << ctypeName(t->globalType.getElementType()) << ">(b[" << i
+         << "]);\n";
+      continue;
+    }
     os << "  auto m" << i << " = makeMemRef<"
        << ctypeName(t->globalType.getElementType()) << ", " << shape.size()
        << ">(b[" << i << "], {";
@@ -394,6 +401,19 @@ static MemRef<T, N> makeMemRef(void *data, const int64_t (&shape)[N]) {
     m.strides[d] = stride;
     stride *= shape[d];
   }
+  return m;
+}
+
+template <typename T> struct MemRef<T, 0> {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+};
+
+template <typename T> static MemRef<T, 0> makeScalarMemRef(void *data) {
+  MemRef<T, 0> m;
+  m.allocated = m.aligned = static_cast<T *>(data);
+  m.offset = 0;
   return m;
 }
 
@@ -578,6 +598,7 @@ static LogicalResult compile(MLIRContext &context,
   if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
         summa::SummaAssignLayoutsOptions options;
         options.grid.assign(grid.begin(), grid.end());
+        pm.addPass(summa::createSummaNormalize());
         pm.addPass(summa::createSummaAssignLayouts(options));
       })))
     return failure();

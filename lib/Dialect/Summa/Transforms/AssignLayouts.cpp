@@ -188,6 +188,8 @@ static bool isCheapToCopy(Operation *op) {
   }
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return isCheapToCopy(fill.getOutputs()[0].getDefiningOp());
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return isCheapToCopy(op->getOperand(0).getDefiningOp());
   return false;
 }
 
@@ -471,6 +473,20 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
           loops[d] = split;
       }
   }
+  // In the resolution phase, a loop that only the results index (a
+  // broadcast into a new dimension: repeat_kv, a mask over the batch) and
+  // that no use has split yet is not split.
+  if (phase == Phase::Resolve) {
+    llvm::SmallBitVector read(numLoops);
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isa<RankedTensorType>(input->get().getType()))
+        for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            read.set(dim.getPosition());
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!loops[d] && !read.test(d))
+        loops[d] = SmallVector<GridAxis>();
+  }
   dropRepeatedAxes(loops, fixed);
   // A loop that indexes two dimensions of one operand (a diagonal) cannot
   // split both over one axis: it is not split.
@@ -590,28 +606,37 @@ LogicalResult LayoutSolver::visitReshape(Operation *op, OpOperand &input,
                                          bool inputIsCollapsed) {
   auto expandedType = cast<RankedTensorType>(
       (inputIsCollapsed ? output : input.get()).getType());
-  // The expanded side puts a group's split on its outermost dimension.
+  // A group's split lives on its leading dimension of size > 1 (a unit
+  // dimension is never split): tokens [b*s] -> [b, s] split the batch,
+  // hidden [h] -> [heads, d] the heads, a bias [h] -> [1, h] the h.
+  auto lead = [&](const ReassociationIndices &group) {
+    for (int64_t d : group)
+      if (expandedType.getDimSize(d) != 1)
+        return d;
+    return group.front();
+  };
   auto expand = [&](LayoutAttr collapsed) {
     DimSplits splits(expandedType.getRank());
     for (auto [g, group] : llvm::enumerate(groups))
-      splits[group.front()] = collapsed.getDimSplit(g);
+      splits[lead(group)] = collapsed.getDimSplit(g);
     return make(splits);
   };
-  // The collapsed side of an expanded layout whose inner dimensions are
+  // The collapsed side of an expanded layout whose other dimensions are
   // unsplit.
   auto collapse = [&](LayoutAttr expanded) {
     DimSplits splits;
     for (const ReassociationIndices &group : groups)
-      splits.push_back(expanded.getDimSplit(group.front()));
+      splits.push_back(expanded.getDimSplit(lead(group)));
     return make(splits);
   };
-  // The expanded layout with the inner dimensions of every group unsplit
-  // (only the outermost dimension of a group keeps a block layout).
+  // The expanded layout with only the leading dimension of every group
+  // split (the only one that keeps a block layout).
   auto outerOnly = [&](LayoutAttr expanded) {
     DimSplits splits = splitsOf(expanded);
     for (const ReassociationIndices &group : groups)
-      for (int64_t d : llvm::drop_begin(group))
-        splits[d].clear();
+      for (int64_t d : group)
+        if (d != lead(group))
+          splits[d].clear();
     return make(splits);
   };
   LayoutAttr in = lookup(input.get());

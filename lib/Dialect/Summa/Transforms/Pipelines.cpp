@@ -124,6 +124,7 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
                                      const PipelineOptions &options) {
   SummaAssignLayoutsOptions assign;
   assign.grid.assign(options.grid.begin(), options.grid.end());
+  pm.addPass(createSummaNormalize());
   pm.addPass(createSummaAssignLayouts(assign));
   pm.addPass(createSummaPartition());
   pm.addPass(createSummaExpandMatmul());

@@ -9,6 +9,24 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SummaNormalize : Pass<"summa-normalize", "::mlir::ModuleOp"> {
+  let summary = "Bring exporters' forms into the forms summa lays out best";
+  let description = [{
+    Runs before `summa-assign-layouts` on the program to be partitioned.
+    Exporters collapse `[batch, heads]` into one dimension before a
+    `linalg.batch_matmul` (torch-mlir does so for every attention) and
+    expand it again after; a dimension that merges two split dimensions has
+    no block layout. This pass writes each `linalg.batch_matmul` as a
+    `linalg.generic` and folds the reshapes around batched contractions into
+    them by expanding their iteration space (upstream's reshape fusion by
+    expansion), so that the batch and the heads stay separate dimensions,
+    each keeping its own split. Nothing else changes: elementwise ops and
+    the 2-D `linalg.matmul`s of linear layers keep their form.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SummaAssignLayouts : Pass<"summa-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every tensor value a 2.5D layout on a [q, q, d] grid";
   let description = [{
