@@ -43,6 +43,15 @@
 // RUN: %mpirun -np 2 %t.ts.112 --check --steps 3 --exact-replicas | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,2 -o %t.ts.222
 // RUN: %mpirun -np 8 %t.ts.222 --check --steps 3 --exact-replicas | FileCheck %s
+// The same families exported at sizes that divide by 3, on [3,3,1].
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_q3.mlir --grid=3,3,1 -o %t.nb.331
+// RUN: %mpirun -np 9 %t.nb.331 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block_q3.mlir --grid=3,3,1 -o %t.hf.331
+// RUN: %mpirun -np 9 %t.hf.331 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/llama_layer_q3.mlir --grid=3,3,1 -o %t.ll.331
+// RUN: %mpirun -np 9 %t.ll.331 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax_q3.mlir --grid=3,3,1 -o %t.ts.331
+// RUN: %mpirun -np 9 %t.ts.331 --check --steps 3 --exact-replicas | FileCheck %s
 
 // What moves for the nanoGPT block on [2,2,1], besides its SUMMA products
 // and LayerNorm all-reduces: the fused c_attn product is gathered over col
@@ -62,5 +71,15 @@
 // LL221-NOT: summa.all_gather
 // LL221: redistribution of 'tensor<4x1x8x8xf32>' from #summa.layout<@grid, {{\[}}[], [], [], []]> to #summa.layout<@grid, {{\[}}[depth, row], [], [], []]>: 0 bytes received per rank; a local slice over [depth, row] of dimension 0
 // LL221-NOT: summa.all_gather
+
+// The JAX training step on [2,2,1]: every product, forward and backward,
+// is a SUMMA loop (the backward generics are raised to A·Bᵀ and Aᵀ·B
+// products, the transposed weight gradients computed with swapped
+// operands) and nothing is redistributed.
+// RUN: summa-opt %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TS221
+// TS221-COUNT-6: remark: 2.5D SUMMA matmul A·Bᵀ
+// TS221-NOT: redistribution
+// RUN: summa-opt %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TS221ATB
+// TS221ATB-COUNT-6: remark: 2.5D SUMMA matmul Aᵀ·B
 
 // CHECK: check: PASS

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -41,6 +42,182 @@ static bool isBatchedContraction(Operation *op) {
   return succeeded(dims) && !dims->batch.empty();
 }
 
+
+/// The contiguous runs of `map`'s results that belong to the same group of
+/// `groups` (loop dims), in order, as result positions; fails if a group's
+/// dims are not contiguous or not in the group's order.
+static FailureOr<SmallVector<std::pair<int, ReassociationIndices>>>
+groupRuns(AffineMap map, ArrayRef<SmallVector<unsigned>> groups) {
+  SmallVector<std::pair<int, ReassociationIndices>> runs;
+  auto groupOf = [&](unsigned loop) -> int {
+    for (auto [g, dims] : llvm::enumerate(groups))
+      if (llvm::is_contained(dims, loop))
+        return g;
+    return -1;
+  };
+  for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return failure();
+    int g = groupOf(dim.getPosition());
+    if (g < 0)
+      return failure();
+    if (runs.empty() || runs.back().first != g)
+      runs.push_back({g, {}});
+    runs.back().second.push_back(pos);
+  }
+  // Each group once, with its dims in the group's order.
+  llvm::SmallBitVector seen(groups.size());
+  for (auto &[g, run] : runs) {
+    if (seen.test(g) || run.size() != groups[g].size())
+      return failure();
+    seen.set(g);
+    for (auto [i, pos] : llvm::enumerate(run))
+      if (cast<AffineDimExpr>(map.getResult(pos)).getPosition() !=
+          groups[g][i])
+        return failure();
+  }
+  return runs;
+}
+
+/// A contraction written as a generic with a multiply-add body and no batch
+/// dimension (JAX writes its backward products so, and its products with a
+/// 3-D activation) becomes a linalg.matmul over the operands with each group
+/// of M, N and K dimensions collapsed into one, when every group is
+/// contiguous and in the same order in each operand: the SUMMA forms are
+/// then recognised by summa-assign-layouts.
+static LogicalResult raiseContraction(RewriterBase &rewriter,
+                                      linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(generic))
+    return failure();
+  Type element = getElementTypeOrSelf(generic->getResult(0).getType());
+  for (Value v : generic->getOperands())
+    if (getElementTypeOrSelf(v.getType()) != element)
+      return failure();
+  // Exactly multiply, add, yield: no casts to keep.
+  if (generic.getBody()->getOperations().size() != 3)
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(generic);
+  if (failed(dims) || !dims->batch.empty() || dims->m.empty() ||
+      dims->n.empty() || dims->k.empty())
+    return failure();
+  // Groups in loop order: 0 = M, 1 = N, 2 = K.
+  SmallVector<SmallVector<unsigned>> groups = {
+      SmallVector<unsigned>(dims->m.begin(), dims->m.end()),
+      SmallVector<unsigned>(dims->n.begin(), dims->n.end()),
+      SmallVector<unsigned>(dims->k.begin(), dims->k.end())};
+  for (SmallVector<unsigned> &g : groups)
+    llvm::sort(g);
+  MLIRContext *ctx = generic.getContext();
+  Location loc = generic.getLoc();
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> operands;
+  SmallVector<ReassociationIndices> resultGroups;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type)
+      return failure();
+    auto runs = groupRuns(generic.getMatchingIndexingMap(&operand), groups);
+    if (failed(runs))
+      return failure();
+    SmallVector<AffineExpr> exprs;
+    SmallVector<ReassociationIndices> reassociation;
+    for (auto &[g, run] : *runs) {
+      exprs.push_back(getAffineDimExpr(g, ctx));
+      reassociation.push_back(run);
+    }
+    maps.push_back(AffineMap::get(3, 0, exprs, ctx));
+    operands.push_back(operand.get());
+    if (generic.isDpsInit(&operand))
+      resultGroups = reassociation;
+    if (static_cast<int64_t>(reassociation.size()) != type.getRank())
+      operands.back() = tensor::CollapseShapeOp::create(
+          rewriter, loc, operand.get(), reassociation);
+  }
+  // Loops (d0, d1, d2) = (M, N, K): the maps must be one of the SUMMA
+  // forms, with the result (M, N).
+  if (!getMatmulForm(maps))
+    return failure();
+  SmallVector<Attribute> mapAttrs;
+  for (AffineMap m : maps)
+    mapAttrs.push_back(AffineMapAttr::get(m));
+  auto matmul = linalg::MatmulOp::create(
+      rewriter, loc, TypeRange{operands[2].getType()},
+      ValueRange{operands[0], operands[1]}, ValueRange{operands[2]},
+      {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(mapAttrs))});
+  Value result = matmul->getResult(0);
+  auto resultType = cast<RankedTensorType>(generic->getResult(0).getType());
+  if (result.getType() != resultType)
+    result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                           resultGroups);
+  rewriter.replaceOp(generic, result);
+  return success();
+}
+
+
+/// The input of `op` if it is a 2-D transpose (linalg.transpose, or a
+/// generic that only yields its one input through a swapped map).
+static Value transposedInput(Operation *op) {
+  if (auto t = dyn_cast<linalg::TransposeOp>(op))
+    return t.getPermutation() == ArrayRef<int64_t>{1, 0} ? t.getInput()
+                                                         : Value();
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumLoops() != 2 ||
+      generic.getNumParallelLoops() != 2 ||
+      generic.getBody()->getOperations().size() != 1)
+    return Value();
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (yield.getOperand(0) != generic.getBody()->getArgument(0))
+    return Value();
+  AffineMap in = generic.getIndexingMapsArray()[0];
+  AffineMap out = generic.getIndexingMapsArray()[1];
+  if (!in.isPermutation() || !out.isPermutation() || in == out)
+    return Value();
+  return generic.getDpsInputOperand(0)->get();
+}
+
+/// The transpose of a backward product, as JAX writes a weight gradient
+/// (dWᵀ = dYᵀ·X, then a transpose), is the product with its operands
+/// swapped: (Aᵀ·B)ᵀ = Bᵀ·A and (A·Bᵀ)ᵀ = B·Aᵀ. Computing it so gives the
+/// gradient the weight's own layout, with no redistribution.
+static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
+                                              Operation *transpose) {
+  Value input = transposedInput(transpose);
+  auto mm = input ? input.getDefiningOp<linalg::MatmulOp>() : nullptr;
+  if (!mm || !input.hasOneUse())
+    return failure();
+  std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
+  if (!form || *form == MatmulForm::ab)
+    return failure();
+  auto fill = mm.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return failure();
+  auto resultType = cast<RankedTensorType>(transpose->getResult(0).getType());
+  Location loc = mm.getLoc();
+  rewriter.setInsertionPoint(transpose);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                        resultType.getElementType());
+  Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
+                                      empty)
+                   .getResult(0);
+  SmallVector<Attribute> mapAttrs;
+  for (AffineMap m : mm.getIndexingMapsArray())
+    mapAttrs.push_back(AffineMapAttr::get(m));
+  auto swapped = linalg::MatmulOp::create(
+      rewriter, loc, TypeRange{resultType},
+      ValueRange{mm.getDpsInputOperand(1)->get(),
+                 mm.getDpsInputOperand(0)->get()},
+      ValueRange{init},
+      {rewriter.getNamedAttr("indexing_maps",
+                             rewriter.getArrayAttr(mapAttrs))});
+  rewriter.replaceOp(transpose, swapped->getResults());
+  rewriter.eraseOp(mm);
+  return success();
+}
+
 namespace {
 struct SummaNormalizePass
     : summa::impl::SummaNormalizeBase<SummaNormalizePass> {
@@ -58,6 +235,21 @@ struct SummaNormalizePass
         return signalPassFailure();
       }
     }
+    // Contractions spelled as generics become linalg.matmul.
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics) {
+      rewriter.setInsertionPoint(op);
+      (void)raiseContraction(rewriter, op);
+    }
+    // Transposes of backward products become the swapped products.
+    SmallVector<Operation *> transposes;
+    getOperation().walk([&](Operation *op) {
+      if (transposedInput(op))
+        transposes.push_back(op);
+    });
+    for (Operation *op : transposes)
+      (void)foldTransposeIntoProduct(rewriter, op);
     // Fold the reshapes on either side of a batched contraction into it.
     RewritePatternSet patterns(ctx);
     linalg::populateFoldReshapeOpsByExpansionPatterns(
