@@ -506,6 +506,12 @@ mlir::summa::plan::detail::peakLiveness(func::FuncOp func,
 
 ArgRole mlir::summa::plan::detail::argumentRole(func::FuncOp func,
                                                 unsigned index) {
+  // The layout summa-assign-layouts gives the argument, where known: the
+  // batch is split over depth, parameters are replicated over it.
+  if (auto layout = func.getArgAttrOfType<LayoutAttr>(index, kLayoutAttrName))
+    return llvm::is_contained(layout.getSplitAxes(), GridAxis::depth)
+               ? ArgRole::Activation
+               : ArgRole::Parameter;
   if (auto role = func.getArgAttrOfType<StringAttr>(index, kRoleAttrName))
     return role.getValue() == "activation" ? ArgRole::Activation
                                            : ArgRole::Parameter;
@@ -552,8 +558,16 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
       continue;
     if (argumentRole(func, i) == ArgRole::Activation) {
       if (info.tokens == 0 && type.getRank() >= 2) {
-        info.tokens = type.getNumElements() / type.getShape().back();
-        info.hidden = type.getShape().back();
+        // The hidden dimension is the one split over col; the others hold
+        // tokens ([batch, seq, hidden] as well as [tokens, hidden]).
+        int64_t hiddenDim = type.getRank() - 1;
+        if (auto layout =
+                func.getArgAttrOfType<LayoutAttr>(i, kLayoutAttrName))
+          for (unsigned d = 0; d < layout.getRank(); ++d)
+            if (llvm::is_contained(layout.getDimSplit(d), GridAxis::col))
+              hiddenDim = d;
+        info.hidden = type.getDimSize(hiddenDim);
+        info.tokens = type.getNumElements() / info.hidden;
         std::string name;
         llvm::raw_string_ostream os(name);
         os << type.getElementType();
@@ -564,8 +578,19 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
     }
     info.parameters += type.getNumElements();
   }
-  // Weight matrices: arguments that are the rhs of a forward A*W.
+  // Weight matrices: arguments laid out over row and col, or else the rhs
+  // of a forward A*W.
   llvm::SmallPtrSet<Value, 16> weights;
+  for (BlockArgument arg : func.getArguments())
+    if (auto layout = func.getArgAttrOfType<LayoutAttr>(arg.getArgNumber(),
+                                                        kLayoutAttrName)) {
+      SmallVector<GridAxis> axes = layout.getSplitAxes();
+      if (layout.getRank() == 2 && llvm::is_contained(axes, GridAxis::row) &&
+          llvm::is_contained(axes, GridAxis::col) &&
+          !llvm::is_contained(axes, GridAxis::depth))
+        weights.insert(arg);
+    }
+  if (weights.empty())
   func.walk([&](linalg::MatmulOp mm) {
     Value w = mm.getDpsInputOperand(1)->get();
     if (!mm.hasUserDefinedMaps() && isa<BlockArgument>(w) &&
@@ -827,6 +852,32 @@ static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
   return with;
 }
 
+
+/// Gives the entry's arguments the `summa.layout` that summa-normalize and
+/// summa-assign-layouts choose on [1, 1, 1] (the same axes on every grid),
+/// so that the model's description and the 1D and data-parallel strategies
+/// know which argument carries tokens whatever the exporter wrote. Nothing
+/// happens where the passes fail (the grid rows say why).
+static void annotateArgumentLayouts(ModuleOp module, func::FuncOp entry) {
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> clone = module.clone();
+  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
+  PassManager pm(context);
+  pm.addPass(createSummaNormalize());
+  SummaAssignLayoutsOptions assign;
+  assign.grid = {1, 1, 1};
+  assign.gridName = "__summa_plan_roles";
+  pm.addPass(createSummaAssignLayouts(assign));
+  if (failed(pm.run(*clone)))
+    return;
+  auto laid = clone->lookupSymbol<func::FuncOp>(entry.getSymName());
+  if (!laid)
+    return;
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    if (auto layout = laid.getArgAttrOfType<LayoutAttr>(i, kLayoutAttrName))
+      entry.setArgAttr(i, kLayoutAttrName, layout);
+}
+
 FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   if (options.ranks <= 0)
     return module.emitError()
@@ -848,6 +899,7 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   if (!entry)
     return module.emitError() << error;
 
+  annotateArgumentLayouts(module, entry);
   Plan plan;
   plan.ranks = options.ranks;
   plan.model = describeModel(entry);
