@@ -4,11 +4,13 @@
 // RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=2,2,2 --target=tpu -o %t 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not summa-compile %s --grid=2,2,1 -o %t 2>&1 | FileCheck %s --check-prefix=NOLAYOUT
 // RUN: not summa-compile %t.missing.mlir --grid=1,1,1 -o %t 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --lift-constants=-1 -o %t 2>&1 | FileCheck %s --check-prefix=LIFT
 
 // DIVIDE: mlp.mlir:{{[0-9]+}}:{{[0-9]+}}: error: argument 0: dimension 0 of size 192 ('tensor<192x96xf32>') is split over [depth, row] into 5 blocks on grid [5, 5, 1] and is not divisible by 5
 // GRID: summa-compile: error: --grid must be q,q,d with q >= 1 and d >= 1
 // TARGET: summa-compile: error: unknown --target 'tpu' (expected cpu or cuda)
 // MISSING: summa-compile: error: {{.*}}missing.mlir
+// LIFT: summa-compile: error: --lift-constants must be >= 0
 // NOLAYOUT: compile-errors.mlir:[[@LINE+3]]:8: error: 'tensor.reshape' is not supported by summa (no layout rule)
 
 func.func @f(%x: tensor<8x8xf32>, %s: tensor<1xi64>) -> tensor<64xf32> {

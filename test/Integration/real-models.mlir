@@ -32,6 +32,13 @@
 // RUN: %mpirun -np 8 %t.ll.222 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --grid=2,2,1 -o %t.nbc.221
 // RUN: %mpirun -np 4 %t.nbc.221 --check | FileCheck %s
+// The same with its constants of >= 256 elements lifted into arguments
+// (summa-lift-constants): the weights are then split like weights instead
+// of whole on every rank.
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --lift-constants=256 --grid=2,2,1 -o %t.nbl.221
+// RUN: %mpirun -np 4 %t.nbl.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --lift-constants=256 --grid=2,2,2 -o %t.nbl.222
+// RUN: %mpirun -np 8 %t.nbl.222 --check | FileCheck %s
 // A JAX training step (jax.value_and_grad of a GPT-2 block's loss and an
 // SGD update; examples/export/export_jax_train_step.py), three steps, the
 // weight replicas bit-identical across depth.

@@ -137,6 +137,12 @@ static cl::opt<int64_t> memoryBudget(
     cl::desc("bytes per rank the kept panels may take (implies "
              "--reuse-panels; default: no bound)"),
     cl::init(-1), cl::cat(category));
+static cl::opt<int64_t> liftConstants(
+    "lift-constants",
+    cl::desc("turn tensor constants of at least this many elements into "
+             "arguments of the entry (summa-lift-constants), laid out like "
+             "weights and given to the binary as inputs; 0: keep them"),
+    cl::init(0), cl::cat(category));
 static cl::opt<bool> overlap(
     "overlap",
     cl::desc("overlap each SUMMA step's collectives with the previous step's "
@@ -537,6 +543,15 @@ static LogicalResult compile(MLIRContext &context,
     return fail("--gpu-block-size must be in [1, 1024]");
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!spmd)
+    return failure();
+  if (liftConstants < 0)
+    return fail("--lift-constants must be >= 0");
+  if (liftConstants > 0 &&
+      failed(runPasses(*spmd, [&](OpPassManager &pm) {
+        summa::SummaLiftConstantsOptions lift;
+        lift.minElements = liftConstants;
+        pm.addPass(summa::createSummaLiftConstants(lift));
+      })))
     return failure();
   func::FuncOp entry = findEntry(*spmd, entryName);
   if (!entry)

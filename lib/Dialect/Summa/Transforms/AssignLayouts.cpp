@@ -215,7 +215,11 @@ void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
   }
   if (have == layout || phase != Phase::Resolve)
     return;
+  // A use inside a linalg body (a table read with tensor.extract) is
+  // redistributed before the op that holds it.
   Operation *user = operand.getOwner();
+  while (user->getParentOp() != func.getOperation())
+    user = user->getParentOp();
   OpBuilder b(user);
   Operation *def = v.getDefiningOp();
   if (isCheapToCopy(def)) {
@@ -327,6 +331,14 @@ static bool reachesWeightSlot(Value value, int depth = 0) {
   return false;
 }
 
+/// True if `value` is read inside a region (an embedding table that a
+/// generic reads with tensor.extract): it is a table, not an activation.
+static bool isReadInsideBody(Value value) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    return user->getParentRegion() != value.getParentRegion();
+  });
+}
+
 LogicalResult LayoutSolver::seedArguments() {
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -345,7 +357,7 @@ LogicalResult LayoutSolver::seedArguments() {
                << kRoleAttrName << " \"" << attr.getValue()
                << "\" (expected activation, weight, bias or replicated)";
     } else if (rank >= 2 && isa<FloatType>(type.getElementType()) &&
-               !reachesWeightSlot(arg)) {
+               !reachesWeightSlot(arg) && !isReadInsideBody(arg)) {
       // A float tensor of rank >= 2 that is no weight carries tokens. One
       // whose leading dimension is 1 is more likely a table broadcast over
       // the batch (nanoGPT's causal mask buffer [1, 1, T, T]): its uses
@@ -512,6 +524,19 @@ LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
     for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
       if (iter == utils::IteratorType::reduction && loops[i])
         loops[i] = SmallVector<GridAxis>();
+  // A tensor read inside the body (an embedding table or the logits read
+  // with tensor.extract at computed indices) is whole on every rank: the
+  // indices are global (summa-partition makes linalg.index global).
+  op->walk([&](Operation *inner) {
+    if (inner == op.getOperation())
+      return;
+    for (OpOperand &use : inner->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(use.get().getType());
+      if (type && !op->isProperAncestor(use.get().getParentBlock()->getParentOp()) &&
+          use.get().getParentRegion() != &op->getRegion(0))
+        want(use, make(DimSplits(type.getRank())));
+    }
+  });
   // 4. Every operand and result whose loops are all known gets its layout.
   auto splitsFor = [&](AffineMap map) -> std::optional<DimSplits> {
     DimSplits splits;

@@ -9,6 +9,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SummaLiftConstants : Pass<"summa-lift-constants", "::mlir::ModuleOp"> {
+  let summary = "Turn large tensor constants into function arguments";
+  let description = [{
+    Exporters leave a model's parameters as tensor constants by default
+    (torch-mlir's `dense_resource` blobs). Kept as constants, every rank
+    holds each of them whole. This pass turns every non-splat floating-point
+    tensor constant of at least `min-elements` elements in a public function
+    into a new trailing argument of that function, named by `summa.name`
+    (the resource's key, or `constant<N>`), with no role: the layout
+    solver infers it from the data flow, like any argument (a transposed
+    `[out, in]` weight gets `[[col], [row]]`). The callers of the function
+    are not updated: run it on the entry of a model.
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", "256",
+           "lift constants with at least this many elements">
+  ];
+}
+
 def SummaNormalize : Pass<"summa-normalize", "::mlir::ModuleOp"> {
   let summary = "Bring exporters' forms into the forms summa lays out best";
   let description = [{
