@@ -166,7 +166,7 @@ std::optional<InPlaceCall> beginInPlace(const char *caller, intptr_t base,
                                         std::optional<int64_t> root,
                                         std::optional<int32_t> kind) {
   InPlaceCall call;
-  call.type = checkDType(dtype, caller);
+  call.type = checkDataDType(dtype, caller);
   call.group = &groupFor(axesMask, caller);
   checkBuffer(caller, "buffer", base, offset, count);
   if (root)
@@ -306,7 +306,7 @@ void summaRtAllGather(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
                       int64_t dstOffset, int64_t outer, int64_t inner,
                       int32_t dtype, int32_t axesMask) {
   const char *caller = "summaRtAllGather";
-  DTypeInfo type = checkDType(dtype, caller);
+  DTypeInfo type = checkDataDType(dtype, caller);
   const Group &group = groupFor(axesMask, caller);
   int64_t block = checkBlock(caller, outer, inner, group);
   int64_t n = group.size;
@@ -355,7 +355,7 @@ void summaRtReduceScatter(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
                           int64_t dstOffset, int64_t outer, int64_t inner,
                           int32_t dtype, int32_t axesMask, int32_t kind) {
   const char *caller = "summaRtReduceScatter";
-  DTypeInfo type = checkDType(dtype, caller);
+  DTypeInfo type = checkDataDType(dtype, caller);
   const Group &group = groupFor(axesMask, caller);
   int64_t block = checkBlock(caller, outer, inner, group);
   int64_t n = group.size;

@@ -33,6 +33,10 @@ const char *dtypeName(int32_t dtype);
 /// MPI type and size; aborts with a message naming `caller` otherwise.
 DTypeInfo checkDType(int32_t dtype, const char *caller);
 
+/// Like checkDType, and also accepts the integer types (i64, i32): for data
+/// that is only moved (collectives, the driver's inputs).
+DTypeInfo checkDataDType(int32_t dtype, const char *caller);
+
 } // namespace summa::rt
 
 #endif // SUMMA_RUNTIME_LIB_DTYPE_H

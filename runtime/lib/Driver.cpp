@@ -57,7 +57,8 @@ size_t elementSize(const SummaTensorDesc &desc, const char *role,
                    const char *name) {
   const char *caller = "summaRtMain";
   const char *typeName = dtypeName(desc.dtype);
-  if (desc.dtype != SUMMA_DT_F32 && desc.dtype != SUMMA_DT_F64) {
+  if (desc.dtype != SUMMA_DT_F32 && desc.dtype != SUMMA_DT_F64 &&
+      desc.dtype != SUMMA_DT_I64 && desc.dtype != SUMMA_DT_I32) {
     if (typeName)
       fatal("%s: %s '%s' has element type %s, which is not supported by the "
             "CPU backend",
@@ -65,7 +66,7 @@ size_t elementSize(const SummaTensorDesc &desc, const char *role,
     fatal("%s: %s '%s' has an invalid element type %d", caller, role, name,
           desc.dtype);
   }
-  return checkDType(desc.dtype, caller).size;
+  return checkDataDType(desc.dtype, caller).size;
 }
 
 void *allocate(size_t bytes, const std::string &what) {

@@ -246,6 +246,10 @@ double Tensor::load(const void *data, int64_t i) const {
     return halfToFloat(static_cast<const uint16_t *>(data)[i]);
   case SUMMA_DT_BF16:
     return bfloat16ToFloat(static_cast<const uint16_t *>(data)[i]);
+  case SUMMA_DT_I64:
+    return static_cast<double>(static_cast<const int64_t *>(data)[i]);
+  case SUMMA_DT_I32:
+    return static_cast<double>(static_cast<const int32_t *>(data)[i]);
   default:
     return static_cast<const float *>(data)[i];
   }
@@ -254,6 +258,10 @@ double Tensor::load(const void *data, int64_t i) const {
 void Tensor::store(void *data, int64_t i, double value) const {
   if (desc->dtype == SUMMA_DT_F64)
     static_cast<double *>(data)[i] = value;
+  else if (desc->dtype == SUMMA_DT_I64)
+    static_cast<int64_t *>(data)[i] = static_cast<int64_t>(std::floor(value));
+  else if (desc->dtype == SUMMA_DT_I32)
+    static_cast<int32_t *>(data)[i] = static_cast<int32_t>(std::floor(value));
   else
     static_cast<float *>(data)[i] = static_cast<float>(value);
 }

@@ -50,6 +50,19 @@
 // RUN: %mpirun -np 2 %t.ts.112 --check --steps 3 --exact-replicas | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,2 -o %t.ts.222
 // RUN: %mpirun -np 8 %t.ts.222 --check --steps 3 --exact-replicas | FileCheck %s
+// A whole small GPT (token and position embeddings looked up with
+// tensor.extract, two nanoGPT blocks, final LayerNorm, LM head and the
+// cross-entropy loss against integer targets): the token ids are i64
+// inputs that the driver fills with ids below the vocabulary size.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=1,1,1 -o %t.gs.111
+// RUN: %mpirun -np 1 %t.gs.111 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=2,2,1 -o %t.gs.221
+// RUN: %mpirun -np 4 %t.gs.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=1,1,2 -o %t.gs.112
+// RUN: %mpirun -np 2 %t.gs.112 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=2,2,2 -o %t.gs.222
+// RUN: %mpirun -np 8 %t.gs.222 --check | FileCheck %s
+
 // The same families exported at sizes that divide by 3, on [3,3,1].
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_q3.mlir --grid=3,3,1 -o %t.nb.331
 // RUN: %mpirun -np 9 %t.nb.331 --check | FileCheck %s

@@ -239,6 +239,40 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
   return info;
 }
 
+/// The values an integer argument may take, [0, bound): the smallest size of
+/// a tensor dimension its elements index (an embedding lookup or a gather
+/// of the target logits reads `tensor.extract %table[%id, ...]` with the id
+/// cast to an index inside a generic); 2 if nothing indexes with it.
+static int64_t integerInputBound(BlockArgument arg) {
+  int64_t bound = std::numeric_limits<int64_t>::max();
+  SmallVector<Value> work = {arg};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
+        if (generic.isDpsInput(&use))
+          work.push_back(generic.getMatchingBlockArgument(&use));
+      } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
+                     arith::TruncIOp, tensor::ExpandShapeOp,
+                     tensor::CollapseShapeOp, tensor::ExtractSliceOp>(user)) {
+        work.push_back(user->getResult(0));
+      } else if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
+        for (auto [d, index] : llvm::enumerate(extract.getIndices()))
+          if (index == v) {
+            int64_t size = extract.getTensor().getType().getDimSize(d);
+            if (!ShapedType::isDynamic(size))
+              bound = std::min(bound, size);
+          }
+      }
+    }
+  }
+  return bound == std::numeric_limits<int64_t>::max() ? 2 : bound;
+}
+
 static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
   ProgramInfo program;
   program.entry = func.getSymName().str();
@@ -248,6 +282,11 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
                  "arg" + std::to_string(i));
     if (failed(t))
       return failure();
+    if (isa<IntegerType>(t->globalType.getElementType())) {
+      // Integers in [0, bound): the driver scales a value in [0, 1).
+      t->scale = static_cast<double>(integerInputBound(func.getArgument(i)));
+      t->nonnegative = true;
+    }
     program.inputs.push_back(*t);
   }
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
@@ -275,11 +314,15 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
     if (type.isF32() || type.isF64() ||
         (halfTypes && (type.isF16() || type.isBF16())))
       continue;
+    // Integers (token ids, labels) on the CPU driver.
+    if (!halfTypes &&
+        (type.isSignlessInteger(64) || type.isSignlessInteger(32)))
+      continue;
     return func.emitError()
            << t.name << " has element type " << type
            << (halfTypes ? "; the GPU driver runs f32, f64, f16 and bf16"
-                         : "; the CPU driver runs f32 and f64 (f16 and bf16 "
-                           "need --target=cuda)");
+                         : "; the CPU driver runs f32, f64, i64 and i32 (f16 "
+                           "and bf16 need --target=cuda)");
   }
   return program;
 }
@@ -303,14 +346,20 @@ static void renameFunctions(ModuleOp module, StringRef entry,
 }
 
 static const char *dtypeName(Type t) {
-  return t.isF64()    ? "SUMMA_DT_F64"
-         : t.isF16()  ? "SUMMA_DT_F16"
-         : t.isBF16() ? "SUMMA_DT_BF16"
-                      : "SUMMA_DT_F32";
+  return t.isF64()                  ? "SUMMA_DT_F64"
+         : t.isF16()                ? "SUMMA_DT_F16"
+         : t.isBF16()               ? "SUMMA_DT_BF16"
+         : t.isSignlessInteger(64)  ? "SUMMA_DT_I64"
+         : t.isSignlessInteger(32)  ? "SUMMA_DT_I32"
+                                    : "SUMMA_DT_F32";
 }
 /// The element type of a trampoline's memref descriptor (16-bit floats are
 /// only passed through, as their bits).
 static const char *ctypeName(Type t) {
+  if (t.isSignlessInteger(64))
+    return "int64_t";
+  if (t.isSignlessInteger(32))
+    return "int32_t";
   return t.isF64() ? "double" : t.getIntOrFloatBitWidth() == 16 ? "uint16_t"
                                                                  : "float";
 }

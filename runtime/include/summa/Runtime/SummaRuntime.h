@@ -50,6 +50,10 @@ enum SummaDType {
   SUMMA_DT_F64 = 1,
   SUMMA_DT_F16 = 2,
   SUMMA_DT_BF16 = 3,
+  /// Integers (token ids, class labels): inputs of the driver, which fills
+  /// them with values in [0, scale), and data of the collectives; no GEMM.
+  SUMMA_DT_I64 = 4,
+  SUMMA_DT_I32 = 5,
 };
 
 /// Grid axes. Values are part of the ABI.
