@@ -8,6 +8,8 @@
 // RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,2 --target=cuda -o %t.erf
 // RUN: summa-compile %summa_src/examples/attention.mlir --grid=2,2,2 --target=cuda -o %t.att
 // RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --target=cuda --cuda-chip=sm_90 -o %t.layer
+// Exports with redistributions, reshapes folded by summa-normalize and f64 LayerNorm statistics (torch-mlir).
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block.mlir --grid=2,2,1 --target=cuda --cuda-chip=sm_90 -o %t.nanogpt
 // RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,2 --target=cuda --overlap -o %t.layer.overlap
 // RUN: summa-compile %summa_src/examples/gpt.mlir --grid=1,1,4 --target=cuda -o %t.gpt
 // RUN: summa-compile %summa_src/examples/gpt_loss.mlir --grid=2,2,1 --target=cuda -o %t.gpt_loss
@@ -26,7 +28,7 @@
 // HELP: Runs the summa program 'mlp', compiled for the grid [2,2,1], on GPUs
 // HELP: (libsumma_runtime_cuda.so)
 
-// CPU16: error: arg0 has element type 'bf16'; the CPU driver runs f32 and f64 (f16 and bf16 need --target=cuda)
+// CPU16: error: arg0 has element type 'bf16'; the CPU driver runs f32, f64, i64 and i32 (f16 and bf16 need --target=cuda)
 
 // Without a visible device: one clear line per rank, non-zero exit, no hang.
 // RUN: env CUDA_VISIBLE_DEVICES= not %mpirun -np 4 %t.layer --check 2>&1 | FileCheck %s --check-prefix=NODEV

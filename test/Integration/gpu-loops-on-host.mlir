@@ -33,6 +33,13 @@
 
 // CHECK: check: PASS max_rel_err={{[0-9.e+-]+}}
 
+// Real exports: Hugging Face's GPT2Block (torch-mlir) and the JAX training
+// step, with their redistributions and summa-normalize's generics.
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block.mlir --grid=2,2,1 --gpu-loops-on-host -o %t.hf
+// RUN: %mpirun -np 4 %t.hf --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,1 --gpu-loops-on-host -o %t.ts
+// RUN: %mpirun -np 4 %t.ts --check --steps 2 | FileCheck %s
+
 // Option errors.
 // RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --gpu-loops-on-host --gpu-block-size=0 -o %t.bad 2>&1 | FileCheck %s --check-prefix=BLOCK
 // BLOCK: summa-compile: error: --gpu-block-size must be in [1, 1024]
