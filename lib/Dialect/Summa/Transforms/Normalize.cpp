@@ -32,7 +32,8 @@ using namespace mlir::summa;
 /// (batch dimensions) and a reduction: a batched contraction.
 static bool isBatchedContraction(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  if (!generic || generic.getNumReductionLoops() == 0 ||
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumReductionLoops() == 0 ||
       generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
     return false;
   if (!linalg::isaContractionOpInterface(generic))
@@ -88,7 +89,8 @@ groupRuns(AffineMap map, ArrayRef<SmallVector<unsigned>> groups) {
 /// then recognised by summa-assign-layouts.
 static LogicalResult raiseContraction(RewriterBase &rewriter,
                                       linalg::GenericOp generic) {
-  if (generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+  if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(generic))
     return failure();
   Type element = getElementTypeOrSelf(generic->getResult(0).getType());
@@ -161,10 +163,13 @@ static LogicalResult raiseContraction(RewriterBase &rewriter,
 /// generic that only yields its one input through a swapped map).
 static Value transposedInput(Operation *op) {
   if (auto t = dyn_cast<linalg::TransposeOp>(op))
-    return t.getPermutation() == ArrayRef<int64_t>{1, 0} ? t.getInput()
-                                                         : Value();
+    return t.hasPureTensorSemantics() &&
+                   t.getPermutation() == ArrayRef<int64_t>{1, 0}
+               ? t.getInput()
+               : Value();
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 || generic.getNumLoops() != 2 ||
       generic.getNumParallelLoops() != 2 ||
       generic.getBody()->getOperations().size() != 1)
@@ -225,8 +230,10 @@ struct SummaNormalizePass
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
     SmallVector<linalg::BatchMatmulOp> batched;
-    getOperation().walk(
-        [&](linalg::BatchMatmulOp op) { batched.push_back(op); });
+    getOperation().walk([&](linalg::BatchMatmulOp op) {
+      if (op.hasPureTensorSemantics())
+        batched.push_back(op);
+    });
     for (linalg::BatchMatmulOp op : batched) {
       rewriter.setInsertionPoint(op);
       if (failed(linalg::generalizeNamedOp(rewriter, op))) {

@@ -147,3 +147,4 @@ func.func @jax_weight_gradient(%dy: tensor<16x8xf32>, %x: tensor<16x4xf32>) -> t
   } -> tensor<4x8xf32>
   return %dw : tensor<4x8xf32>
 }
+
