@@ -289,3 +289,20 @@ func.func @async_tensor(%a: tensor<4x8xf32>, %t: index) {
   %0 = "summa.async_broadcast"(%a, %t) {grid = @grid, axes = array<i32: 1>} : (tensor<4x8xf32>, index) -> !summa.token
   return
 }
+
+// -----
+
+summa.grid @grid shape = [2, 2, 1]
+func.func @relayout_rank(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'summa.relayout' op layout #summa.layout<@grid, [[row]]> has rank 1 but the tensor 'tensor<4x4xf32>' has rank 2}}
+  %r = summa.relayout %x to <@grid, [[row]]> : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @relayout_no_grid(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'summa.relayout' op}}
+  %r = summa.relayout %x to <@nowhere, [[row], []]> : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}

@@ -87,3 +87,10 @@ func.func @async(%a: memref<4x8xf32>, %p: memref<8x6xf32>, %t: index) {
   summa.wait %2
   return
 }
+
+// CHECK-LABEL: func.func @relayout
+// CHECK: summa.relayout %{{.*}} to <@grid, {{\[}}[depth, row], []]> : tensor<8x8xf32>
+func.func @relayout(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %r = summa.relayout %x to <@grid, [[depth, row], []]> : tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
