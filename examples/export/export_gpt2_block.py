@@ -152,18 +152,21 @@ def self_check(block, specs, args):
     return err
 
 
-def to_linalg(stablehlo_text, iree_opt):
+def to_linalg(stablehlo_text, iree_opt, pipeline=PIPELINE):
     proc = subprocess.run(
-        [iree_opt, f"--pass-pipeline={PIPELINE}", "-"],
+        [iree_opt, f"--pass-pipeline={pipeline}", "-"],
         input=stablehlo_text, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"error: iree-opt failed:\n{proc.stderr}")
     return proc.stdout
 
 
-def annotate(linalg_text, fn_name, roles):
-    """Rename the entry function and add summa.role argument attributes.
+def annotate(linalg_text, fn_name, roles, names=None, updates=None):
+    """Rename the entry function and add summa.role argument attributes
+    (and summa.name, given `names`).
 
+    updates[k], given, is the argument index that result k replaces (the
+    summa.updates result attribute), or None.
     Only attributes change; the ops are printed as iree-opt produced them."""
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = False
@@ -177,9 +180,26 @@ def annotate(linalg_text, fn_name, roles):
         if len(fn_type.inputs) != len(roles):
             sys.exit(f"error: the function has {len(fn_type.inputs)} arguments, "
                      f"expected {len(roles)}")
+        if updates is not None:
+            if len(fn_type.results) != len(updates):
+                sys.exit(f"error: the function has {len(fn_type.results)} results, "
+                         f"expected {len(updates)}")
+            for k, j in enumerate(updates):
+                if j is not None and fn_type.results[k] != fn_type.inputs[j]:
+                    sys.exit(f"error: result {k} ({fn_type.results[k]}) does not have the type "
+                             f"of argument {j} ({fn_type.inputs[j]})")
         fn.attributes["sym_name"] = ir.StringAttr.get(fn_name)
-        fn.attributes["arg_attrs"] = ir.ArrayAttr.get([
-            ir.DictAttr.get({"summa.role": ir.StringAttr.get(r)}) for r in roles])
+        attrs = [{"summa.role": ir.StringAttr.get(r)} for r in roles]
+        if names is not None:
+            for a, n in zip(attrs, names):
+                a["summa.name"] = ir.StringAttr.get(n)
+        fn.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
+        if updates is not None:
+            i64 = ir.IntegerType.get_signless(64)
+            fn.attributes["res_attrs"] = ir.ArrayAttr.get([
+                ir.DictAttr.get({} if j is None else
+                                {"summa.updates": ir.IntegerAttr.get(i64, j)})
+                for j in updates])
         # The module keeps no JAX/IREE attributes; drop its name too.
         if "sym_name" in module.operation.attributes:
             del module.operation.attributes["sym_name"]
@@ -202,19 +222,24 @@ def versions():
     return {p: md.version(p) for p in ("jax", "jaxlib", "iree-base-compiler")}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def block_arg_parser(description, default_name):
+    """The command line of the block's exporters: sizes, names, tools."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--seq", type=int, default=8)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--ffn", type=int, default=None, help="default 4*hidden")
-    ap.add_argument("--name", default="gpt2_block")
+    ap.add_argument("--name", default=default_name)
     ap.add_argument("--seed", type=int, default=0, help="seed of the self-check's random weights")
     ap.add_argument("--iree-opt", default=None, help="iree-opt binary (default: the one in iree-base-compiler)")
     ap.add_argument("--mlir-opt", default=None,
                     help="upstream mlir-opt to verify the output with (default: mlir-opt-22 if on PATH)")
     ap.add_argument("-o", "--output", default=None)
+    return ap
+
+
+def parse_block_args(ap):
     args = ap.parse_args()
     if args.ffn is None:
         args.ffn = 4 * args.hidden
@@ -225,6 +250,11 @@ def main():
         ap.error("--hidden must be a multiple of --heads")
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", args.name):
         ap.error("--name is not a valid MLIR symbol")
+    return args
+
+
+def main():
+    args = parse_block_args(block_arg_parser(__doc__.split("\n\n")[0], "gpt2_block"))
 
     T = args.batch * args.seq
     specs = param_specs(args.hidden, args.ffn)

@@ -28,9 +28,7 @@ See README.md in this folder for the environment and the pinned versions.
     python3 examples/export/export_jax_train_step.py -o examples/fixtures/gpt2_train_step_jax.mlir
 """
 
-import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -41,11 +39,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-from iree.compiler import ir  # noqa: E402
 from iree.compiler.tools import binaries  # noqa: E402
 
 from export_gpt2_block import (  # noqa: E402
-    ALLOWED_DIALECTS, make_block, param_specs, random_params, reference, versions)
+    annotate, block_arg_parser, make_block, param_specs, parse_block_args,
+    random_params, reference, to_linalg, versions)
 
 # Learning rate of the SGD update, baked into the IR as a constant.
 LR = 0.1
@@ -129,88 +127,8 @@ def self_check(block, specs, args):
     return loss_err, worst
 
 
-def to_linalg(stablehlo_text, iree_opt):
-    proc = subprocess.run(
-        [iree_opt, f"--pass-pipeline={PIPELINE}", "-"],
-        input=stablehlo_text, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"error: iree-opt failed:\n{proc.stderr}")
-    return proc.stdout
-
-
-def annotate(linalg_text, fn_name, arg_names, roles, updates):
-    """Rename the entry function and set argument and result attributes.
-
-    updates[k] is the argument index that result k replaces, or None.
-    Only attributes change; the ops are printed as iree-opt produced them."""
-    ctx = ir.Context()
-    ctx.allow_unregistered_dialects = False
-    module = ir.Module.parse(linalg_text, ctx)
-    with ctx:
-        funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
-        if len(funcs) != 1:
-            sys.exit(f"error: expected one function after inlining, got {len(funcs)}")
-        fn = funcs[0]
-        fn_type = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-        if len(fn_type.inputs) != len(roles):
-            sys.exit(f"error: the function has {len(fn_type.inputs)} arguments, "
-                     f"expected {len(roles)}")
-        if len(fn_type.results) != len(updates):
-            sys.exit(f"error: the function has {len(fn_type.results)} results, "
-                     f"expected {len(updates)}")
-        for k, j in enumerate(updates):
-            if j is not None and fn_type.results[k] != fn_type.inputs[j]:
-                sys.exit(f"error: result {k} ({fn_type.results[k]}) does not have the type "
-                         f"of argument {j} ({fn_type.inputs[j]})")
-        fn.attributes["sym_name"] = ir.StringAttr.get(fn_name)
-        fn.attributes["arg_attrs"] = ir.ArrayAttr.get([
-            ir.DictAttr.get({"summa.name": ir.StringAttr.get(n),
-                             "summa.role": ir.StringAttr.get(r)})
-            for n, r in zip(arg_names, roles)])
-        i64 = ir.IntegerType.get_signless(64)
-        fn.attributes["res_attrs"] = ir.ArrayAttr.get([
-            ir.DictAttr.get({} if j is None else
-                            {"summa.updates": ir.IntegerAttr.get(i64, j)})
-            for j in updates])
-        if "sym_name" in module.operation.attributes:
-            del module.operation.attributes["sym_name"]
-
-        dialects = set()
-
-        def visit(op):
-            dialects.add(op.name.split(".")[0])
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
-        extra = dialects - ALLOWED_DIALECTS
-        if extra:
-            sys.exit(f"error: dialects other than upstream ones remain: {sorted(extra)}")
-        return str(module)
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--batch", type=int, default=4)
-    ap.add_argument("--seq", type=int, default=8)
-    ap.add_argument("--hidden", type=int, default=32)
-    ap.add_argument("--heads", type=int, default=4)
-    ap.add_argument("--ffn", type=int, default=None, help="default 4*hidden")
-    ap.add_argument("--name", default="gpt2_train_step_jax")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the self-check's random weights")
-    ap.add_argument("--iree-opt", default=None, help="iree-opt binary (default: the one in iree-base-compiler)")
-    ap.add_argument("--mlir-opt", default=None,
-                    help="upstream mlir-opt to verify the output with (default: mlir-opt-22 if on PATH)")
-    ap.add_argument("-o", "--output", default=None)
-    args = ap.parse_args()
-    if args.ffn is None:
-        args.ffn = 4 * args.hidden
-    for k in ("batch", "seq", "hidden", "heads", "ffn"):
-        if getattr(args, k) <= 0:
-            ap.error(f"--{k} must be positive")
-    if args.hidden % args.heads:
-        ap.error("--hidden must be a multiple of --heads")
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", args.name):
-        ap.error("--name is not a valid MLIR symbol")
+    args = parse_block_args(block_arg_parser(__doc__.split("\n\n")[0], "gpt2_train_step_jax"))
 
     T = args.batch * args.seq
     specs = param_specs(args.hidden, args.ffn)
@@ -224,11 +142,11 @@ def main():
     stablehlo = jax.jit(step).lower(*arg_shapes).as_text()
 
     iree_opt = args.iree_opt or binaries.find_tool("iree-opt")
-    linalg = to_linalg(stablehlo, iree_opt)
+    linalg = to_linalg(stablehlo, iree_opt, PIPELINE)
     arg_names = ["x", "y"] + [n for n, _, _ in specs]
     roles = ["activation", "activation"] + [r for _, r, _ in specs]
     updates = [None] + [2 + i for i in range(len(specs))]
-    body = annotate(linalg, args.name, arg_names, roles, updates)
+    body = annotate(linalg, args.name, roles, names=arg_names, updates=updates)
 
     v = versions()
     cmd = ("python3 examples/export/export_jax_train_step.py"
