@@ -222,6 +222,26 @@ def versions():
     return {p: md.version(p) for p in ("jax", "jaxlib", "iree-base-compiler")}
 
 
+def write_output(text, args, summary):
+    """Checks `text` with mlir-opt-22 (or --mlir-opt) where there is one, then
+    writes it to -o (and `summary` to stderr) or to stdout."""
+    if not text.endswith("\n"):
+        text += "\n"
+    mlir_opt = args.mlir_opt or shutil.which("mlir-opt-22")
+    if mlir_opt:
+        proc = subprocess.run([mlir_opt, "-", "-o", os.devnull], input=text,
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"error: {mlir_opt} does not accept the output:\n{proc.stderr}")
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+        note = f" verified by {os.path.basename(mlir_opt)}" if mlir_opt else ""
+        print(f"wrote {args.output}{note}; {summary}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+
+
 def block_arg_parser(description, default_name):
     """The command line of the block's exporters: sizes, names, tools."""
     ap = argparse.ArgumentParser(description=description)
@@ -293,25 +313,8 @@ def main():
         "//   " + ", ".join(f"%arg{i} = {n}" for i, n in enumerate(arg_names) if i >= 9) + ".",
         "",
     ]
-    text = "\n".join(header) + body
-    if not text.endswith("\n"):
-        text += "\n"
-
-    mlir_opt = args.mlir_opt or shutil.which("mlir-opt-22")
-    if mlir_opt:
-        proc = subprocess.run([mlir_opt, "-", "-o", os.devnull], input=text,
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"error: {mlir_opt} does not accept the output:\n{proc.stderr}")
-
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-        note = f" verified by {os.path.basename(mlir_opt)}" if mlir_opt else ""
-        print(f"wrote {args.output}{note}; JAX vs NumPy self-check rel_err={err:.2e}",
-              file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    write_output("\n".join(header) + body, args,
+                 f"JAX vs NumPy self-check rel_err={err:.2e}")
 
 
 if __name__ == "__main__":

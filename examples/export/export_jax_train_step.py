@@ -29,8 +29,6 @@ See README.md in this folder for the environment and the pinned versions.
 """
 
 import os
-import shutil
-import subprocess
 import sys
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -43,7 +41,7 @@ from iree.compiler.tools import binaries  # noqa: E402
 
 from export_gpt2_block import (  # noqa: E402
     annotate, block_arg_parser, make_block, param_specs, parse_block_args,
-    random_params, reference, to_linalg, versions)
+    random_params, reference, to_linalg, versions, write_output)
 
 # Learning rate of the SGD update, baked into the IR as a constant.
 LR = 0.1
@@ -176,26 +174,9 @@ def main():
         "//   result k >= 1 has summa.updates = k + 1 (it replaces %arg<k+1> in the next step).",
         "",
     ]
-    text = "\n".join(header) + body
-    if not text.endswith("\n"):
-        text += "\n"
-
-    mlir_opt = args.mlir_opt or shutil.which("mlir-opt-22")
-    if mlir_opt:
-        proc = subprocess.run([mlir_opt, "-", "-o", os.devnull], input=text,
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"error: {mlir_opt} does not accept the output:\n{proc.stderr}")
-
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-        note = f" verified by {os.path.basename(mlir_opt)}" if mlir_opt else ""
-        print(f"wrote {args.output}{note}; self-check: loss rel_err={loss_err:.2e} "
-              f"(vs NumPy f64), worst gradient rel_err={grad_err:.2e} (vs f64 finite differences)",
-              file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    write_output("\n".join(header) + body, args,
+                 f"self-check: loss rel_err={loss_err:.2e} (vs NumPy f64), worst gradient "
+                 f"rel_err={grad_err:.2e} (vs f64 finite differences)")
 
 
 if __name__ == "__main__":
