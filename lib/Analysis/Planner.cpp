@@ -34,6 +34,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -858,7 +859,9 @@ static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
 /// so that the model's description and the 1D and data-parallel strategies
 /// know which argument carries tokens whatever the exporter wrote. Nothing
 /// happens where the passes fail (the grid rows say why).
-static void annotateArgumentLayouts(ModuleOp module, func::FuncOp entry) {
+static SmallVector<unsigned> annotateArgumentLayouts(ModuleOp module,
+                                                     func::FuncOp entry) {
+  SmallVector<unsigned> annotated;
   MLIRContext *context = module.getContext();
   OwningOpRef<ModuleOp> clone = module.clone();
   ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
@@ -869,13 +872,17 @@ static void annotateArgumentLayouts(ModuleOp module, func::FuncOp entry) {
   assign.gridName = "__summa_plan_roles";
   pm.addPass(createSummaAssignLayouts(assign));
   if (failed(pm.run(*clone)))
-    return;
+    return annotated;
   auto laid = clone->lookupSymbol<func::FuncOp>(entry.getSymName());
   if (!laid)
-    return;
+    return annotated;
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
     if (auto layout = laid.getArgAttrOfType<LayoutAttr>(i, kLayoutAttrName))
-      entry.setArgAttr(i, kLayoutAttrName, layout);
+      if (!entry.getArgAttr(i, kLayoutAttrName)) {
+        entry.setArgAttr(i, kLayoutAttrName, layout);
+        annotated.push_back(i);
+      }
+  return annotated;
 }
 
 FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
@@ -899,7 +906,12 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   if (!entry)
     return module.emitError() << error;
 
-  annotateArgumentLayouts(module, entry);
+  // The layouts are the planner's view only: the module is left as given.
+  SmallVector<unsigned> annotated = annotateArgumentLayouts(module, entry);
+  auto restore = llvm::make_scope_exit([&] {
+    for (unsigned i : annotated)
+      entry.removeArgAttr(i, kLayoutAttrName);
+  });
   Plan plan;
   plan.ranks = options.ranks;
   plan.model = describeModel(entry);
