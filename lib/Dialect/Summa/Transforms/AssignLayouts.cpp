@@ -838,6 +838,12 @@ LogicalResult LayoutSolver::visit(Operation *op) {
     return visitConcat(concat);
   if (auto pad = dyn_cast<tensor::PadOp>(op))
     return visitPad(pad);
+  // A scalar read at given indices: the tensor is whole on every rank.
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    want(extract.getTensorMutable(),
+         make(DimSplits(extract.getTensor().getType().getRank())));
+    return success();
+  }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
   // Its result's layout is given; its input keeps its own.

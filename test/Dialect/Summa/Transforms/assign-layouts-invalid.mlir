@@ -60,3 +60,25 @@ func.func @unknown_op(%x: tensor<8x8xf32>, %s: tensor<1xi64>) -> tensor<64xf32> 
   %r = tensor.reshape %x(%s) : (tensor<8x8xf32>, tensor<1xi64>) -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+func.func @insert_rank_change(%x: tensor<8xf32>, %d: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{tensor.insert_slice: only slices of the destination's rank are supported}}
+  %r = tensor.insert_slice %x into %d[0, 0] [1, 8] [1, 1] : tensor<8xf32> into tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @pad_dynamic(%x: tensor<8x8xf32>, %s: tensor<1xindex> {summa.role = "replicated"}) -> tensor<?x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.extract %s[%c0] : tensor<1xindex>
+  // expected-error @+1 {{tensor.pad: only static padding is supported}}
+  %p = tensor.pad %x low[%n, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<8x8xf32> to tensor<?x8xf32>
+  return %p : tensor<?x8xf32>
+}

@@ -246,3 +246,19 @@ func.func @dense_constant(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   } -> tensor<8x8xf32>
   return %y : tensor<8x8xf32>
 }
+
+// -----
+
+// A scalar read from a split tensor: the tensor is gathered whole.
+// CHECK-LABEL: func.func @scalar_read
+// CHECK: summa.relayout %arg0 to <@grid, {{\[}}[], []]>
+// CHECK: tensor.extract
+// PART-LABEL: func.func @scalar_read
+// PART: summa.all_gather %arg0 on @grid axes = [depth, row] dim = 0
+// PART: summa.all_gather %{{.*}} on @grid axes = [col] dim = 1
+// PART: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<8x8xf32>
+func.func @scalar_read(%x: tensor<8x8xf32>) -> f32 {
+  %c3 = arith.constant 3 : index
+  %v = tensor.extract %x[%c3, %c3] : tensor<8x8xf32>
+  return %v : f32
+}
