@@ -39,6 +39,18 @@ GridOp mlir::summa::lookupGrid(Operation *from, FlatSymbolRefAttr symbol) {
       SymbolTable::lookupNearestSymbolFrom(from, symbol));
 }
 
+MatmulLayouts mlir::summa::getMatmulLayouts(MLIRContext *context,
+                                            FlatSymbolRefAttr grid,
+                                            MatmulForm form) {
+  LayoutAttr act = LayoutAttr::get(
+      context, grid, {{GridAxis::depth, GridAxis::row}, {GridAxis::col}});
+  LayoutAttr weight =
+      LayoutAttr::get(context, grid, {{GridAxis::row}, {GridAxis::col}});
+  if (form == MatmulForm::atb)
+    return {act, act, weight};
+  return {act, weight, act};
+}
+
 std::optional<MatmulForm> mlir::summa::getMatmulForm(ArrayRef<AffineMap> maps) {
   if (maps.size() != 3 || llvm::any_of(maps, [](AffineMap m) {
         return m.getNumDims() != 3 || m.getNumResults() != 2 ||

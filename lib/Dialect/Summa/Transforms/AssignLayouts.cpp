@@ -120,14 +120,10 @@ private:
   /// `layout` without the splits of dimensions of size 1 (a broadcast
   /// dimension is never split).
   LayoutAttr fit(LayoutAttr layout, Type type);
-  /// Gives `v` its first layout; false if it has one.
-  bool assignFresh(Value v, LayoutAttr layout) {
-    if (lookup(v))
-      return false;
-    layouts[v] = layout;
-    changed = true;
-    return true;
-  }
+  /// Fits `layout` to `v` and gives it to `v` if it has none. Returns the
+  /// layout `v` has where it differs and the resolution phase must
+  /// reconcile the two; null otherwise.
+  LayoutAttr conflict(Value v, LayoutAttr &layout);
   /// The use `operand` wants its value laid out by `layout`. A value without
   /// a layout takes it; in the resolution phase, a value with another one
   /// is copied (a cheap producer) or re-laid out for this use.
@@ -205,15 +201,22 @@ LayoutAttr LayoutSolver::fit(LayoutAttr layout, Type type) {
   return changedAny ? make(splits) : layout;
 }
 
-void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
-  Value v = operand.get();
+LayoutAttr LayoutSolver::conflict(Value v, LayoutAttr &layout) {
   layout = fit(layout, v.getType());
   LayoutAttr have = lookup(v);
   if (!have) {
-    assignFresh(v, layout);
-    return;
+    layouts[v] = layout;
+    changed = true;
+    return {};
   }
   if (have == layout || phase != Phase::Resolve)
+    return {};
+  return have;
+}
+
+void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
+  Value v = operand.get();
+  if (!conflict(v, layout))
     return;
   // A use inside a linalg body (a table read with tensor.extract) is
   // redistributed before the op that holds it.
@@ -247,13 +250,8 @@ void LayoutSolver::want(OpOperand &operand, LayoutAttr layout) {
 }
 
 void LayoutSolver::define(OpResult result, LayoutAttr layout) {
-  layout = fit(layout, result.getType());
-  LayoutAttr have = lookup(result);
-  if (!have) {
-    assignFresh(result, layout);
-    return;
-  }
-  if (have == layout || phase != Phase::Resolve)
+  LayoutAttr have = conflict(result, layout);
+  if (!have)
     return;
   // The uses keep the layout they gave; the op produces its own.
   OpBuilder b(result.getOwner()->getContext());
@@ -407,17 +405,11 @@ LogicalResult LayoutSolver::visitMatmul(linalg::MatmulOp op) {
   std::optional<MatmulForm> form = getForm(op);
   if (!form)
     return visitStructured(op);
-  LayoutAttr act = make(activationSplits(2));
-  LayoutAttr weight = make({{GridAxis::row}, {GridAxis::col}});
-  // ab: activation · weight -> activation (forward);
-  // abt: activation · weightᵀ -> activation (gradient of the input);
-  // atb: activationᵀ · activation -> weight (gradient of the weight).
-  LayoutAttr wantB = *form == MatmulForm::atb ? act : weight;
-  LayoutAttr result = *form == MatmulForm::atb ? weight : act;
-  want(*op.getDpsInputOperand(0), act);
-  want(*op.getDpsInputOperand(1), wantB);
-  want(*op.getDpsInitOperand(0), result);
-  define(op->getResult(0), result);
+  MatmulLayouts summa = getMatmulLayouts(func.getContext(), gridRef, *form);
+  want(*op.getDpsInputOperand(0), summa.lhs);
+  want(*op.getDpsInputOperand(1), summa.rhs);
+  want(*op.getDpsInitOperand(0), summa.result);
+  define(op->getResult(0), summa.result);
   return success();
 }
 

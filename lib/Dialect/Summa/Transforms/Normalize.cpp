@@ -44,6 +44,20 @@ static bool isBatchedContraction(Operation *op) {
 }
 
 
+/// `init + lhs · rhs` as a linalg.matmul with the indexing maps `maps`.
+static Value createMatmul(RewriterBase &rewriter, Location loc, Value lhs,
+                          Value rhs, Value init, ArrayRef<AffineMap> maps) {
+  SmallVector<Attribute> mapAttrs;
+  for (AffineMap m : maps)
+    mapAttrs.push_back(AffineMapAttr::get(m));
+  return linalg::MatmulOp::create(
+             rewriter, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+             ValueRange{init},
+             {rewriter.getNamedAttr("indexing_maps",
+                                    rewriter.getArrayAttr(mapAttrs))})
+      ->getResult(0);
+}
+
 /// The contiguous runs of `map`'s results that belong to the same group of
 /// `groups` (loop dims), in order, as result positions; fails if a group's
 /// dims are not contiguous or not in the group's order.
@@ -142,14 +156,8 @@ static LogicalResult raiseContraction(RewriterBase &rewriter,
   // forms, with the result (M, N).
   if (!getMatmulForm(maps))
     return failure();
-  SmallVector<Attribute> mapAttrs;
-  for (AffineMap m : maps)
-    mapAttrs.push_back(AffineMapAttr::get(m));
-  auto matmul = linalg::MatmulOp::create(
-      rewriter, loc, TypeRange{operands[2].getType()},
-      ValueRange{operands[0], operands[1]}, ValueRange{operands[2]},
-      {rewriter.getNamedAttr("indexing_maps", rewriter.getArrayAttr(mapAttrs))});
-  Value result = matmul->getResult(0);
+  Value result = createMatmul(rewriter, loc, operands[0], operands[1],
+                              operands[2], maps);
   auto resultType = cast<RankedTensorType>(generic->getResult(0).getType());
   if (result.getType() != resultType)
     result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
@@ -208,17 +216,10 @@ static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
   Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
                                       empty)
                    .getResult(0);
-  SmallVector<Attribute> mapAttrs;
-  for (AffineMap m : mm.getIndexingMapsArray())
-    mapAttrs.push_back(AffineMapAttr::get(m));
-  auto swapped = linalg::MatmulOp::create(
-      rewriter, loc, TypeRange{resultType},
-      ValueRange{mm.getDpsInputOperand(1)->get(),
-                 mm.getDpsInputOperand(0)->get()},
-      ValueRange{init},
-      {rewriter.getNamedAttr("indexing_maps",
-                             rewriter.getArrayAttr(mapAttrs))});
-  rewriter.replaceOp(transpose, swapped->getResults());
+  Value swapped = createMatmul(rewriter, loc, mm.getDpsInputOperand(1)->get(),
+                               mm.getDpsInputOperand(0)->get(), init,
+                               mm.getIndexingMapsArray());
+  rewriter.replaceOp(transpose, swapped);
   rewriter.eraseOp(mm);
   return success();
 }

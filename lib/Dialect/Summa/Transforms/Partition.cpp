@@ -121,22 +121,11 @@ LogicalResult FunctionPartitioner::globalizeIndices(linalg::LinalgOp op) {
     int64_t loop = index.getDim();
     if (splits[loop].empty())
       continue;
-    GridOp grid = getGrid(any);
     // offset = (mixed-radix block index over the split axes) * local size.
     OpBuilder b(op);
     Location loc = index.getLoc();
-    Value block = arith::ConstantIndexOp::create(b, loc, 0);
-    for (GridAxis axis : splits[loop]) {
-      Value size =
-          arith::ConstantIndexOp::create(b, loc, grid.getAxisSize(axis));
-      Value coord =
-          CoordOp::create(b, loc, b.getIndexType(), any.getGrid(),
-                          GridAxisAttr::get(b.getContext(), axis));
-      block = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, block, size), coord);
-    }
     Value offset = arith::MulIOp::create(
-        b, loc, block,
+        b, loc, blockIndex(b, loc, any, splits[loop]),
         arith::ConstantIndexOp::create(b, loc, localSizes[loop]));
     OpBuilder inner(index->getContext());
     inner.setInsertionPointAfter(index);
@@ -391,19 +380,13 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
 LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
                                                    LayoutAttr layout) {
   std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
-  MLIRContext *ctx = mm.getContext();
-  auto get = [&](ArrayRef<SmallVector<GridAxis>> splits) {
-    return LayoutAttr::get(ctx, layout.getGrid(), splits);
-  };
-  LayoutAttr act = get({{GridAxis::depth, GridAxis::row}, {GridAxis::col}});
-  LayoutAttr weight = get({{GridAxis::row}, {GridAxis::col}});
   bool summa = false;
   if (form) {
-    LayoutAttr wantB = *form == MatmulForm::atb ? act : weight;
-    LayoutAttr wantC = *form == MatmulForm::atb ? weight : act;
-    summa = valueLayouts.lookup(mm.getDpsInputOperand(0)->get()) == act &&
-            valueLayouts.lookup(mm.getDpsInputOperand(1)->get()) == wantB &&
-            layout == wantC;
+    MatmulLayouts want =
+        getMatmulLayouts(mm.getContext(), layout.getGrid(), *form);
+    summa = valueLayouts.lookup(mm.getDpsInputOperand(0)->get()) == want.lhs &&
+            valueLayouts.lookup(mm.getDpsInputOperand(1)->get()) == want.rhs &&
+            layout == want.result;
   }
   if (!summa) {
     // summa-assign-layouts left no contracted dimension split: a product of
@@ -418,8 +401,7 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
       b, mm.getLoc(), mm->getResult(0).getType(),
       mm.getDpsInputOperand(0)->get(), mm.getDpsInputOperand(1)->get(),
       mm.getDpsInitOperand(0)->get(), layout.getGrid(),
-      MatmulFormAttr::get(b.getContext(),
-                          *getMatmulForm(mm.getIndexingMapsArray())));
+      MatmulFormAttr::get(b.getContext(), *form));
   if (remarks) {
     GridOp grid = getGrid(layout);
     switch (summaMm.getForm()) {

@@ -47,6 +47,17 @@ int64_t getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes);
 /// atb = (d2,d0),(d2,d1); the result is (d0,d1). std::nullopt otherwise.
 std::optional<MatmulForm> getMatmulForm(ArrayRef<AffineMap> maps);
 
+/// The layouts a 2.5D SUMMA product of `form` takes on `grid`: activations
+/// `[[depth, row], [col]]`, weights `[[row], [col]]`. ab: activation ·
+/// weight -> activation (forward); abt: activation · weightᵀ -> activation
+/// (gradient of the input); atb: activationᵀ · activation -> weight
+/// (gradient of the weight).
+struct MatmulLayouts {
+  LayoutAttr lhs, rhs, result;
+};
+MatmulLayouts getMatmulLayouts(MLIRContext *context, FlatSymbolRefAttr grid,
+                               MatmulForm form);
+
 /// Prints a list of axes as "[depth, row]".
 std::string formatAxes(ArrayRef<GridAxis> axes);
 
