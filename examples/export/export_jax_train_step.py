@@ -23,6 +23,13 @@ Exported function: arguments x, y, then the 16 parameters in the order of
 export_gpt2_block.py; results loss (tensor<f32>), then the 16 updated
 parameters in argument order. Result 1+i updates argument 2+i.
 
+With --weights-as-constants the step closes over the parameters (the
+self-check's random ones, from --seed) instead of taking them as arguments:
+jax.jit then bakes them into the IR as constants, the exporter's default for
+a function of its inputs only. The function is step(x, y) -> (loss,
+*new_params), with no summa.updates (`summa-compile --lift-constants=N`
+turns the constants into arguments again).
+
 See README.md in this folder for the environment and the pinned versions.
 
     python3 examples/export/export_jax_train_step.py -o examples/fixtures/gpt2_train_step_jax.mlir
@@ -126,7 +133,10 @@ def self_check(block, specs, args):
 
 
 def main():
-    args = parse_block_args(block_arg_parser(__doc__.split("\n\n")[0], "gpt2_train_step_jax"))
+    ap = block_arg_parser(__doc__.split("\n\n")[0], "gpt2_train_step_jax")
+    ap.add_argument("--weights-as-constants", action="store_true",
+                    help="close over the parameters: they become constants in the IR")
+    args = parse_block_args(ap)
 
     T = args.batch * args.seq
     specs = param_specs(args.hidden, args.ffn)
@@ -137,13 +147,25 @@ def main():
     act = jax.ShapeDtypeStruct((T, args.hidden), f32)
     arg_shapes = [act, act] + [jax.ShapeDtypeStruct(shape, f32) for _, _, shape in specs]
     step, _ = make_step(block, len(specs), LR)
-    stablehlo = jax.jit(step).lower(*arg_shapes).as_text()
+    if args.weights_as_constants:
+        # The parameters of the self-check, closed over: constants in the IR.
+        _, params = random_params(specs, T, args.hidden, args.seed)
+        plist = [jnp.asarray(params[n]) for n, _, _ in specs]
+        traced = jax.jit(lambda x, y: step(x, y, *plist))
+        stablehlo = traced.lower(act, act).as_text()
+    else:
+        stablehlo = jax.jit(step).lower(*arg_shapes).as_text()
 
     iree_opt = args.iree_opt or binaries.find_tool("iree-opt")
     linalg = to_linalg(stablehlo, iree_opt, PIPELINE)
-    arg_names = ["x", "y"] + [n for n, _, _ in specs]
-    roles = ["activation", "activation"] + [r for _, r, _ in specs]
-    updates = [None] + [2 + i for i in range(len(specs))]
+    if args.weights_as_constants:
+        arg_names = ["x", "y"]
+        roles = ["activation", "activation"]
+        updates = [None] * (1 + len(specs))
+    else:
+        arg_names = ["x", "y"] + [n for n, _, _ in specs]
+        roles = ["activation", "activation"] + [r for _, r, _ in specs]
+        updates = [None] + [2 + i for i in range(len(specs))]
     body = annotate(linalg, args.name, roles, names=arg_names, updates=updates)
 
     v = versions()
@@ -152,6 +174,7 @@ def main():
            f" --heads {args.heads} --ffn {args.ffn}"
            + (f" --name {args.name}" if args.name != "gpt2_train_step_jax" else "")
            + (f" --seed {args.seed}" if args.seed != 0 else "")
+           + (" --weights-as-constants" if args.weights_as_constants else "")
            + (f" -o {args.output}" if args.output else ""))
     header = [
         "// A training step of one pre-LN GPT-2 block (the block of export_gpt2_block.py) exported",
@@ -168,12 +191,23 @@ def main():
         f"{LR}.",
         f"// Tokens T = batch·seq = {args.batch}·{args.seq} = {T} (token t = b·seq + s), hidden {args.hidden},",
         f"// heads {args.heads} of dim {args.hidden // args.heads}, ffn {args.ffn}, f32. Weights are [in, out].",
-        "// Arguments: " + ", ".join(f"%arg{i} = {n}" for i, n in enumerate(arg_names[:9])) + ",",
-        "//   " + ", ".join(f"%arg{i} = {n}" for i, n in enumerate(arg_names) if i >= 9) + ".",
-        "// Results: loss (tensor<f32>), then the updated parameters in argument order;",
-        "//   result k >= 1 has summa.updates = k + 1 (it replaces %arg<k+1> in the next step).",
-        "",
     ]
+    if args.weights_as_constants:
+        header += [
+            "// Arguments: %arg0 = x, %arg1 = y; the parameters (seed "
+            f"{args.seed}) are constants.",
+            "// Results: loss (tensor<f32>), then the updated parameters in the order of",
+            "//   export_gpt2_block.py.",
+            "",
+        ]
+    else:
+        header += [
+            "// Arguments: " + ", ".join(f"%arg{i} = {n}" for i, n in enumerate(arg_names[:9])) + ",",
+            "//   " + ", ".join(f"%arg{i} = {n}" for i, n in enumerate(arg_names) if i >= 9) + ".",
+            "// Results: loss (tensor<f32>), then the updated parameters in argument order;",
+            "//   result k >= 1 has summa.updates = k + 1 (it replaces %arg<k+1> in the next step).",
+            "",
+        ]
     write_output("\n".join(header) + body, args,
                  f"self-check: loss rel_err={loss_err:.2e} (vs NumPy f64), worst gradient "
                  f"rel_err={grad_err:.2e} (vs f64 finite differences)")

@@ -368,7 +368,22 @@ def export(args):
     with torch.no_grad():
         expected = model(*inputs)
     run_ir_check(text, args.model, fn_args, expected)
+    save_tensors(args, names, fn_args, expected)
     return text
+
+
+def save_tensors(args, names, fn_args, expected):
+    """--save-inputs / --save-outputs: the example arguments by name and
+    PyTorch's result, for `program --inputs FILE --expect FILE`."""
+    from safetensors.torch import save_file
+
+    if args.save_inputs:
+        save_file({n: t.detach().contiguous() for n, t in zip(names, fn_args)},
+                  args.save_inputs)
+        print(f"wrote {args.save_inputs}", file=sys.stderr)
+    if args.save_outputs:
+        save_file({"result0": expected.detach().contiguous()}, args.save_outputs)
+        print(f"wrote {args.save_outputs}", file=sys.stderr)
 
 
 # Upstream MLIR passes only (bufferize, loops, LLVM), used to run the output.
@@ -495,6 +510,13 @@ def parse_args(argv):
                    help="export the module itself: weights become constants")
     p.add_argument("--buffers-as-constants", action="store_true",
                    help="pass only parameters as arguments; buffers stay constants")
+    p.add_argument("--save-inputs", metavar="FILE",
+                   help="also write the function's example arguments (input and "
+                        "weights, by their summa.name) as safetensors: "
+                        "the compiled program's --inputs")
+    p.add_argument("--save-outputs", metavar="FILE",
+                   help="also write PyTorch's output on them as safetensors "
+                        "(result0): the compiled program's --expect")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args(argv)
     used = MODEL_FLAGS[args.model]

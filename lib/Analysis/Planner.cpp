@@ -908,10 +908,11 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
 
   // The layouts are the planner's view only: the module is left as given.
   SmallVector<unsigned> annotated = annotateArgumentLayouts(module, entry);
-  auto restore = llvm::make_scope_exit([&] {
+  auto removeAnnotations = [&] {
     for (unsigned i : annotated)
       entry.removeArgAttr(i, kLayoutAttrName);
-  });
+  };
+  llvm::scope_exit<decltype(removeAnnotations)> restore(removeAnnotations);
   Plan plan;
   plan.ranks = options.ranks;
   plan.model = describeModel(entry);

@@ -93,7 +93,13 @@ TileMap tileMap(const Tensor &tensor, const int64_t *coords) {
       coords ? tensor.desc->localShape : tensor.desc->globalShape;
   for (int dim = 0; dim < tensor.rank; ++dim) {
     map.shape[dim] = shape[dim];
-    map.origin[dim] = coords ? tensor.blockIndex(dim, coords) * shape[dim] : 0;
+    if (coords) {
+      map.chunk[dim] = shape[dim] / tensor.groups[dim];
+      map.span[dim] = map.chunk[dim] * tensor.blocks[dim];
+      map.origin[dim] = tensor.blockIndex(dim, coords) * map.chunk[dim];
+    } else {
+      map.origin[dim] = 0;
+    }
     map.globalStrides[dim] = tensor.globalStrides[dim];
   }
   return map;
@@ -120,6 +126,14 @@ void toHost(void *host, const void *buffer, size_t bytes) {
   synchronize();
 }
 
+void fromHost(void *buffer, const void *host, size_t bytes) {
+  if (bytes == 0)
+    return;
+  SUMMA_CUDA_CHECK(cudaMemcpyAsync(buffer, host, bytes, cudaMemcpyHostToDevice,
+                                   computeStream()));
+  synchronize();
+}
+
 /// Waits for the device (polling NCCL for errors) and resolves the
 /// profile's pending events.
 void settle() {
@@ -141,6 +155,7 @@ const summa::rt::driver::Backend gpuBackend = {
     fill,
     copy,
     toHost,
+    fromHost,
     settle,
 };
 } // namespace

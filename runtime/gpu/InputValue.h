@@ -71,6 +71,11 @@ struct TileMap {
   int64_t shape[kTileMaxRank] = {1, 1, 1, 1};
   int64_t origin[kTileMaxRank] = {0, 0, 0, 0};
   int64_t globalStrides[kTileMaxRank] = {0, 0, 0, 0};
+  /// A factored dimension (SummaTensorDesc::groups): the tile holds `chunk`
+  /// elements of each group of `span`, from `origin` within the group. The
+  /// defaults hold one group.
+  int64_t chunk[kTileMaxRank] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+  int64_t span[kTileMaxRank] = {0, 0, 0, 0};
 };
 
 SUMMA_HOST_DEVICE inline int64_t globalIndexOf(const TileMap &map,
@@ -79,7 +84,9 @@ SUMMA_HOST_DEVICE inline int64_t globalIndexOf(const TileMap &map,
   for (int dim = map.rank - 1; dim >= 0; --dim) {
     int64_t index = linear % map.shape[dim];
     linear /= map.shape[dim];
-    global += (map.origin[dim] + index) * map.globalStrides[dim];
+    global += (index / map.chunk[dim] * map.span[dim] + map.origin[dim] +
+               index % map.chunk[dim]) *
+              map.globalStrides[dim];
   }
   return global;
 }

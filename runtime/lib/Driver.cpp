@@ -98,6 +98,7 @@ const driver::Backend cpuBackend = {
     /*usageEnvironment=*/"", elementSize,
     /*announce=*/nullptr,    allocate,    release, fill, copy,
     /*toHost=*/nullptr,
+    /*fromHost=*/nullptr,
     /*settle=*/nullptr,
 };
 } // namespace

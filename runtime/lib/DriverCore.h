@@ -28,6 +28,10 @@ namespace summa::rt::driver {
 struct Tensor {
   const SummaTensorDesc *desc = nullptr;
   std::string name;
+  /// The name in tensor files (--inputs, --outputs, --checkpoint): the
+  /// function's (SummaTensorDesc::label), else `name`; an output that
+  /// updates an input takes the input's.
+  std::string fileName;
   size_t elementSize = 0;
   int rank = 0;
   int64_t localCount = 1;
@@ -35,6 +39,8 @@ struct Tensor {
   int64_t globalStrides[SUMMA_MAX_RANK] = {0, 0, 0, 0};
   /// Number of blocks along each dimension.
   int64_t blocks[SUMMA_MAX_RANK] = {1, 1, 1, 1};
+  /// Number of groups each dimension is factored into (SummaTensorDesc).
+  int64_t groups[SUMMA_MAX_RANK] = {1, 1, 1, 1};
 
   size_t localBytes() const { return localCount * elementSize; }
   size_t globalBytes() const { return globalCount * elementSize; }
@@ -51,16 +57,24 @@ struct Tensor {
   template <typename Fn>
   void forEachElement(const int64_t *coords, Fn fn) const {
     const int64_t *shape = coords ? desc->localShape : desc->globalShape;
+    // Along each dimension, the tile holds `chunk` elements of each group,
+    // starting at `origin` within a group of `span` elements.
     int64_t origin[SUMMA_MAX_RANK] = {0, 0, 0, 0};
-    if (coords)
-      for (int dim = 0; dim < rank; ++dim)
-        origin[dim] = blockIndex(dim, coords) * shape[dim];
+    int64_t chunk[SUMMA_MAX_RANK], span[SUMMA_MAX_RANK];
+    for (int dim = 0; dim < rank; ++dim) {
+      chunk[dim] = coords ? shape[dim] / groups[dim] : shape[dim];
+      span[dim] = coords ? chunk[dim] * blocks[dim] : shape[dim];
+      if (coords)
+        origin[dim] = blockIndex(dim, coords) * chunk[dim];
+    }
     int64_t count = coords ? localCount : globalCount;
     int64_t index[SUMMA_MAX_RANK] = {0, 0, 0, 0};
     for (int64_t linear = 0; linear < count; ++linear) {
       int64_t global = 0;
       for (int dim = 0; dim < rank; ++dim)
-        global += (origin[dim] + index[dim]) * globalStrides[dim];
+        global += (index[dim] / chunk[dim] * span[dim] + origin[dim] +
+                   index[dim] % chunk[dim]) *
+                  globalStrides[dim];
       fn(linear, global);
       for (int dim = rank - 1; dim >= 0; --dim) {
         if (++index[dim] < shape[dim])
@@ -102,6 +116,9 @@ struct Backend {
   /// Buffer to host memory, complete on return; null when buffers are host
   /// memory already.
   void (*toHost)(void *host, const void *buffer, size_t bytes);
+  /// Host memory to a buffer, complete on return; null when buffers are
+  /// host memory already.
+  void (*fromHost)(void *buffer, const void *host, size_t bytes);
   /// Waits for all queued work: before the timing barriers and around the
   /// reference run; null when calls complete on return.
   void (*settle)();

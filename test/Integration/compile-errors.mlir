@@ -17,3 +17,6 @@ func.func @f(%x: tensor<8x8xf32>, %s: tensor<1xi64>) -> tensor<64xf32> {
   %r = tensor.reshape %x(%s) : (tensor<8x8xf32>, tensor<1xi64>) -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+// Pass-manager options reach summa-compile's pipelines.
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --emit=spmd-mlir --mlir-print-ir-after=summa-partition -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINTIR
+// PRINTIR: IR Dump After SummaPartition

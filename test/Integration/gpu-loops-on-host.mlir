@@ -4,8 +4,17 @@
 // every parallel loop collapsed to one dimension, tiled by the block size
 // with a guard for the partial last block) and then lowers those loops on
 // the host for the CPU runtime, so that --check tests summa's part of the
-// GPU lowering without a GPU. Block sizes 7 and 100 divide none of the
-// iteration spaces, so every partial block is exercised.
+// GPU lowering without a GPU. --check's reference is lowered without those
+// loop forms (the plain CPU pipeline: linalg to loops), so a bug in them
+// cannot hide on both sides: --test-plant-kernel-bug miscompiles the last
+// kernel loop nest (its stores write value + 1) and --check fails. Block
+// sizes 7 and 100 divide none of the iteration spaces, so every partial
+// block is exercised.
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --gpu-loops-on-host --test-plant-kernel-bug -o %t.bug
+// RUN: not %mpirun -np 4 %t.bug --check | FileCheck %s --check-prefix=BUG
+// BUG: check: FAIL output
+// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --test-plant-kernel-bug -o %t.bug2 2>&1 | FileCheck %s --check-prefix=BUGOPT
+// BUGOPT: --test-plant-kernel-bug needs --gpu-loops-on-host
 // RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=7 -o %t.mlp
 // RUN: %mpirun -np 4 %t.mlp --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,2 --gpu-loops-on-host -o %t.erf

@@ -4,8 +4,8 @@
 // (eager attention) and a Llama decoder layer (RMSNorm, SwiGLU, rotary
 // embedding with tensor.concat, grouped-query attention), each checked
 // against the unpartitioned function on the grids of the 2.5D design. The
-// nanoGPT block with its weights left as constants (the exporter's default)
-// too.
+// same models and the JAX training step with their weights left as
+// constants (the exporters' default) too, constants lifted into arguments.
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block.mlir --grid=1,1,1 -o %t.nb.111
 // RUN: %mpirun -np 1 %t.nb.111 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block.mlir --grid=2,2,1 -o %t.nb.221
@@ -39,6 +39,16 @@
 // RUN: %mpirun -np 4 %t.nbl.221 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --lift-constants=256 --grid=2,2,2 -o %t.nbl.222
 // RUN: %mpirun -np 8 %t.nbl.222 --check | FileCheck %s
+// The other four exported with their weights as constants (JAX's training
+// step closing over its parameters), constants lifted.
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block_const.mlir --lift-constants=256 --grid=2,2,1 -o %t.hfl.221
+// RUN: %mpirun -np 4 %t.hfl.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/llama_layer_const.mlir --lift-constants=256 --grid=2,2,1 -o %t.lll.221
+// RUN: %mpirun -np 4 %t.lll.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_small_const.mlir --lift-constants=256 --grid=2,2,1 -o %t.gsl.221
+// RUN: %mpirun -np 4 %t.gsl.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax_const.mlir --lift-constants=256 --grid=2,2,1 -o %t.tsl.221
+// RUN: %mpirun -np 4 %t.tsl.221 --check | FileCheck %s
 // A JAX training step (jax.value_and_grad of a GPT-2 block's loss and an
 // SGD update; examples/export/export_jax_train_step.py), three steps, the
 // weight replicas bit-identical across depth.
@@ -73,15 +83,21 @@
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax_q3.mlir --grid=3,3,1 -o %t.ts.331
 // RUN: %mpirun -np 9 %t.ts.331 --check --steps 3 --exact-replicas | FileCheck %s
 
-// What moves for the nanoGPT block on [2,2,1], besides its SUMMA products
-// and LayerNorm all-reduces: the fused c_attn product is gathered over col
-// before it is sliced into Q, K and V (one all-gather, shared by the three
-// slices); the attention output is sliced back to the activation layout
-// (free). The [out, in] weights need nothing.
-// RUN: summa-opt %summa_src/examples/fixtures/nanogpt_block.mlir --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NB221
-// NB221: nanogpt_block.mlir:150:{{.*}} remark: redistribution of 'tensor<2x8x48xf32>' from #summa.layout<@grid, {{\[}}[depth, row], [], [col]]> to #summa.layout<@grid, {{\[}}[depth, row], [], []]>: 3072 bytes received per rank; summa.all_gather over [col] of dimension 2
-// NB221: nanogpt_block.mlir:225:{{.*}} remark: redistribution of 'tensor<16x32xf32>' from #summa.layout<@grid, {{\[}}[depth, row], []]> to #summa.layout<@grid, {{\[}}[depth, row], [col]]>: 0 bytes received per rank; a local slice over [col] of dimension 1
+// What moves for the nanoGPT block on [2,2,1] (summa-compile runs
+// summa-normalize first), besides its SUMMA products and LayerNorm
+// all-reduces: nothing. The fused c_attn product, its [out, in] weight and
+// its bias are factored into 3 groups (Q, K, V), each group split over col,
+// so the three slices stay inside every tile; the [out, in] weights need
+// nothing either.
+// RUN: summa-opt %summa_src/examples/fixtures/nanogpt_block.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" | FileCheck %s --check-prefix=NBLAYOUT
+// NBLAYOUT: %arg4: tensor<96x32xf32> {summa.layout = #summa.layout<@grid, [3x[col], [row]]>
+// NBLAYOUT-SAME: %arg5: tensor<96xf32> {summa.layout = #summa.layout<@grid, [3x[col]]>
+// NBLAYOUT-NOT: summa.relayout
+// RUN: summa-opt %summa_src/examples/fixtures/nanogpt_block.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NB221
+// NB221: remark: 2.5D SUMMA matmul
 // NB221-NOT: redistribution
+// Hugging Face's GPT2Block (Conv1D weights [in, 3h]) alike.
+// RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_block.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NB221
 
 // The Llama layer on [2,2,1] (summa-compile runs summa-normalize first):
 // heads stay split over col through the grouped-query repeat and the

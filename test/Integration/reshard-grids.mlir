@@ -14,11 +14,16 @@
 // RUN: %mpirun -np 8 %t.222 --check | FileCheck %s
 
 // The weight needs no redistribution (it is laid out [[col], [row]]); the
-// three slices share one all-gather of the fused product; the concatenation
-// gathers x; nothing else moves.
-// REMARK: reshard.mlir:18:{{.*}}remark: 2.5D SUMMA matmul
-// REMARK: reshard.mlir:25:{{.*}}remark: redistribution of 'tensor<8x12xf32>' from #summa.layout<@grid, {{\[}}[depth, row], [col]]> to #summa.layout<@grid, {{\[}}[depth, row], []]>: 384 bytes received per rank; summa.all_gather over [col] of dimension 1
-// REMARK: reshard.mlir:36:{{.*}}remark: redistribution of 'tensor<8x4xf32>' from #summa.layout<@grid, {{\[}}[depth, row], [col]]> to #summa.layout<@grid, {{\[}}[depth, row], []]>: 128 bytes received per rank; summa.all_gather over [col] of dimension 1
+// fused product is factored into 3 groups, so its three slices need none;
+// the concatenation of two [8]-column values is factored into 2 groups, and
+// the softmax over it gathers it (blocks reordered group by group), as does
+// the softmax over the fused product; nothing else moves. linalg.index of
+// the factored columns is made global group by group.
+// REMARK: reshard.mlir:20:{{.*}}remark: 2.5D SUMMA matmul
+// REMARK: reshard.mlir:39:{{.*}}remark: constant 'tensor<16xf32>' laid out as #summa.layout<@grid, [2x[col]]>
+// REMARK: reshard.mlir:47:{{.*}}remark: redistribution of 'tensor<8x8xf32>' from #summa.layout<@grid, {{\[}}[depth, row], 2x[col]]> to #summa.layout<@grid, {{\[}}[depth, row], []]>: 256 bytes received per rank; summa.all_gather over [col] of dimension 1 (then reordered group by group)
+// REMARK: reshard.mlir:59:{{.*}}remark: linalg.index 1 offset by this rank's block over [col] in each of 3 groups
+// REMARK: reshard.mlir:67:{{.*}}remark: redistribution of 'tensor<8x12xf32>' from #summa.layout<@grid, {{\[}}[depth, row], 3x[col]]> to #summa.layout<@grid, {{\[}}[depth, row], []]>: 384 bytes received per rank; summa.all_gather over [col] of dimension 1 (then reordered group by group)
 // REMARK-NOT: redistribution
 
 // CHECK: check: PASS

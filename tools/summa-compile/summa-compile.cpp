@@ -54,6 +54,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cctype>
 #include <cmath>
 
 using namespace mlir;
@@ -92,6 +93,12 @@ static cl::opt<bool> gpuLoopsOnHost(
     "gpu-loops-on-host",
     cl::desc("testing without a GPU: build the loop nests of --target=cuda's "
              "kernels but run them on the CPU backend"),
+    cl::Hidden, cl::cat(category));
+static cl::opt<bool> testPlantKernelBug(
+    "test-plant-kernel-bug",
+    cl::desc("tests only, with --gpu-loops-on-host: miscompile the last "
+             "kernel loop nest (its stores write value + 1), to show that "
+             "--check's reference does not share the kernels' code"),
     cl::Hidden, cl::cat(category));
 static cl::opt<int64_t> gpuBlockSize(
     "gpu-block-size",
@@ -155,9 +162,13 @@ namespace {
 /// What the generated main needs to know of one tensor.
 struct TensorInfo {
   std::string name;
+  /// The name the function gives it (summa.name), or empty.
+  std::string label;
   RankedTensorType globalType;
   SmallVector<int64_t> localShape;
   SmallVector<SmallVector<summa::GridAxis>> splits;
+  /// Per dimension, the groups a factored dimension is cut into.
+  SmallVector<int64_t> groups;
   double scale = 1.0;
   /// Inputs: values in [0, 1) (`summa.init = "nonnegative"`).
   bool nonnegative = false;
@@ -170,7 +181,7 @@ struct ProgramInfo {
   std::string entry;
   /// The function --check runs unpartitioned on rank 0.
   std::string reference;
-  SmallVector<TensorInfo> inputs, outputs;
+  SmallVector<TensorInfo, 0> inputs, outputs;
 };
 
 } // namespace
@@ -207,6 +218,8 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
                                       DictionaryAttr attrs, std::string name) {
   TensorInfo info;
   info.name = std::move(name);
+  if (auto label = attrs ? attrs.getAs<StringAttr>("summa.name") : nullptr)
+    info.label = label.getValue().str();
   info.globalType = dyn_cast<RankedTensorType>(type);
   auto layout =
       attrs ? attrs.getAs<summa::LayoutAttr>(summa::kLayoutAttrName) : nullptr;
@@ -222,8 +235,10 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
   if (failed(local))
     return func.emitError() << info.name << " is not divisible by the grid";
   info.localShape = *local;
-  for (unsigned d = 0; d < layout.getRank(); ++d)
+  for (unsigned d = 0; d < layout.getRank(); ++d) {
     info.splits.push_back(layout.getDimSplit(d));
+    info.groups.push_back(layout.getDimGroups(d));
+  }
   // Weights are scaled by 1/sqrt(fan-in) so activations stay O(1).
   if (layout.getRank() == 2 &&
       info.splits[0] == SmallVector<summa::GridAxis>{summa::GridAxis::row} &&
@@ -386,7 +401,26 @@ static void writeTensorTable(raw_ostream &os, StringRef name,
     });
     os << "}, " << llvm::format("%.17g", t.scale) << ", "
        << (t.nonnegative ? "SUMMA_INIT_NONNEGATIVE" : "SUMMA_INIT_UNIFORM")
-       << ", " << t.updates << "},\n";
+       << ", " << t.updates << ", {";
+    llvm::interleaveComma(t.groups, os);
+    os << "}, ";
+    if (t.label.empty()) {
+      os << "nullptr";
+    } else {
+      // A C string literal: quotes and backslashes escaped, anything not
+      // printable as three octal digits.
+      os << "\"";
+      for (unsigned char c : t.label) {
+        if (c == '"' || c == '\\')
+          os << '\\' << c;
+        else if (std::isprint(c))
+          os << c;
+        else
+          os << llvm::format("\\%03o", c);
+      }
+      os << "\"";
+    }
+    os << "},\n";
   }
   os << "};\n";
 }
@@ -436,6 +470,7 @@ static void writeMain(raw_ostream &os, const ProgramInfo &p,
      << "].\n";
   os << R"(#include "summa/Runtime/SummaRuntime.h"
 #include <cstdint>
+#include <cstdio>
 
 template <typename T, int N> struct MemRef {
   T *allocated;
@@ -481,13 +516,28 @@ template <typename T> static MemRef<T, 0> makeScalarMemRef(void *data) {
      << grid[0] << ", " << grid[2] << ", " << p.inputs.size() << ", "
      << p.outputs.size() << ", inputs, outputs, invoke_" << p.entry
      << "__spmd, invoke_" << p.reference << "__ref};\n\n";
+  // The header this main is compiled against, the library it runs with
+  // and this compiler must agree on the ABI (the tables above follow it).
+  os << "static_assert(SUMMA_RT_API_VERSION == " << summa::kRuntimeAPIVersion
+     << ", \"summa-compile writes runtime API version "
+     << summa::kRuntimeAPIVersion
+     << "; the runtime header is another version\");\n";
   os << "int main(int argc, char **argv) {\n"
+        "  if (summaRtGetAPIVersion() != SUMMA_RT_API_VERSION) {\n"
+        "    fprintf(stderr, \"summa: this program was compiled for runtime "
+        "API version %d, the runtime library is version %d\\n\",\n"
+        "            SUMMA_RT_API_VERSION, (int)summaRtGetAPIVersion());\n"
+        "    return 1;\n  }\n"
         "  return summaRtMain(argc, argv, &program);\n}\n";
 }
 
 static LogicalResult runPasses(ModuleOp module,
                                function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
+  // --mlir-print-ir-*, --mlir-timing and the other pass-manager options
+  // apply to every pipeline summa-compile runs.
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
   build(pm);
   return pm.run(module);
 }
@@ -562,14 +612,55 @@ static LogicalResult link(StringRef mainCpp, StringRef object,
   return success();
 }
 
+namespace {
+/// --test-plant-kernel-bug: the last scf.parallel of each function (a
+/// kernel's loop nest) stores its first float value plus one.
+struct PlantKernelBugPass
+    : public PassWrapper<PlantKernelBugPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PlantKernelBugPass)
+  StringRef getArgument() const override { return "summa-test-plant-bug"; }
+  void runOnOperation() override {
+    getOperation().walk([](func::FuncOp func) {
+      scf::ParallelOp last;
+      func.walk([&](scf::ParallelOp loop) {
+        if (!loop->getParentOfType<scf::ParallelOp>())
+          last = loop;
+      });
+      if (!last)
+        return;
+      memref::StoreOp store;
+      last.walk([&](memref::StoreOp s) {
+        if (!store && isa<FloatType>(s.getValueToStore().getType()))
+          store = s;
+      });
+      if (!store)
+        return;
+      OpBuilder b(store);
+      auto type = cast<FloatType>(store.getValueToStore().getType());
+      Value one = arith::ConstantOp::create(b, store.getLoc(),
+                                            b.getFloatAttr(type, 1.0));
+      Value wrong = arith::AddFOp::create(b, store.getLoc(),
+                                          store.getValueToStore(), one);
+      store.getValueMutable().assign(wrong);
+    });
+  }
+};
+} // namespace
+
 static LogicalResult compile(MLIRContext &context,
                              llvm::SourceMgr &sourceMgr) {
   std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
   std::optional<summa::CudaOptions> cuda;
+  if (testPlantKernelBug && !gpuLoopsOnHost)
+    return fail("--test-plant-kernel-bug needs --gpu-loops-on-host");
   if (target == "cpu" && gpuLoopsOnHost) {
     cuda.emplace();
     cuda->loopsOnHost = true;
     cuda->blockSize = gpuBlockSize;
+    if (testPlantKernelBug)
+      cuda->afterKernelLoops = [](OpPassManager &pm) {
+        pm.addPass(std::make_unique<PlantKernelBugPass>());
+      };
   } else if (target == "cuda") {
 #ifdef SUMMA_RUNTIME_CUDA_LIBRARY
     runtimeLib = SUMMA_RUNTIME_CUDA_LIBRARY;
@@ -696,8 +787,12 @@ static LogicalResult compile(MLIRContext &context,
   renameFunctions(*reference, refFn, "__ref");
   for (ModuleOp m : {*spmd, *reference})
     if (failed(runPasses(m, [&](OpPassManager &pm) {
+          // The reference of --gpu-loops-on-host goes through the plain CPU
+          // pipeline (linalg to loops, no kernel loop forms), so that a bug
+          // in those forms cannot hide in both sides of --check.
+          bool kernels = cuda && (m == *spmd || !cuda->loopsOnHost);
           summa::buildLowerToLLVMPipeline(pm, overlap && m == *spmd,
-                                          cuda ? &*cuda : nullptr);
+                                          kernels ? &*cuda : nullptr);
         })))
       return failure();
 
@@ -761,6 +856,9 @@ int main(int argc, char **argv) {
   registerAllPasses();
   summa::registerSummaPasses();
   summa::registerSummaConversionPasses();
+  registerPassManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -18,6 +18,13 @@
 
 namespace mlir::summa {
 
+/// The runtime API version (SUMMA_RT_API_VERSION of
+/// runtime/include/summa/Runtime/SummaRuntime.h) that the code this
+/// compiler emits calls, and the tables its drivers describe, are written
+/// for. summa-compile's generated main refuses to build against another
+/// header and to run against another library.
+constexpr int kRuntimeAPIVersion = 5;
+
 #define GEN_PASS_DECL
 #include "summa/Conversion/Passes.h.inc"
 

@@ -6,7 +6,8 @@
 //
 // The one description, in the compiler, of the runtime functions that
 // compiled code calls. Each entry mirrors a declaration of
-// runtime/include/summa/Runtime/SummaRuntime.h (API version 3); the C type of
+// runtime/include/summa/Runtime/SummaRuntime.h (API version
+// kRuntimeAPIVersion, summa/Conversion/Passes.h); the C type of
 // every argument is given beside it.
 //
 //===----------------------------------------------------------------------===//

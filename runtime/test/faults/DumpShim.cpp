@@ -15,8 +15,13 @@
 // --steps 1 (the default): steps feed outputs back, so their calls differ.
 //
 // It exists for runtime/test/faults/determinism.sh, which runs the same
-// binary twice and compares the dumps bit for bit; the driver has no option
-// to write its outputs (fuzz/patches proposes --dump).
+// binary twice and compares the dumps bit for bit.
+//
+// With SUMMA_SHIM_PERTURB_RANK=R it also plants a one-bit fault: after every
+// call, rank R flips the lowest bit of the first element of its tile of
+// output $SUMMA_SHIM_PERTURB_OUTPUT (default 0), so that one replica of a
+// block differs from the others (exact-replicas.sh: --exact-replicas must
+// fail on it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,10 +78,24 @@ std::string dumpPath(const char *pattern, long long rank) {
   return path;
 }
 
+void perturb(void **buffers, long long rank) {
+  const char *target = std::getenv("SUMMA_SHIM_PERTURB_RANK");
+  if (!target || std::atoll(target) != rank)
+    return;
+  const char *which = std::getenv("SUMMA_SHIM_PERTURB_OUTPUT");
+  int output = which ? std::atoi(which) : 0;
+  if (output < 0 || output >= wrapped.numOutputs ||
+      tileBytes(wrapped.outputs[output]) == 0)
+    return;
+  // Little-endian: byte 0 holds the lowest mantissa bit of element 0.
+  static_cast<unsigned char *>(buffers[wrapped.numInputs + output])[0] ^= 1;
+}
+
 void spmdAndDump(void **buffers) {
   originalSpmd(buffers);
   ++calls;
   long long rank = summaRtWorldRank();
+  perturb(buffers, rank);
   if (calls == 1) {
     const char *pattern = std::getenv("SUMMA_DUMP_OUTPUTS");
     FILE *file = pattern ? std::fopen(dumpPath(pattern, rank).c_str(), "wb")

@@ -1,14 +1,16 @@
 // Constructs of real exports whose operands' layouts disagree, each resolved
 // by an explicit redistribution (summa.relayout -> all-gather / local slice):
 // a PyTorch-style [out, in] weight transposed before the product, a fused
-// QKV product sliced into three along its split hidden dimension, a
+// QKV product sliced into three along its split hidden dimension (factored:
+// no redistribution), the same product read with linalg.index and then
+// wanted whole by a softmax (gathered back in group order), a
 // concatenation along a split dimension, a non-splat constant table, a
 // softmax over a split dimension and a reduction whose accumulator is not
 // the identity.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-func.func @reshard(%x: tensor<16x8xf32>, %w: tensor<24x8xf32>, %b: tensor<24xf32>) -> (tensor<16x16xf32>, tensor<16xf32>) {
+func.func @reshard(%x: tensor<16x8xf32>, %w: tensor<24x8xf32>, %b: tensor<24xf32>) -> (tensor<16x16xf32>, tensor<16xf32>, tensor<16x24xf32>) {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   %et = tensor.empty() : tensor<8x24xf32>
@@ -51,5 +53,17 @@ func.func @reshard(%x: tensor<16x8xf32>, %w: tensor<24x8xf32>, %b: tensor<24xf32
     %r = arith.addf %a, %o : f32
     linalg.yield %r : f32
   } -> tensor<16xf32>
-  return %p, %sum : tensor<16x16xf32>, tensor<16xf32>
+  %pos = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%qkv : tensor<16x24xf32>) outs(%e : tensor<16x24xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %jf = arith.sitofp %ji : i64 to f32
+    %c = arith.constant 0.125 : f32
+    %js = arith.mulf %jf, %c : f32
+    %r = arith.addf %a, %js : f32
+    linalg.yield %r : f32
+  } -> tensor<16x24xf32>
+  %ppos = linalg.softmax dimension(1) ins(%pos : tensor<16x24xf32>) outs(%e : tensor<16x24xf32>) -> tensor<16x24xf32>
+  return %p, %sum, %ppos : tensor<16x16xf32>, tensor<16xf32>, tensor<16x24xf32>
 }

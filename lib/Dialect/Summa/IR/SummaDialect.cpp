@@ -56,16 +56,47 @@ std::string mlir::summa::formatAxes(ArrayRef<GridAxis> axes) {
 // LayoutAttr
 //===----------------------------------------------------------------------===//
 
+/// The attributes of per-dimension axes and groups (groups empty when no
+/// dimension is factored).
+static std::pair<ArrayAttr, DenseI64ArrayAttr>
+encodeDims(MLIRContext *context, ArrayRef<DimLayout> dims) {
+  SmallVector<Attribute> splits;
+  SmallVector<int64_t> groups;
+  bool factored = false;
+  for (const DimLayout &dim : dims) {
+    SmallVector<int32_t> raw;
+    for (GridAxis a : dim.axes)
+      raw.push_back(static_cast<int32_t>(a));
+    splits.push_back(DenseI32ArrayAttr::get(context, raw));
+    groups.push_back(dim.groups);
+    factored |= dim.groups != 1;
+  }
+  if (!factored)
+    groups.clear();
+  return {ArrayAttr::get(context, splits),
+          DenseI64ArrayAttr::get(context, groups)};
+}
+
 LayoutAttr LayoutAttr::get(MLIRContext *context, FlatSymbolRefAttr grid,
                            ArrayRef<SmallVector<GridAxis>> splits) {
-  SmallVector<Attribute> dims;
-  for (const SmallVector<GridAxis> &dim : splits) {
-    SmallVector<int32_t> raw;
-    for (GridAxis a : dim)
-      raw.push_back(static_cast<int32_t>(a));
-    dims.push_back(DenseI32ArrayAttr::get(context, raw));
-  }
-  return get(context, grid, ArrayAttr::get(context, dims));
+  SmallVector<DimLayout> dims;
+  for (const SmallVector<GridAxis> &axes : splits)
+    dims.push_back(DimLayout(axes));
+  return get(context, grid, dims);
+}
+
+LayoutAttr LayoutAttr::get(MLIRContext *context, FlatSymbolRefAttr grid,
+                           ArrayRef<DimLayout> dims) {
+  auto [splits, groups] = encodeDims(context, dims);
+  return get(context, grid, splits, groups);
+}
+
+LayoutAttr
+LayoutAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                       MLIRContext *context, FlatSymbolRefAttr grid,
+                       ArrayRef<DimLayout> dims) {
+  auto [splits, groups] = encodeDims(context, dims);
+  return getChecked(emitError, context, grid, splits, groups);
 }
 
 SmallVector<GridAxis> LayoutAttr::getDimSplit(unsigned dim) const {
@@ -73,6 +104,22 @@ SmallVector<GridAxis> LayoutAttr::getDimSplit(unsigned dim) const {
   for (int32_t a : cast<DenseI32ArrayAttr>(getSplits()[dim]).asArrayRef())
     axes.push_back(static_cast<GridAxis>(a));
   return axes;
+}
+
+int64_t LayoutAttr::getDimGroups(unsigned dim) const {
+  ArrayRef<int64_t> groups = getGroups().asArrayRef();
+  return groups.empty() ? 1 : groups[dim];
+}
+
+DimLayout LayoutAttr::getDim(unsigned dim) const {
+  return DimLayout(getDimSplit(dim), getDimGroups(dim));
+}
+
+SmallVector<DimLayout> LayoutAttr::getDims() const {
+  SmallVector<DimLayout> dims;
+  for (unsigned d = 0, e = getRank(); d < e; ++d)
+    dims.push_back(getDim(d));
+  return dims;
 }
 
 SmallVector<GridAxis> LayoutAttr::getSplitAxes() const {
@@ -84,14 +131,30 @@ SmallVector<GridAxis> LayoutAttr::getSplitAxes() const {
 
 LogicalResult
 LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   FlatSymbolRefAttr grid, ArrayAttr splits) {
+                   FlatSymbolRefAttr grid, ArrayAttr splits,
+                   DenseI64ArrayAttr groups) {
   if (!grid)
     return emitError() << "layout needs a grid symbol";
+  if (!groups)
+    return emitError() << "layout needs a (possibly empty) list of groups";
+  if (!groups.empty() && groups.size() != static_cast<int64_t>(splits.size()))
+    return emitError() << "layout has " << groups.size()
+                       << " group counts for " << splits.size()
+                       << " dimensions";
   llvm::SmallBitVector seen(3);
-  for (Attribute dim : splits) {
+  for (auto [d, dim] : llvm::enumerate(splits)) {
     auto axes = dyn_cast<DenseI32ArrayAttr>(dim);
     if (!axes)
       return emitError() << "layout dimension must be a list of grid axes";
+    if (!groups.empty()) {
+      int64_t g = groups[d];
+      if (g < 1)
+        return emitError() << "dimension " << d << " has " << g
+                           << " groups; expected at least 1";
+      if (g > 1 && axes.empty())
+        return emitError() << "dimension " << d << " is factored into " << g
+                           << " groups but not split; groups need a split";
+    }
     // Ranks are numbered depth-major, then row, then col; a dimension split
     // over several axes lists them in that order, so that its block index
     // is also the rank's index in the group spanning those axes.
@@ -111,6 +174,10 @@ LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       seen.set(a);
     }
   }
+  if (!groups.empty() &&
+      llvm::all_of(groups.asArrayRef(), [](int64_t g) { return g == 1; }))
+    return emitError() << "a layout without factored dimensions has an "
+                          "empty list of groups";
   return success();
 }
 
@@ -144,28 +211,41 @@ static void printAxisList(AsmPrinter &printer, ArrayRef<int32_t> axes) {
 Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   FlatSymbolRefAttr grid;
   SmallVector<Attribute> dims;
+  SmallVector<int64_t> groups;
   if (parser.parseLess() || parser.parseAttribute(grid) || parser.parseComma())
     return {};
   if (parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            // `gx[axes]`: a dimension factored into g groups.
+            int64_t g = 1;
+            OptionalParseResult hasGroups = parser.parseOptionalInteger(g);
+            if (hasGroups.has_value() &&
+                (failed(*hasGroups) || parser.parseKeyword("x")))
+              return failure();
             SmallVector<int32_t> axes;
             if (parseAxisList(parser, axes))
               return failure();
             dims.push_back(
                 DenseI32ArrayAttr::get(parser.getContext(), axes));
+            groups.push_back(g);
             return success();
           }) ||
       parser.parseGreater())
     return {};
-  return parser.getChecked<LayoutAttr>(parser.getContext(), grid,
-                                       ArrayAttr::get(parser.getContext(),
-                                                      dims));
+  if (llvm::all_of(groups, [](int64_t g) { return g == 1; }))
+    groups.clear();
+  return parser.getChecked<LayoutAttr>(
+      parser.getContext(), grid, ArrayAttr::get(parser.getContext(), dims),
+      DenseI64ArrayAttr::get(parser.getContext(), groups));
 }
 
 void LayoutAttr::print(AsmPrinter &printer) const {
   printer << "<" << getGrid() << ", [";
-  llvm::interleaveComma(getSplits(), printer, [&](Attribute dim) {
-    printAxisList(printer, cast<DenseI32ArrayAttr>(dim).asArrayRef());
+  llvm::interleaveComma(llvm::enumerate(getSplits()), printer, [&](auto it) {
+    int64_t g = getDimGroups(it.index());
+    if (g != 1)
+      printer << g << "x";
+    printAxisList(printer, cast<DenseI32ArrayAttr>(it.value()).asArrayRef());
   });
   printer << "]>";
 }

@@ -41,14 +41,30 @@ GridOp mlir::summa::lookupGrid(Operation *from, FlatSymbolRefAttr symbol) {
 
 MatmulLayouts mlir::summa::getMatmulLayouts(MLIRContext *context,
                                             FlatSymbolRefAttr grid,
-                                            MatmulForm form) {
-  LayoutAttr act = LayoutAttr::get(
-      context, grid, {{GridAxis::depth, GridAxis::row}, {GridAxis::col}});
-  LayoutAttr weight =
-      LayoutAttr::get(context, grid, {{GridAxis::row}, {GridAxis::col}});
-  if (form == MatmulForm::atb)
-    return {act, act, weight};
-  return {act, weight, act};
+                                            MatmulForm form,
+                                            int64_t groupsM,
+                                            int64_t groupsN) {
+  DimLayout tokens({GridAxis::depth, GridAxis::row});
+  DimLayout rows({GridAxis::row}), cols({GridAxis::col});
+  auto make = [&](DimLayout a, DimLayout b) {
+    return LayoutAttr::get(context, grid, ArrayRef<DimLayout>{a, b});
+  };
+  auto grouped = [](DimLayout d, int64_t groups) {
+    d.groups = groups;
+    return d;
+  };
+  switch (form) {
+  case MatmulForm::ab: // [M, K] · [K, N] -> [M, N]
+    return {make(grouped(tokens, groupsM), cols), make(rows, grouped(cols, groupsN)),
+            make(grouped(tokens, groupsM), grouped(cols, groupsN))};
+  case MatmulForm::abt: // [M, K] · [N, K]ᵀ -> [M, N]
+    return {make(grouped(tokens, groupsM), cols), make(grouped(rows, groupsN), cols),
+            make(grouped(tokens, groupsM), grouped(cols, groupsN))};
+  case MatmulForm::atb: // [K, M]ᵀ · [K, N] -> [M, N]
+    return {make(tokens, grouped(cols, groupsM)), make(tokens, grouped(cols, groupsN)),
+            make(grouped(rows, groupsM), grouped(cols, groupsN))};
+  }
+  llvm_unreachable("unknown matmul form");
 }
 
 std::optional<MatmulForm> mlir::summa::getMatmulForm(ArrayRef<AffineMap> maps) {
@@ -88,7 +104,9 @@ mlir::summa::getLocalShape(ArrayRef<int64_t> globalShape, LayoutAttr layout,
   SmallVector<int64_t> local;
   for (auto [dim, size] : llvm::enumerate(globalShape)) {
     int64_t factor = getSplitFactor(grid, layout.getDimSplit(dim));
-    if (ShapedType::isDynamic(size) || size % factor != 0)
+    // A factored dimension splits each of its groups.
+    int64_t groups = layout.getDimGroups(dim);
+    if (ShapedType::isDynamic(size) || size % (factor * groups) != 0)
       return failure();
     local.push_back(size / factor);
   }
@@ -181,7 +199,7 @@ LogicalResult MatmulOp::verify() {
        acc = getAcc().getType();
   if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
     return emitOpError() << "operands must be matrices (rank 2)";
-  int64_t m, n, kl, kr;
+  int64_t m = 0, n = 0, kl = 0, kr = 0;
   switch (getForm()) {
   case MatmulForm::ab:
     m = lhs.getDimSize(0), kl = lhs.getDimSize(1);

@@ -7,6 +7,9 @@
 // Implements summa-assign-layouts: seeds the layouts of function arguments
 // from their role, then propagates layouts through every op by its rule until
 // nothing changes, and checks that the grid divides every split dimension.
+// The rules are the ops' own (LayoutRuleOpInterface; the upstream ops' in
+// LayoutRules.cpp); this file is the solver they talk to (LayoutRuleState):
+// it owns the layouts, reconciles disagreeing uses and orders the phases.
 //
 // The propagation runs in three phases (docs/Layouts.md):
 //   1. contractions: a linalg.matmul gives its operands and result their
@@ -24,6 +27,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
+#include "summa/Dialect/Summa/Transforms/LayoutRules.h"
 
 #include "Reductions.h"
 
@@ -35,6 +40,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include <climits>
+#include <numeric>
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAASSIGNLAYOUTS
@@ -46,7 +52,7 @@ using namespace mlir::summa;
 
 namespace {
 
-using DimSplits = SmallVector<SmallVector<GridAxis>>;
+using DimSplits = SmallVector<DimLayout>;
 
 /// The role an argument plays, which fixes its layout.
 enum class Role { Activation, Weight, Bias, Replicated, Unknown };
@@ -62,18 +68,13 @@ DimSplits activationSplits(int64_t rank) {
   return s;
 }
 
-DimSplits splitsOf(LayoutAttr layout) {
-  DimSplits s;
-  for (unsigned d = 0; d < layout.getRank(); ++d)
-    s.push_back(layout.getDimSplit(d));
-  return s;
-}
+DimSplits splitsOf(LayoutAttr layout) { return layout.getDims(); }
 
-/// The phase of the propagation (see the file comment).
-enum class Phase { Contractions, Propagate, Resolve };
+using Phase = LayoutPhase;
 
-/// The propagation state of one function.
-class LayoutSolver {
+/// The propagation state of one function; the ops' rules
+/// (LayoutRuleOpInterface) read and write it.
+class LayoutSolver final : public LayoutRuleState {
 public:
   LayoutSolver(func::FuncOp func, GridOp grid)
       : func(func), grid(grid),
@@ -88,35 +89,31 @@ public:
 
   LogicalResult run();
 
-private:
-  LayoutAttr make(const DimSplits &splits) {
-    return LayoutAttr::get(func.getContext(), gridRef, splits);
+  // LayoutRuleState.
+  LayoutPhase getPhase() const override { return phase; }
+  GridOp getGrid() const override { return grid; }
+  LayoutAttr lookup(Value v) const override { return layouts.lookup(v); }
+  void want(OpOperand &operand, LayoutAttr layout) override;
+  void define(OpResult result, LayoutAttr layout) override;
+  LayoutAttr make(ArrayRef<DimLayout> splits) const override {
+    return LayoutAttr::get(gridRef.getContext(), gridRef, splits);
   }
   /// The layout of `splits`, or a diagnostic at `op` when no layout can
   /// express them (an indexing map that repeats a split loop dimension would
   /// split two dimensions over one grid axis). LayoutAttr::get asserts on
   /// such splits.
-  FailureOr<LayoutAttr> makeChecked(const DimSplits &splits, Operation *op,
-                                    Value value) {
-    MLIRContext *ctx = func.getContext();
-    SmallVector<Attribute> dims;
-    for (const SmallVector<GridAxis> &dim : splits) {
-      SmallVector<int32_t> raw;
-      for (GridAxis a : dim)
-        raw.push_back(static_cast<int32_t>(a));
-      dims.push_back(DenseI32ArrayAttr::get(ctx, raw));
-    }
+  FailureOr<LayoutAttr> makeChecked(ArrayRef<DimLayout> splits, Operation *op,
+                                    Value value) const override {
     LayoutAttr layout = LayoutAttr::getChecked(
         [&] {
           return op->emitError() << "a value of type " << value.getType()
                                  << " cannot be laid out: ";
         },
-        ctx, gridRef, ArrayAttr::get(ctx, dims));
+        gridRef.getContext(), gridRef, splits);
     if (!layout)
       return failure();
     return layout;
   }
-  LayoutAttr lookup(Value v) const { return layouts.lookup(v); }
   /// `layout` without the splits of dimensions of size 1 (a broadcast
   /// dimension is never split).
   LayoutAttr fit(LayoutAttr layout, Type type);
@@ -124,30 +121,27 @@ private:
   /// layout `v` has where it differs and the resolution phase must
   /// reconcile the two; null otherwise.
   LayoutAttr conflict(Value v, LayoutAttr &layout);
-  /// The use `operand` wants its value laid out by `layout`. A value without
-  /// a layout takes it; in the resolution phase, a value with another one
-  /// is copied (a cheap producer) or re-laid out for this use.
-  void want(OpOperand &operand, LayoutAttr layout);
-  /// The op of `result` produces it laid out by `layout`. A result that
-  /// already has another layout (given by a use) keeps it through a
-  /// summa.relayout after the op, in the resolution phase.
-  void define(OpResult result, LayoutAttr layout);
+  int64_t hintedGroups(Value v, unsigned dim,
+                       ArrayRef<GridAxis> axes) override;
+  bool recordPartialReduction(Operation *op,
+                              ArrayRef<GridAxis> axes) override;
+  void forgetPartialReduction(Operation *op) override { partials.erase(op); }
+
+private:
+  /// Records that slices of `v` along `dim` take chunks of `chunk`
+  /// elements, and follows the dimension back to the values it comes from
+  /// (see collectChunkHints).
+  void addChunkHint(Value v, int64_t dim, int64_t chunk);
+  /// Finds the slices that cut a dimension into equal chunks (a fused Q/K/V
+  /// projection sliced into Q, K and V) and marks that dimension, back to
+  /// the contraction and the weight it comes from, to be factored into
+  /// groups of those chunks: each slice then stays inside every tile.
+  void collectChunkHints();
+  /// `splits` with the hinted groups of `v`'s split dimensions.
+  DimSplits withHints(Value v, DimSplits splits);
   LogicalResult seedArguments();
+  /// Runs `op`'s rule (LayoutRuleOpInterface) for the current phase.
   LogicalResult visit(Operation *op);
-  LogicalResult visitMatmul(linalg::MatmulOp op);
-  LogicalResult visitStructured(linalg::LinalgOp op);
-  LogicalResult visitReshape(Operation *op, OpOperand &input, OpResult output,
-                             ArrayRef<ReassociationIndices> groups,
-                             bool inputIsCollapsed);
-  LogicalResult visitSoftmax(linalg::SoftmaxOp op);
-  LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
-  LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
-  LogicalResult visitConcat(tensor::ConcatOp op);
-  LogicalResult visitPad(tensor::PadOp op);
-  /// Whether the reduction `op` over loops split by `loops` can be completed
-  /// by an all-reduce; records it if so.
-  bool recordPartialReduction(linalg::LinalgOp op,
-                              SmallVector<GridAxis> axes);
   LogicalResult propagate(Phase phase);
   /// The first value the grid cannot divide, as an error message; empty if
   /// every value divides. `gridShape` may differ from the grid's.
@@ -159,6 +153,8 @@ private:
   GridOp grid;
   FlatSymbolRefAttr gridRef;
   DenseMap<Value, LayoutAttr> layouts;
+  /// Per value and dimension, the chunk size its slices take (0: none).
+  DenseMap<Value, SmallVector<int64_t>> chunkHints;
   DenseMap<Operation *, PartialReduction> partials;
   /// Arguments without a role that are activations unless their uses
   /// decide otherwise.
@@ -171,31 +167,13 @@ private:
 
 } // namespace
 
-/// A producer that is cheaper to repeat than to redistribute: an empty
-/// tensor, a splat constant, a fill of either.
-static bool isCheapToCopy(Operation *op) {
-  if (!op)
-    return false;
-  if (isa<tensor::EmptyOp>(op))
-    return true;
-  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-    return dense && dense.isSplat();
-  }
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return isCheapToCopy(fill.getOutputs()[0].getDefiningOp());
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
-    return isCheapToCopy(op->getOperand(0).getDefiningOp());
-  return false;
-}
-
 LayoutAttr LayoutSolver::fit(LayoutAttr layout, Type type) {
   auto tensor = cast<RankedTensorType>(type);
   DimSplits splits = splitsOf(layout);
   bool changedAny = false;
   for (auto [d, split] : llvm::enumerate(splits))
-    if (tensor.getDimSize(d) == 1 && !split.empty()) {
-      split.clear();
+    if (tensor.getDimSize(d) == 1 && split.isSplit()) {
+      split = DimLayout();
       changedAny = true;
     }
   return changedAny ? make(splits) : layout;
@@ -268,6 +246,125 @@ void LayoutSolver::define(OpResult result, LayoutAttr layout) {
 /// The form of a linalg.matmul, from its indexing maps.
 static std::optional<MatmulForm> getForm(linalg::MatmulOp op) {
   return getMatmulForm(op.getIndexingMapsArray());
+}
+
+/// The one dimension of `group` whose size in `type` is not 1, if exactly
+/// one is.
+static std::optional<int64_t> soleNonUnitDim(RankedTensorType type,
+                                             const ReassociationIndices &group) {
+  std::optional<int64_t> found;
+  for (int64_t d : group) {
+    if (type.getDimSize(d) == 1)
+      continue;
+    if (found)
+      return std::nullopt;
+    found = d;
+  }
+  return found;
+}
+
+void LayoutSolver::addChunkHint(Value v, int64_t dim, int64_t chunk) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.isDynamicDim(dim))
+    return;
+  SmallVector<int64_t> &hints = chunkHints[v];
+  hints.resize(type.getRank(), 0);
+  int64_t merged = hints[dim] ? std::gcd(hints[dim], chunk) : chunk;
+  if (merged == hints[dim])
+    return;
+  hints[dim] = merged;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return;
+  int64_t size = type.getDimSize(dim);
+  if (auto mm = dyn_cast<linalg::MatmulOp>(def)) {
+    std::optional<MatmulForm> form = getForm(mm);
+    if (!form)
+      return;
+    // The result's rows come from the lhs's M dimension, its columns from
+    // the rhs's N dimension.
+    Value lhs = mm.getDpsInputOperand(0)->get();
+    Value rhs = mm.getDpsInputOperand(1)->get();
+    addChunkHint(mm.getDpsInitOperand(0)->get(), dim, merged);
+    if (dim == 0)
+      addChunkHint(lhs, *form == MatmulForm::atb ? 1 : 0, merged);
+    else
+      addChunkHint(rhs, *form == MatmulForm::abt ? 0 : 1, merged);
+    return;
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def)) {
+    auto expr = dyn_cast<AffineDimExpr>(
+        linalgOp.getIndexingMapMatchingResult(cast<OpResult>(v))
+            .getResult(dim));
+    if (!expr || linalgOp.getIteratorTypesArray()[expr.getPosition()] !=
+                     utils::IteratorType::parallel)
+      return;
+    for (OpOperand &operand : linalgOp->getOpOperands()) {
+      auto operandType = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!operandType)
+        continue;
+      for (auto [p, e] : llvm::enumerate(
+               linalgOp.getMatchingIndexingMap(&operand).getResults()))
+        if (e == expr && operandType.getDimSize(p) == size)
+          addChunkHint(operand.get(), p, merged);
+    }
+    return;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices()))
+      if (llvm::is_contained(group, dim) &&
+          soleNonUnitDim(expand.getResultType(), group) == dim)
+        addChunkHint(expand.getSrc(), g, merged);
+    return;
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
+    ReassociationIndices group = collapse.getReassociationIndices()[dim];
+    if (std::optional<int64_t> d =
+            soleNonUnitDim(collapse.getSrcType(), group))
+      addChunkHint(collapse.getSrc(), *d, merged);
+  }
+}
+
+void LayoutSolver::collectChunkHints() {
+  func.walk([&](tensor::ExtractSliceOp op) {
+    if (!op.hasUnitStride() ||
+        ShapedType::isDynamicShape(op.getStaticSizes()) ||
+        ShapedType::isDynamicShape(op.getStaticOffsets()))
+      return;
+    RankedTensorType source = op.getSourceType();
+    llvm::SmallBitVector dropped = op.getDroppedDims();
+    for (int64_t d = 0; d < source.getRank(); ++d) {
+      int64_t size = source.getDimSize(d);
+      if (dropped.test(d) || ShapedType::isDynamic(size))
+        continue;
+      int64_t chunk = std::gcd(
+          size, std::gcd(op.getStaticOffsets()[d], op.getStaticSizes()[d]));
+      if (chunk < size)
+        addChunkHint(op.getSource(), d, chunk);
+    }
+  });
+}
+
+int64_t LayoutSolver::hintedGroups(Value v, unsigned dim,
+                                   ArrayRef<GridAxis> axes) {
+  auto it = chunkHints.find(v);
+  if (axes.empty() || it == chunkHints.end() || it->second.size() <= dim)
+    return 1;
+  int64_t chunk = it->second[dim];
+  int64_t size = cast<RankedTensorType>(v.getType()).getDimSize(dim);
+  int64_t blocks = getSplitFactor(grid, axes);
+  // One block: every slice is local anyway, no need for groups.
+  if (blocks == 1 || chunk <= 0 || chunk >= size || size % chunk != 0 ||
+      chunk % blocks != 0)
+    return 1;
+  return size / chunk;
+}
+
+DimSplits LayoutSolver::withHints(Value v, DimSplits splits) {
+  for (auto [d, split] : llvm::enumerate(splits))
+    if (split.isSplit() && split.groups == 1)
+      split.groups = hintedGroups(v, d, split.axes);
+  return splits;
 }
 
 static Role parseRole(StringRef s) {
@@ -379,17 +476,19 @@ LogicalResult LayoutSolver::seedArguments() {
         return emitError(arg.getLoc())
                << "argument " << arg.getArgNumber()
                << " is an activation and must have rank >= 2, got " << type;
-      layouts[arg] = fit(make(activationSplits(rank)), type);
+      layouts[arg] =
+          fit(make(withHints(arg, activationSplits(rank))), type);
       break;
     case Role::Weight:
       if (failed(checkRank(2, "weight")))
         return failure();
-      layouts[arg] = make({{GridAxis::row}, {GridAxis::col}});
+      layouts[arg] =
+          make(withHints(arg, {{GridAxis::row}, {GridAxis::col}}));
       break;
     case Role::Bias:
       if (failed(checkRank(1, "bias")))
         return failure();
-      layouts[arg] = make({{GridAxis::col}});
+      layouts[arg] = make(withHints(arg, {{GridAxis::col}}));
       break;
     case Role::Replicated:
       layouts[arg] = make(DimSplits(rank));
@@ -397,173 +496,6 @@ LogicalResult LayoutSolver::seedArguments() {
     case Role::Unknown:
       break; // Inferred from its uses.
     }
-  }
-  return success();
-}
-
-LogicalResult LayoutSolver::visitMatmul(linalg::MatmulOp op) {
-  std::optional<MatmulForm> form = getForm(op);
-  if (!form)
-    return visitStructured(op);
-  MatmulLayouts summa = getMatmulLayouts(func.getContext(), gridRef, *form);
-  want(*op.getDpsInputOperand(0), summa.lhs);
-  want(*op.getDpsInputOperand(1), summa.rhs);
-  want(*op.getDpsInitOperand(0), summa.result);
-  define(op->getResult(0), summa.result);
-  return success();
-}
-
-/// The axes that split loop dimensions, outer loops first, with an axis
-/// that splits two loops kept on the first.
-static void dropRepeatedAxes(
-    SmallVector<std::optional<SmallVector<GridAxis>>> &loops,
-    ArrayRef<bool> fixed) {
-  llvm::SmallSet<GridAxis, 3> seen;
-  // Fixed loops (from results) claim their axes first.
-  for (int pass = 0; pass < 2; ++pass)
-    for (auto [i, loop] : llvm::enumerate(loops)) {
-      if (!loop || fixed[i] != (pass == 0))
-        continue;
-      SmallVector<GridAxis> kept;
-      for (GridAxis a : *loop)
-        if (seen.insert(a).second)
-          kept.push_back(a);
-      *loop = kept;
-    }
-}
-
-LogicalResult LayoutSolver::visitStructured(linalg::LinalgOp op) {
-  unsigned numLoops = op.getNumLoops();
-  SmallVector<std::optional<SmallVector<GridAxis>>> loops(numLoops);
-  SmallVector<bool> fixed(numLoops, false);
-  // 1. Results that have a layout fix the splits of their loops.
-  for (OpResult res : op->getResults()) {
-    LayoutAttr layout = lookup(res);
-    if (!layout)
-      continue;
-    AffineMap map = op.getIndexingMapMatchingResult(res);
-    for (auto [i, expr] : llvm::enumerate(map.getResults()))
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        unsigned d = dim.getPosition();
-        if (!loops[d]) {
-          loops[d] = layout.getDimSplit(i);
-          fixed[d] = true;
-        }
-      }
-  }
-  // 2. Other loops take the most split of their operands' dimensions (the
-  // first operand wins a tie), so that a replicated operand (a mask, a
-  // table) is sliced rather than the activation gathered.
-  for (OpOperand &operand : op->getOpOperands()) {
-    if (!isa<RankedTensorType>(operand.get().getType()))
-      continue;
-    // An init that holds no data the op reads (an empty tensor), or only a
-    // uniform value (a fill), follows the op rather than leading it.
-    if (op.isDpsInit(&operand) &&
-        (!op.payloadUsesValueFromOperand(&operand) ||
-         isCheapToCopy(operand.get().getDefiningOp())))
-      continue;
-    LayoutAttr layout = lookup(operand.get());
-    if (!layout)
-      continue;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    for (auto [i, expr] : llvm::enumerate(map.getResults()))
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        unsigned d = dim.getPosition();
-        SmallVector<GridAxis> split = layout.getDimSplit(i);
-        if (fixed[d])
-          continue;
-        if (!loops[d] || split.size() > loops[d]->size())
-          loops[d] = split;
-      }
-  }
-  // In the resolution phase, a loop that only the results index (a
-  // broadcast into a new dimension: repeat_kv, a mask over the batch) and
-  // that no use has split yet is not split.
-  if (phase == Phase::Resolve) {
-    llvm::SmallBitVector read(numLoops);
-    for (OpOperand *input : op.getDpsInputOperands())
-      if (isa<RankedTensorType>(input->get().getType()))
-        for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
-          if (auto dim = dyn_cast<AffineDimExpr>(expr))
-            read.set(dim.getPosition());
-    for (unsigned d = 0; d < numLoops; ++d)
-      if (!loops[d] && !read.test(d))
-        loops[d] = SmallVector<GridAxis>();
-  }
-  dropRepeatedAxes(loops, fixed);
-  // A loop that indexes two dimensions of one operand (a diagonal) cannot
-  // split both over one axis: it is not split.
-  for (AffineMap map : op.getIndexingMapsArray()) {
-    llvm::SmallBitVector seen(numLoops);
-    for (AffineExpr expr : map.getResults())
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        unsigned d = dim.getPosition();
-        if (seen.test(d) && loops[d])
-          loops[d] = SmallVector<GridAxis>();
-        seen.set(d);
-      }
-  }
-  // 3. A reduction over split loops is a partial result completed by an
-  // all-reduce when its combiner allows; otherwise its reduced loops are
-  // not split (the operands are gathered).
-  SmallVector<GridAxis> reduceAxes;
-  for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iter == utils::IteratorType::reduction && loops[i])
-      llvm::append_range(reduceAxes, *loops[i]);
-  partials.erase(op);
-  if (!reduceAxes.empty() && !recordPartialReduction(op, reduceAxes))
-    for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
-      if (iter == utils::IteratorType::reduction && loops[i])
-        loops[i] = SmallVector<GridAxis>();
-  // A tensor read inside the body (an embedding table or the logits read
-  // with tensor.extract at computed indices) is whole on every rank: the
-  // indices are global (summa-partition makes linalg.index global).
-  op->walk([&](Operation *inner) {
-    if (inner == op.getOperation())
-      return;
-    for (OpOperand &use : inner->getOpOperands()) {
-      auto type = dyn_cast<RankedTensorType>(use.get().getType());
-      if (type && !op->isProperAncestor(use.get().getParentBlock()->getParentOp()) &&
-          use.get().getParentRegion() != &op->getRegion(0))
-        want(use, make(DimSplits(type.getRank())));
-    }
-  });
-  // 4. Every operand and result whose loops are all known gets its layout.
-  auto splitsFor = [&](AffineMap map) -> std::optional<DimSplits> {
-    DimSplits splits;
-    for (AffineExpr expr : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        if (!loops[dim.getPosition()])
-          return std::nullopt;
-        splits.push_back(*loops[dim.getPosition()]);
-      } else {
-        splits.push_back({});
-      }
-    }
-    return splits;
-  };
-  for (OpOperand &operand : op->getOpOperands()) {
-    if (!isa<RankedTensorType>(operand.get().getType()))
-      continue;
-    std::optional<DimSplits> splits =
-        splitsFor(op.getMatchingIndexingMap(&operand));
-    if (!splits)
-      continue;
-    FailureOr<LayoutAttr> layout = makeChecked(*splits, op, operand.get());
-    if (failed(layout))
-      return failure();
-    want(operand, *layout);
-  }
-  for (OpResult res : op->getResults()) {
-    std::optional<DimSplits> splits =
-        splitsFor(op.getIndexingMapMatchingResult(res));
-    if (!splits)
-      continue;
-    FailureOr<LayoutAttr> layout = makeChecked(*splits, op, res);
-    if (failed(layout))
-      return failure();
-    define(res, *layout);
   }
   return success();
 }
@@ -591,8 +523,12 @@ static bool isIdentityFill(Value value, ReductionKind kind) {
   return false;
 }
 
-bool LayoutSolver::recordPartialReduction(linalg::LinalgOp op,
-                                          SmallVector<GridAxis> axes) {
+bool LayoutSolver::recordPartialReduction(Operation *reduction,
+                                          ArrayRef<GridAxis> axesIn) {
+  auto op = dyn_cast<linalg::LinalgOp>(reduction);
+  if (!op)
+    return false;
+  SmallVector<GridAxis> axes(axesIn);
   llvm::sort(axes, [](GridAxis a, GridAxis b) {
     // The order of world ranks: depth, row, col.
     auto rank = [](GridAxis x) { return (static_cast<int>(x) + 1) % 3; };
@@ -617,240 +553,20 @@ bool LayoutSolver::recordPartialReduction(linalg::LinalgOp op,
   return true;
 }
 
-LogicalResult LayoutSolver::visitReshape(Operation *op, OpOperand &input,
-                                         OpResult output,
-                                         ArrayRef<ReassociationIndices> groups,
-                                         bool inputIsCollapsed) {
-  auto expandedType = cast<RankedTensorType>(
-      (inputIsCollapsed ? output : input.get()).getType());
-  // A group's split lives on its leading dimension of size > 1 (a unit
-  // dimension is never split): tokens [b*s] -> [b, s] split the batch,
-  // hidden [h] -> [heads, d] the heads, a bias [h] -> [1, h] the h.
-  auto lead = [&](const ReassociationIndices &group) {
-    for (int64_t d : group)
-      if (expandedType.getDimSize(d) != 1)
-        return d;
-    return group.front();
-  };
-  auto expand = [&](LayoutAttr collapsed) {
-    DimSplits splits(expandedType.getRank());
-    for (auto [g, group] : llvm::enumerate(groups))
-      splits[lead(group)] = collapsed.getDimSplit(g);
-    return make(splits);
-  };
-  // The collapsed side of an expanded layout whose other dimensions are
-  // unsplit.
-  auto collapse = [&](LayoutAttr expanded) {
-    DimSplits splits;
-    for (const ReassociationIndices &group : groups)
-      splits.push_back(expanded.getDimSplit(lead(group)));
-    return make(splits);
-  };
-  // The expanded layout with only the leading dimension of every group
-  // split (the only one that keeps a block layout).
-  auto outerOnly = [&](LayoutAttr expanded) {
-    DimSplits splits = splitsOf(expanded);
-    for (const ReassociationIndices &group : groups)
-      for (int64_t d : group)
-        if (d != lead(group))
-          splits[d].clear();
-    return make(splits);
-  };
-  LayoutAttr in = lookup(input.get());
-  if (in) {
-    if (inputIsCollapsed) {
-      define(output, expand(in));
-    } else {
-      LayoutAttr fixedIn = outerOnly(in);
-      want(input, fixedIn);
-      define(output, collapse(fixedIn));
-    }
-    return success();
-  }
-  if (LayoutAttr out = lookup(output)) {
-    if (inputIsCollapsed) {
-      LayoutAttr fixedOut = outerOnly(out);
-      want(input, collapse(fixedOut));
-      define(output, fixedOut);
-    } else {
-      want(input, expand(out));
-    }
-  }
-  return success();
-}
-
-LogicalResult LayoutSolver::visitSoftmax(linalg::SoftmaxOp op) {
-  LayoutAttr layout = lookup(op.getInput());
-  if (!layout)
-    layout = lookup(op.getResult()[0]);
-  if (!layout)
-    return success();
-  // The normalised dimension is taken whole on every rank.
-  DimSplits splits = splitsOf(layout);
-  splits[op.getDimension()].clear();
-  LayoutAttr whole = make(splits);
-  want(op->getOpOperand(0), whole);
-  want(op->getOpOperand(1), whole);
-  define(op->getResult(0), whole);
-  return success();
-}
-
-/// Static offsets and sizes, unit strides: the slices summa lays out.
-template <typename SliceOp>
-static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
-  if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticSizes()) ||
-      ShapedType::isDynamicShape(op.getStaticOffsets()))
-    return op.emitError() << name
-                          << ": only static, unit-stride slices are "
-                             "supported (this one has dynamic offsets, sizes "
-                             "or a stride other than 1)";
-  return success();
-}
-
-LogicalResult LayoutSolver::visitExtractSlice(tensor::ExtractSliceOp op) {
-  if (failed(checkStaticSlice(op, "tensor.extract_slice")))
-    return failure();
-  RankedTensorType source = op.getSourceType();
-  llvm::SmallBitVector dropped = op.getDroppedDims();
-  // Source dimension d of the result's dimension, for kept dimensions.
-  SmallVector<int64_t> kept;
-  for (int64_t d = 0; d < source.getRank(); ++d)
-    if (!dropped.test(d))
-      kept.push_back(d);
-  auto partial = [&](int64_t d) {
-    return op.getStaticOffsets()[d] != 0 ||
-           op.getStaticSizes()[d] != source.getDimSize(d);
-  };
-  DimSplits splits(source.getRank());
-  if (LayoutAttr in = lookup(op.getSource())) {
-    splits = splitsOf(in);
-  } else if (LayoutAttr out = lookup(op.getResult())) {
-    for (auto [r, d] : llvm::enumerate(kept))
-      splits[d] = out.getDimSplit(r);
-  } else {
-    return success();
-  }
-  // A dimension the slice does not take whole is not split: each rank then
-  // holds the slice's part of every tile it needs.
-  for (int64_t d = 0; d < source.getRank(); ++d)
-    if (partial(d) || dropped.test(d))
-      splits[d].clear();
-  DimSplits resultSplits;
-  for (int64_t d : kept)
-    resultSplits.push_back(splits[d]);
-  want(op.getSourceMutable(), make(splits));
-  define(op->getResult(0), make(resultSplits));
-  return success();
-}
-
-LogicalResult LayoutSolver::visitInsertSlice(tensor::InsertSliceOp op) {
-  if (failed(checkStaticSlice(op, "tensor.insert_slice")))
-    return failure();
-  RankedTensorType dest = op.getDestType();
-  if (op.getSourceType().getRank() != dest.getRank())
-    return op.emitError() << "tensor.insert_slice: only slices of the "
-                             "destination's rank are supported";
-  LayoutAttr layout = lookup(op.getDest());
-  if (!layout)
-    layout = lookup(op.getResult());
-  if (!layout)
-    layout = lookup(op.getSource());
-  if (!layout)
-    return success();
-  DimSplits splits = splitsOf(layout);
-  for (int64_t d = 0; d < dest.getRank(); ++d)
-    if (op.getStaticOffsets()[d] != 0 ||
-        op.getStaticSizes()[d] != dest.getDimSize(d))
-      splits[d].clear();
-  LayoutAttr whole = make(splits);
-  want(op.getSourceMutable(), whole);
-  want(op.getDestMutable(), whole);
-  define(op->getResult(0), whole);
-  return success();
-}
-
-LogicalResult LayoutSolver::visitConcat(tensor::ConcatOp op) {
-  LayoutAttr layout = lookup(op.getResult());
-  for (Value input : op.getInputs())
-    if (!layout)
-      layout = lookup(input);
-  if (!layout)
-    return success();
-  DimSplits splits = splitsOf(layout);
-  splits[op.getDim()].clear();
-  LayoutAttr whole = make(splits);
-  for (OpOperand &input : op->getOpOperands())
-    want(input, whole);
-  define(op->getResult(0), whole);
-  return success();
-}
-
-LogicalResult LayoutSolver::visitPad(tensor::PadOp op) {
-  LayoutAttr layout = lookup(op.getSource());
-  if (!layout)
-    layout = lookup(op.getResult());
-  if (!layout)
-    return success();
-  if (ShapedType::isDynamicShape(op.getStaticLow()) ||
-      ShapedType::isDynamicShape(op.getStaticHigh()))
-    return op.emitError() << "tensor.pad: only static padding is supported";
-  DimSplits splits = splitsOf(layout);
-  for (unsigned d = 0; d < splits.size(); ++d)
-    if (op.getStaticLow()[d] != 0 || op.getStaticHigh()[d] != 0)
-      splits[d].clear();
-  LayoutAttr padded = make(splits);
-  want(op.getSourceMutable(), padded);
-  define(op->getResult(0), padded);
-  return success();
-}
-
 LogicalResult LayoutSolver::visit(Operation *op) {
-  if (phase == Phase::Contractions) {
-    if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-      return visitMatmul(mm);
-    return success();
+  auto rule = dyn_cast<LayoutRuleOpInterface>(op);
+  if (!rule) {
+    bool touchesTensors =
+        llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>) ||
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>);
+    if (!touchesTensors)
+      return success();
+    return op->emitError() << "'" << op->getName()
+                           << "' is not supported by summa (no layout rule)";
   }
-  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-    return visitMatmul(mm);
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    return visitReshape(op, expand.getSrcMutable(), expand->getResult(0),
-                        expand.getReassociationIndices(),
-                        /*inputIsCollapsed=*/true);
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-    return visitReshape(op, collapse.getSrcMutable(), collapse->getResult(0),
-                        collapse.getReassociationIndices(),
-                        /*inputIsCollapsed=*/false);
-  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
-    return visitSoftmax(softmax);
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
-    return visitExtractSlice(slice);
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
-    return visitInsertSlice(insert);
-  if (auto concat = dyn_cast<tensor::ConcatOp>(op))
-    return visitConcat(concat);
-  if (auto pad = dyn_cast<tensor::PadOp>(op))
-    return visitPad(pad);
-  // A scalar read at given indices: the tensor is whole on every rank.
-  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
-    want(extract.getTensorMutable(),
-         make(DimSplits(extract.getTensor().getType().getRank())));
+  if (phase == Phase::Contractions && !rule.isLayoutAnchor())
     return success();
-  }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return visitStructured(linalgOp);
-  // Its result's layout is given; its input keeps its own.
-  if (isa<RelayoutOp, func::ReturnOp>(op))
-    return success();
-  // tensor.empty and constants take the layout their users give them.
-  if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
-    return success();
-  bool touchesTensors =
-      llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>) ||
-      llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>);
-  if (!touchesTensors)
-    return success();
-  return op->emitError() << "'" << op->getName()
-                         << "' is not supported by summa (no layout rule)";
+  return rule.propagateLayouts(*this);
 }
 
 LogicalResult LayoutSolver::propagate(Phase p) {
@@ -868,13 +584,15 @@ LogicalResult LayoutSolver::propagate(Phase p) {
 }
 
 LogicalResult LayoutSolver::run() {
+  collectChunkHints();
   if (failed(seedArguments()) || failed(propagate(Phase::Contractions)) ||
       failed(propagate(Phase::Propagate)))
     return failure();
   for (BlockArgument arg : defaultActivations)
     if (!lookup(arg)) {
       auto type = cast<RankedTensorType>(arg.getType());
-      layouts[arg] = fit(make(activationSplits(type.getRank())), type);
+      layouts[arg] =
+          fit(make(withHints(arg, activationSplits(type.getRank()))), type);
       if (failed(propagate(Phase::Propagate)))
         return failure();
     }
@@ -914,6 +632,7 @@ static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
   llvm::raw_string_ostream os(msg);
   for (int64_t d = 0; d < shaped.getRank(); ++d) {
     SmallVector<GridAxis> split = layout.getDimSplit(d);
+    int64_t groups = layout.getDimGroups(d);
     int64_t factor = 1;
     for (GridAxis a : split)
       factor *= gridShape[static_cast<int>(a)];
@@ -928,11 +647,14 @@ static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
          << "' has size 0; summa needs tensors with elements";
       return msg;
     }
-    if (size % factor != 0) {
+    if (size % (factor * groups) != 0) {
       os << "dimension " << d << " of size " << size << " ('" << type
          << "') is split over " << formatAxes(split) << " into " << factor
-         << " blocks on grid [" << gridShape[0] << ", " << gridShape[1]
-         << ", " << gridShape[2] << "] and is not divisible by " << factor;
+         << " blocks";
+      if (groups != 1)
+        os << " in each of " << groups << " groups";
+      os << " on grid [" << gridShape[0] << ", " << gridShape[1] << ", "
+         << gridShape[2] << "] and is not divisible by " << factor * groups;
       return msg;
     }
   }
@@ -1023,6 +745,11 @@ namespace {
 struct SummaAssignLayoutsPass
     : summa::impl::SummaAssignLayoutsBase<SummaAssignLayoutsPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The ops' rules, wherever the pass runs.
+    registerLayoutRuleExternalModels(registry);
+  }
   void runOnOperation() override;
   GridOp getOrCreateGrid();
 };

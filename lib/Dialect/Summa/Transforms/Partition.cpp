@@ -30,8 +30,6 @@ using namespace mlir::summa;
 
 namespace {
 
-using DimSplitList = SmallVector<SmallVector<GridAxis>>;
-
 class FunctionPartitioner {
 public:
   FunctionPartitioner(func::FuncOp func, bool remarks)
@@ -65,6 +63,11 @@ private:
   /// is split).
   LogicalResult partitionMatmul(linalg::MatmulOp mm, LayoutAttr layout);
   GridOp getGrid(LayoutAttr layout) { return lookupGrid(func, layout.getGrid()); }
+  /// The offsets of a slice of the global `tensor`, on its local tile: a
+  /// split dimension is sliced in whole groups (summa-assign-layouts made
+  /// sure of it), the group at global offset o * chunk at local o * (chunk
+  /// / blocks).
+  SmallVector<int64_t> localOffsets(ArrayRef<int64_t> offsets, Value tensor);
 
   func::FuncOp func;
   bool remarks;
@@ -100,8 +103,8 @@ LogicalResult FunctionPartitioner::globalizeIndices(linalg::LinalgOp op) {
   op->walk([&](linalg::IndexOp index) { indices.push_back(index); });
   if (indices.empty())
     return success();
-  // Split and local size of every loop, from the operands' layouts.
-  SmallVector<SmallVector<GridAxis>> splits(op.getNumLoops());
+  // Split, groups and local size of every loop, from the operands' layouts.
+  SmallVector<DimLayout> loops(op.getNumLoops());
   SmallVector<int64_t> localSizes(op.getNumLoops(), ShapedType::kDynamic);
   LayoutAttr any;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -113,28 +116,92 @@ LogicalResult FunctionPartitioner::globalizeIndices(linalg::LinalgOp op) {
     for (auto [i, expr] :
          llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        splits[dim.getPosition()] = layout.getDimSplit(i);
+        loops[dim.getPosition()] = layout.getDim(i);
         localSizes[dim.getPosition()] = type.getDimSize(i);
       }
   }
   for (linalg::IndexOp index : indices) {
     int64_t loop = index.getDim();
-    if (splits[loop].empty())
+    const DimLayout &split = loops[loop];
+    if (!split.isSplit())
       continue;
-    // offset = (mixed-radix block index over the split axes) * local size.
+    // Within each of the loop's groups, this rank holds the block at its
+    // mixed-radix index over the split axes:
+    //   global = (local / chunk) * (chunk * blocks) + block * chunk
+    //            + local % chunk,  chunk = local size / groups.
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : index.getResult().getUses())
+      uses.push_back(&use);
     OpBuilder b(op);
     Location loc = index.getLoc();
+    int64_t chunk = localSizes[loop] / split.groups;
     Value offset = arith::MulIOp::create(
-        b, loc, blockIndex(b, loc, any, splits[loop]),
-        arith::ConstantIndexOp::create(b, loc, localSizes[loop]));
+        b, loc, blockIndex(b, loc, any, split.axes),
+        arith::ConstantIndexOp::create(b, loc, chunk));
     OpBuilder inner(index->getContext());
     inner.setInsertionPointAfter(index);
-    auto global = arith::AddIOp::create(inner, loc, index, offset);
-    index.getResult().replaceAllUsesExcept(global, global);
-    if (remarks)
-      index.emitRemark() << "linalg.index " << loop
-                         << " offset by this rank's block over "
-                         << formatAxes(splits[loop]);
+    Value global;
+    if (split.groups == 1) {
+      global = arith::AddIOp::create(inner, loc, index, offset);
+    } else {
+      Value chunkSize = arith::ConstantIndexOp::create(inner, loc, chunk);
+      Value span = arith::ConstantIndexOp::create(
+          inner, loc, chunk * getSplitFactor(getGrid(any), split.axes));
+      Value group = arith::DivUIOp::create(inner, loc, index, chunkSize);
+      Value within = arith::RemUIOp::create(inner, loc, index, chunkSize);
+      global = arith::AddIOp::create(
+          inner, loc,
+          arith::AddIOp::create(
+              inner, loc, arith::MulIOp::create(inner, loc, group, span),
+              offset),
+          within);
+    }
+    for (OpOperand *use : uses)
+      use->set(global);
+    if (remarks) {
+      auto diag = index.emitRemark()
+                  << "linalg.index " << loop
+                  << " offset by this rank's block over "
+                  << formatAxes(split.axes);
+      if (split.groups != 1)
+        diag << " in each of " << split.groups << " groups";
+    }
+  }
+  return success();
+}
+
+/// Checks that every loop of `op` is laid out alike by all the operand
+/// dimensions it indexes: the local op then computes on matching elements.
+/// summa-assign-layouts guarantees it; this refuses, rather than miscompiles,
+/// IR that was laid out by hand.
+static LogicalResult
+checkLoopLayouts(linalg::LinalgOp op,
+                 const DenseMap<Value, LayoutAttr> &valueLayouts) {
+  SmallVector<std::optional<DimLayout>> loops(op.getNumLoops());
+  for (OpOperand &operand : op->getOpOperands()) {
+    LayoutAttr layout = valueLayouts.lookup(operand.get());
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!layout || !type)
+      continue;
+    for (auto [i, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || type.getDimSize(i) == 1)
+        continue;
+      DimLayout here = layout.getDim(i);
+      std::optional<DimLayout> &loop = loops[dim.getPosition()];
+      if (!loop) {
+        loop = here;
+        continue;
+      }
+      if (*loop != here)
+        return op->emitError()
+               << "loop " << dim.getPosition()
+               << " is laid out differently by two operands (operand "
+               << operand.getOperandNumber() << " dimension " << i
+               << " has layout " << layout
+               << "); the local op would mix elements of different ranks";
+    }
   }
   return success();
 }
@@ -191,14 +258,32 @@ Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
                                          Value value, LayoutAttr target) {
   auto type = cast<RankedTensorType>(value.getType());
   GridOp grid = getGrid(target);
+  // A factored dimension [n] is viewed as [groups, n / groups]; the slice
+  // takes this rank's block of the inner dimension of every group.
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<int64_t> expandedShape;
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  SmallVector<int64_t> shape;
-  bool sliced = false;
+  SmallVector<int64_t> slicedShape;
+  bool sliced = false, factored = false;
   for (int64_t d = 0; d < type.getRank(); ++d) {
-    SmallVector<GridAxis> split = target.getDimSplit(d);
-    int64_t factor = getSplitFactor(grid, split);
-    int64_t size = type.getDimSize(d) / factor;
-    shape.push_back(size);
+    DimLayout split = target.getDim(d);
+    int64_t factor = getSplitFactor(grid, split.axes);
+    ReassociationIndices group;
+    if (split.groups != 1) {
+      factored = true;
+      group.push_back(expandedShape.size());
+      expandedShape.push_back(split.groups);
+      offsets.push_back(b.getIndexAttr(0));
+      sizes.push_back(b.getIndexAttr(split.groups));
+      strides.push_back(b.getIndexAttr(1));
+      slicedShape.push_back(split.groups);
+    }
+    int64_t whole = type.getDimSize(d) / split.groups;
+    int64_t size = whole / factor;
+    group.push_back(expandedShape.size());
+    expandedShape.push_back(whole);
+    reassociation.push_back(group);
+    slicedShape.push_back(size);
     sizes.push_back(b.getIndexAttr(size));
     strides.push_back(b.getIndexAttr(1));
     if (factor == 1) {
@@ -207,14 +292,76 @@ Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
     }
     sliced = true;
     Value offset = arith::MulIOp::create(
-        b, loc, blockIndex(b, loc, target, split),
+        b, loc, blockIndex(b, loc, target, split.axes),
         arith::ConstantIndexOp::create(b, loc, size));
     offsets.push_back(offset);
   }
   if (!sliced)
     return value;
-  return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), value,
-                                        offsets, sizes, strides);
+  Value source = value;
+  if (factored)
+    source = tensor::ExpandShapeOp::create(b, loc, type.clone(expandedShape),
+                                           value, reassociation);
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, type.clone(slicedShape), source, offsets, sizes, strides);
+  if (!factored)
+    return slice;
+  FailureOr<SmallVector<int64_t>> local =
+      getLocalShape(type.getShape(), target, grid);
+  return tensor::CollapseShapeOp::create(b, loc, type.clone(*local), slice,
+                                         reassociation);
+}
+
+SmallVector<int64_t>
+FunctionPartitioner::localOffsets(ArrayRef<int64_t> offsets, Value tensor) {
+  LayoutAttr layout = valueLayouts.lookup(tensor);
+  auto type = cast<RankedTensorType>(tensor.getType()); // already local
+  SmallVector<int64_t> local(offsets);
+  if (!layout)
+    return local;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    DimLayout split = layout.getDim(d);
+    if (!split.isSplit())
+      continue;
+    int64_t localChunk = type.getDimSize(d) / split.groups;
+    int64_t globalChunk =
+        localChunk * getSplitFactor(getGrid(layout), split.axes);
+    local[d] = offsets[d] / globalChunk * localChunk;
+  }
+  return local;
+}
+
+/// Dimension `dim` of `value` holds `blocks` blocks, each of `groups`
+/// chunks; returns it with the chunks ordered group by group.
+static Value regroup(OpBuilder &b, Location loc, Value value, int64_t dim,
+                     int64_t blocks, int64_t groups) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t chunk = type.getDimSize(dim) / (blocks * groups);
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (d != dim) {
+      reassociation.push_back({static_cast<int64_t>(shape.size())});
+      shape.push_back(type.getDimSize(d));
+      continue;
+    }
+    int64_t first = shape.size();
+    reassociation.push_back({first, first + 1, first + 2});
+    shape.append({blocks, groups, chunk});
+  }
+  Value expanded = tensor::ExpandShapeOp::create(b, loc, type.clone(shape),
+                                                 value, reassociation);
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
+  std::swap(permutation[dim], permutation[dim + 1]);
+  SmallVector<int64_t> permuted = shape;
+  std::swap(permuted[dim], permuted[dim + 1]);
+  Value init = tensor::EmptyOp::create(b, loc, permuted, type.getElementType());
+  Value transposed =
+      linalg::TransposeOp::create(b, loc, expanded, init, permutation)
+          ->getResult(0);
+  return tensor::CollapseShapeOp::create(b, loc, type, transposed,
+                                         reassociation);
 }
 
 static int64_t byteSize(RankedTensorType type) {
@@ -237,17 +384,18 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   int64_t received = 0;
   // Gather every dimension whose split changes: the rank then holds those
   // dimensions whole.
-  DimSplitList gathered;
+  SmallVector<DimLayout> gathered;
   for (unsigned d = 0; d < from.getRank(); ++d) {
-    SmallVector<GridAxis> src = from.getDimSplit(d), dst = to.getDimSplit(d);
+    DimLayout src = from.getDim(d), dst = to.getDim(d);
     gathered.push_back(src);
-    if (src == dst || src.empty())
+    if (src == dst || !src.isSplit())
       continue;
     auto type = cast<RankedTensorType>(cur.getType());
     SmallVector<int64_t> shape(type.getShape());
-    shape[d] *= getSplitFactor(grid, src);
+    int64_t blocks = getSplitFactor(grid, src.axes);
+    shape[d] *= blocks;
     SmallVector<int32_t> axes;
-    for (GridAxis a : src)
+    for (GridAxis a : src.axes)
       axes.push_back(static_cast<int32_t>(a));
     auto bigger = type.clone(shape);
     cur = AllGatherOp::create(b, loc, bigger, cur, Value(), to.getGrid(),
@@ -255,17 +403,23 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
                               b.getI64IntegerAttr(d))
               .getResult();
     received += byteSize(bigger) - byteSize(type);
-    os << "; summa.all_gather over " << formatAxes(src) << " of dimension "
-       << d;
-    gathered.back().clear();
+    os << "; summa.all_gather over " << formatAxes(src.axes)
+       << " of dimension " << d;
+    if (src.groups != 1) {
+      // The gathered blocks are [blocks, groups, chunk]; the tensor's order
+      // is [groups, blocks, chunk].
+      cur = regroup(b, loc, cur, d, blocks, src.groups);
+      os << " (then reordered group by group)";
+    }
+    gathered.back() = DimLayout();
   }
   // Then take this rank's blocks of the target's splits.
-  DimSplitList local;
+  SmallVector<DimLayout> local;
   bool slices = false;
   for (unsigned d = 0; d < to.getRank(); ++d) {
-    SmallVector<GridAxis> dst = to.getDimSplit(d);
+    DimLayout dst = to.getDim(d);
     if (gathered[d] == dst) {
-      local.push_back({});
+      local.push_back(DimLayout());
       continue;
     }
     local.push_back(dst);
@@ -274,11 +428,14 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   if (slices) {
     cur = sliceToLayout(b, loc,
                         cur, LayoutAttr::get(op.getContext(), to.getGrid(),
-                                             local));
+                                             ArrayRef<DimLayout>(local)));
     os << "; a local slice over";
     for (unsigned d = 0; d < to.getRank(); ++d)
-      if (!local[d].empty())
-        os << " " << formatAxes(local[d]) << " of dimension " << d;
+      if (local[d].isSplit()) {
+        os << " " << formatAxes(local[d].axes) << " of dimension " << d;
+        if (local[d].groups != 1)
+          os << " in each of " << local[d].groups << " groups";
+      }
   }
   if (remarks)
     op.emitRemark() << "redistribution of " << op.getInput().getType()
@@ -306,9 +463,14 @@ LogicalResult FunctionPartitioner::partitionConstant(arith::ConstantOp op,
   // The whole table on every rank, sliced to this rank's block.
   OpBuilder b(op->getContext());
   b.setInsertionPointAfter(op);
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : op.getResult().getUses())
+    uses.push_back(&use);
   Value local = sliceToLayout(b, op.getLoc(), op.getResult(), layout);
   if (local != op.getResult()) {
-    op.getResult().replaceAllUsesExcept(local, local.getDefiningOp());
+    // The uses before the slice: the slice's own ops read the constant.
+    for (OpOperand *use : uses)
+      use->set(local);
     valueLayouts[local] = layout;
     if (remarks)
       op.emitRemark() << "constant " << type << " laid out as " << layout
@@ -344,7 +506,9 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
     return op->emitError() << "'" << op->getName()
                            << "' is not supported by summa-partition";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    if (failed(globalizeIndices(linalgOp)))
+    if ((!isa<linalg::MatmulOp>(op) &&
+         failed(checkLoopLayouts(linalgOp, valueLayouts))) ||
+        failed(globalizeIndices(linalgOp)))
       return failure();
   for (OpResult res : op->getResults()) {
     FailureOr<Type> local = localType(
@@ -359,16 +523,21 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     expand.setStaticOutputShape(expand.getResultType().getShape());
   } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    // Split dimensions are taken whole (summa-assign-layouts made sure of
-    // it): their size becomes the tile's; dropped dimensions stay 1.
+    // Split dimensions are taken whole, or whole groups of a factored one
+    // (summa-assign-layouts made sure of it): their size becomes the
+    // tile's; dropped dimensions stay 1.
     llvm::SmallBitVector dropped = slice.getDroppedDims();
     SmallVector<int64_t> sizes;
     ArrayRef<int64_t> resultShape = slice.getResultType().getShape();
     for (int64_t d = 0, r = 0; d < slice.getSourceType().getRank(); ++d)
       sizes.push_back(dropped.test(d) ? 1 : resultShape[r++]);
     slice.setStaticSizes(sizes);
+    slice.setStaticOffsets(
+        localOffsets(slice.getStaticOffsets(), slice.getSource()));
   } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     insert.setStaticSizes(insert.getSourceType().getShape());
+    insert.setStaticOffsets(
+        localOffsets(insert.getStaticOffsets(), insert.getDest()));
   } else if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
     op->removeAttr(kLayoutsAttrName);
     return partitionMatmul(mm, cast<LayoutAttr>(layouts[0]));
@@ -383,7 +552,8 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
   bool summa = false;
   if (form) {
     MatmulLayouts want =
-        getMatmulLayouts(mm.getContext(), layout.getGrid(), *form);
+        getMatmulLayouts(mm.getContext(), layout.getGrid(), *form,
+                         layout.getDimGroups(0), layout.getDimGroups(1));
     summa = valueLayouts.lookup(mm.getDpsInputOperand(0)->get()) == want.lhs &&
             valueLayouts.lookup(mm.getDpsInputOperand(1)->get()) == want.rhs &&
             layout == want.result;
@@ -391,6 +561,8 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
   if (!summa) {
     // summa-assign-layouts left no contracted dimension split: a product of
     // local tiles.
+    if (failed(checkLoopLayouts(mm, valueLayouts)))
+      return failure();
     valueLayouts[mm->getResult(0)] = layout;
     if (remarks)
       mm.emitRemark() << "local matmul: no contracted dimension is split";

@@ -106,6 +106,8 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
   }
   addTextual(pm, substitute(kToLoops, "%BLOCK%",
                             std::to_string(cuda->blockSize)));
+  if (cuda->afterKernelLoops)
+    cuda->afterKernelLoops(pm);
   if (cuda->loopsOnHost) {
     addTextual(pm, kToLLVM);
     return;

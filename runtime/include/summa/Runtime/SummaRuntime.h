@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 4
+#define SUMMA_RT_API_VERSION 5
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -220,6 +220,14 @@ typedef struct SummaTensorDesc {
   /// step (an updated weight or optimizer state), or 0. --steps N feeds
   /// these back.
   int32_t updates;
+  /// Per dimension, the number of groups a factored dimension is cut into
+  /// (0 or 1: not factored). A rank holds its block of every group, group
+  /// by group: local index i of a dimension of local size L in g groups is
+  /// global index (i / (L/g)) * (L/g) * blocks + block * (L/g) + i % (L/g).
+  int64_t groups[SUMMA_MAX_RANK];
+  /// The name the function gives the tensor (summa.name), by which --inputs
+  /// and --outputs files name it; null: `name`.
+  const char *label;
 } SummaTensorDesc;
 
 enum SummaInit {

@@ -41,16 +41,32 @@ func.func @transposed_result(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor
 
 // -----
 
-// Concatenation along a split dimension takes that dimension whole.
+// Concatenation along a split dimension of inputs of one size: the result
+// is factored into one group per input, each rank concatenates its tiles.
 // CHECK-LABEL: func.func @concat
-// CHECK: summa.relayout %arg0 to <@grid, {{\[}}[], [col]]>
-// CHECK: tensor.concat {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[], [col]]>]
+// CHECK-NOT: summa.relayout
+// CHECK: tensor.concat {{.*}}summa.layouts = [#summa.layout<@grid, [2x[depth, row], [col]]>]
 // PART-LABEL: func.func @concat
-// PART: summa.all_gather %arg0 on @grid axes = [depth, row] dim = 0 : tensor<2x4xf32> -> tensor<8x4xf32>
-// PART: tensor.concat dim(0) {{.*}} -> tensor<16x4xf32>
+// PART-NOT: summa.all_gather
+// PART: tensor.concat dim(0) %arg0, %arg0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>
 func.func @concat(%x: tensor<8x8xf32>) -> tensor<16x8xf32> {
   %r = tensor.concat dim(0) %x, %x : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32>
   return %r : tensor<16x8xf32>
+}
+
+// -----
+
+// Inputs of different sizes along a split dimension: that dimension is
+// taken whole.
+// CHECK-LABEL: func.func @concat_unequal
+// CHECK: summa.relayout %arg0 to <@grid, {{\[}}[], [col]]>
+// CHECK: tensor.concat {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[], [col]]>]
+// PART-LABEL: func.func @concat_unequal
+// PART: summa.all_gather %arg0 on @grid axes = [depth, row] dim = 0 : tensor<2x4xf32> -> tensor<8x4xf32>
+// PART: tensor.concat dim(0) {{.*}} -> tensor<24x4xf32>
+func.func @concat_unequal(%x: tensor<8x8xf32>, %y: tensor<16x8xf32>) -> tensor<24x8xf32> {
+  %r = tensor.concat dim(0) %x, %y : (tensor<8x8xf32>, tensor<16x8xf32>) -> tensor<24x8xf32>
+  return %r : tensor<24x8xf32>
 }
 
 // -----
@@ -85,15 +101,16 @@ func.func @unused_vector(%b: tensor<8xf32>) {
 
 // -----
 
-// A slice across tiles (GPT-2's fused c_attn split into Q, K, V) gathers the
-// sliced dimension.
+// A slice across tiles that no factored layout keeps inside them (its
+// offset, 3, is no multiple of the 2 col blocks; factored.mlir has the
+// aligned slices of GPT-2's fused c_attn) gathers the sliced dimension.
 // CHECK-LABEL: func.func @slice_across_tiles
 // CHECK: summa.relayout %arg0 to <@grid, {{\[}}[depth, row], []]>
 // PART-LABEL: func.func @slice_across_tiles
 // PART: summa.all_gather %arg0 on @grid axes = [col] dim = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
-// PART: tensor.extract_slice %{{.*}}[0, 4] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+// PART: tensor.extract_slice %{{.*}}[0, 3] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
 func.func @slice_across_tiles(%x: tensor<16x8xf32>) -> tensor<16x4xf32> {
-  %s = tensor.extract_slice %x[0, 4] [16, 4] [1, 1] : tensor<16x8xf32> to tensor<16x4xf32>
+  %s = tensor.extract_slice %x[0, 3] [16, 4] [1, 1] : tensor<16x8xf32> to tensor<16x4xf32>
   return %s : tensor<16x4xf32>
 }
 

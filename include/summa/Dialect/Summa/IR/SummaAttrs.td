@@ -58,10 +58,27 @@ def Summa_LayoutAttr : AttrDef<Summa_Dialect, "Layout"> {
     #summa.layout<@grid, [[col]]>
     // Replicated scalar-like tensor of rank 2.
     #summa.layout<@grid, [[], []]>
+    // A fused Q/K/V projection [tokens, 3h]: the 3h dimension is 3 groups
+    // of h, each split over col; a rank holds its block of every group.
+    #summa.layout<@grid, [[depth, row], 3x[col]]>
     ```
+
+    A dimension written `gx[axes]` is a factored layout: its n elements are
+    g groups of n/g, each group split into blocks over the axes, and the
+    local tile holds this rank's block of every group, group by group.
+    Slices and concatenations of whole groups then stay inside every tile.
+    `1x[axes]` is `[axes]`; groups need a split.
   }];
   let parameters = (ins "::mlir::FlatSymbolRefAttr":$grid,
-                        "::mlir::ArrayAttr":$splits);
+                        "::mlir::ArrayAttr":$splits,
+                        "::mlir::DenseI64ArrayAttr":$groups);
+  let builders = [
+    AttrBuilder<(ins "::mlir::FlatSymbolRefAttr":$grid,
+                     "::mlir::ArrayAttr":$splits), [{
+      return $_get($_ctxt, grid, splits,
+                   ::mlir::DenseI64ArrayAttr::get($_ctxt, {}));
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -69,6 +86,23 @@ def Summa_LayoutAttr : AttrDef<Summa_Dialect, "Layout"> {
     static LayoutAttr get(::mlir::MLIRContext *context,
                           ::mlir::FlatSymbolRefAttr grid,
                           ::llvm::ArrayRef<::llvm::SmallVector<GridAxis>> splits);
+    /// Builds a layout from per-dimension axes and groups.
+    static LayoutAttr get(::mlir::MLIRContext *context,
+                          ::mlir::FlatSymbolRefAttr grid,
+                          ::llvm::ArrayRef<DimLayout> dims);
+    /// The same, or a null attribute after a diagnostic from `emitError`.
+    static LayoutAttr getChecked(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        ::mlir::MLIRContext *context, ::mlir::FlatSymbolRefAttr grid,
+        ::llvm::ArrayRef<DimLayout> dims);
+    /// The axes and groups of dimension `dim`.
+    DimLayout getDim(unsigned dim) const;
+    /// Every dimension's axes and groups.
+    ::llvm::SmallVector<DimLayout> getDims() const;
+    /// The number of groups of dimension `dim` (1 unless factored).
+    int64_t getDimGroups(unsigned dim) const;
+    /// Whether some dimension is factored into groups.
+    bool hasGroups() const { return !getGroups().empty(); }
     /// The tensor rank this layout describes.
     unsigned getRank() const { return getSplits().size(); }
     /// The axes that split dimension `dim`, outer to inner.

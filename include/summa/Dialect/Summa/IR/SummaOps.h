@@ -16,8 +16,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "summa/Dialect/Summa/IR/SummaDialect.h"
 
-#include "summa/Dialect/Summa/IR/SummaEnums.h.inc"
-
 #define GET_ATTRDEF_CLASSES
 #include "summa/Dialect/Summa/IR/SummaAttrs.h.inc"
 #define GET_TYPEDEF_CLASSES
@@ -51,12 +49,15 @@ std::optional<MatmulForm> getMatmulForm(ArrayRef<AffineMap> maps);
 /// `[[depth, row], [col]]`, weights `[[row], [col]]`. ab: activation ·
 /// weight -> activation (forward); abt: activation · weightᵀ -> activation
 /// (gradient of the input); atb: activationᵀ · activation -> weight
-/// (gradient of the weight).
+/// (gradient of the weight). `groupsM` and `groupsN` factor the result's
+/// rows and columns, and the operand dimensions they come from, into groups
+/// (LayoutAttr); a contracted dimension is never factored.
 struct MatmulLayouts {
   LayoutAttr lhs, rhs, result;
 };
 MatmulLayouts getMatmulLayouts(MLIRContext *context, FlatSymbolRefAttr grid,
-                               MatmulForm form);
+                               MatmulForm form, int64_t groupsM = 1,
+                               int64_t groupsN = 1);
 
 /// Prints a list of axes as "[depth, row]".
 std::string formatAxes(ArrayRef<GridAxis> axes);

@@ -15,6 +15,8 @@
 #include "mlir/Pass/Pass.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
+#include <functional>
+
 namespace mlir::summa {
 
 #define GEN_PASS_DECL
@@ -56,8 +58,14 @@ struct CudaOptions {
   int64_t blockSize = 256;
   /// Testing without a GPU: stop before the kernels are outlined and lower
   /// the block/thread loop nests on the host, for the CPU runtime, so that
-  /// `--check` tests the loop forms summa builds for the kernels.
+  /// `--check` tests the loop forms summa builds for the kernels (against a
+  /// reference lowered without them: summa-compile lowers the reference
+  /// through the plain CPU pipeline).
   bool loopsOnHost = false;
+  /// Tests only: adds passes that run on the kernels' loop nests, after
+  /// summa-map-parallel-loops (summa-compile --test-plant-kernel-bug plants
+  /// a miscompilation there to show that --check sees it).
+  std::function<void(OpPassManager &)> afterKernelLoops;
 };
 
 /// The lowering half alone (bufferize -> runtime calls -> LLVM), used for

@@ -1,0 +1,599 @@
+//===- LayoutRules.cpp - the layout rule of every op ------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The LayoutRuleOpInterface models of the upstream ops summa lays out: one
+// rule per op, read by summa-assign-layouts (docs/Layouts.md, "Rules").
+//   - linalg.matmul in a SUMMA form: the anchor, its operands and result
+//     take the SUMMA layouts of their form;
+//   - every other linalg structured op: by its indexing maps;
+//   - linalg.softmax, tensor reshapes, slices, concat, pad and extract;
+//   - tensor.empty, arith.constant, summa.relayout, func.return: nothing of
+//     their own (they take what their users give them, or keep theirs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Dialect/Summa/Transforms/LayoutRules.h"
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+
+namespace {
+using DimSplits = SmallVector<DimLayout>;
+} // namespace
+
+static DimSplits splitsOf(LayoutAttr layout) { return layout.getDims(); }
+
+/// The form of a linalg.matmul, from its indexing maps.
+static std::optional<MatmulForm> getForm(linalg::MatmulOp op) {
+  return getMatmulForm(op.getIndexingMapsArray());
+}
+
+bool mlir::summa::isCheapToCopy(Operation *op) {
+  if (!op)
+    return false;
+  if (isa<tensor::EmptyOp>(op))
+    return true;
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat();
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return isCheapToCopy(fill.getOutputs()[0].getDefiningOp());
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return isCheapToCopy(op->getOperand(0).getDefiningOp());
+  return false;
+}
+
+static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op);
+
+static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
+  auto gridRef = FlatSymbolRefAttr::get(s.getGrid().getSymNameAttr());
+  std::optional<MatmulForm> form = getForm(op);
+  if (!form)
+    return visitStructured(s, op);
+  // The result's rows and columns are factored into groups when slices of
+  // the result want it (collectChunkHints), or when a use gave it groups.
+  MatmulLayouts plain = getMatmulLayouts(op.getContext(), gridRef, *form);
+  OpResult result = op->getResult(0);
+  auto groupsOf = [&](unsigned d) -> int64_t {
+    SmallVector<GridAxis> axes = plain.result.getDimSplit(d);
+    if (LayoutAttr have = s.lookup(result))
+      return have.getDimSplit(d) == axes ? have.getDimGroups(d) : 1;
+    return s.hintedGroups(result, d, axes);
+  };
+  MatmulLayouts summa = getMatmulLayouts(op.getContext(), gridRef, *form,
+                                         groupsOf(0), groupsOf(1));
+  s.want(*op.getDpsInputOperand(0), summa.lhs);
+  s.want(*op.getDpsInputOperand(1), summa.rhs);
+  s.want(*op.getDpsInitOperand(0), summa.result);
+  s.define(op->getResult(0), summa.result);
+  return success();
+}
+
+/// The axes that split loop dimensions, outer loops first, with an axis
+/// that splits two loops kept on the first.
+static void dropRepeatedAxes(SmallVector<std::optional<DimLayout>> &loops,
+                             ArrayRef<bool> fixed) {
+  llvm::SmallSet<GridAxis, 3> seen;
+  // Fixed loops (from results) claim their axes first.
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto [i, loop] : llvm::enumerate(loops)) {
+      if (!loop || fixed[i] != (pass == 0))
+        continue;
+      SmallVector<GridAxis> kept;
+      for (GridAxis a : loop->axes)
+        if (seen.insert(a).second)
+          kept.push_back(a);
+      if (kept != loop->axes)
+        *loop = DimLayout(kept);
+    }
+}
+
+static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<std::optional<DimLayout>> loops(numLoops);
+  SmallVector<bool> fixed(numLoops, false);
+  // 1. Results that have a layout fix the splits of their loops.
+  for (OpResult res : op->getResults()) {
+    LayoutAttr layout = s.lookup(res);
+    if (!layout)
+      continue;
+    AffineMap map = op.getIndexingMapMatchingResult(res);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        if (!loops[d]) {
+          loops[d] = layout.getDim(i);
+          fixed[d] = true;
+        }
+      }
+  }
+  // 2. Other loops take the most split of their operands' dimensions (the
+  // first operand wins a tie), so that a replicated operand (a mask, a
+  // table) is sliced rather than the activation gathered.
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    // An init that holds no data the op reads (an empty tensor), or only a
+    // uniform value (a fill), follows the op rather than leading it.
+    if (op.isDpsInit(&operand) &&
+        (!op.payloadUsesValueFromOperand(&operand) ||
+         isCheapToCopy(operand.get().getDefiningOp())))
+      continue;
+    LayoutAttr layout = s.lookup(operand.get());
+    if (!layout)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        DimLayout split = layout.getDim(i);
+        if (fixed[d])
+          continue;
+        if (!loops[d] || split.axes.size() > loops[d]->axes.size())
+          loops[d] = split;
+      }
+  }
+  // In the resolution phase, a loop that only the results index (a
+  // broadcast into a new dimension: repeat_kv, a mask over the batch) and
+  // that no use has split yet is not split.
+  if (s.getPhase() == LayoutPhase::Resolve) {
+    llvm::SmallBitVector read(numLoops);
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isa<RankedTensorType>(input->get().getType()))
+        for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            read.set(dim.getPosition());
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!loops[d] && !read.test(d))
+        loops[d] = DimLayout();
+  }
+  dropRepeatedAxes(loops, fixed);
+  // A loop that indexes two dimensions of one operand (a diagonal) cannot
+  // split both over one axis: it is not split.
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    llvm::SmallBitVector seen(numLoops);
+    for (AffineExpr expr : map.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        if (seen.test(d) && loops[d])
+          loops[d] = DimLayout();
+        seen.set(d);
+      }
+  }
+  // 3. A reduction over split loops is a partial result completed by an
+  // all-reduce when its combiner allows; otherwise its reduced loops are
+  // not split (the operands are gathered).
+  SmallVector<GridAxis> reduceAxes;
+  for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iter == utils::IteratorType::reduction && loops[i])
+      llvm::append_range(reduceAxes, loops[i]->axes);
+  s.forgetPartialReduction(op);
+  if (!reduceAxes.empty() && !s.recordPartialReduction(op, reduceAxes))
+    for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (iter == utils::IteratorType::reduction && loops[i])
+        loops[i] = DimLayout();
+  // A tensor read inside the body (an embedding table or the logits read
+  // with tensor.extract at computed indices) is whole on every rank: the
+  // indices are global (summa-partition makes linalg.index global).
+  op->walk([&](Operation *inner) {
+    if (inner == op.getOperation())
+      return;
+    for (OpOperand &use : inner->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(use.get().getType());
+      if (type && !op->isProperAncestor(use.get().getParentBlock()->getParentOp()) &&
+          use.get().getParentRegion() != &op->getRegion(0))
+        s.want(use, s.make(DimSplits(type.getRank())));
+    }
+  });
+  // 4. Every operand and result whose loops are all known gets its layout.
+  auto splitsFor = [&](AffineMap map) -> std::optional<DimSplits> {
+    DimSplits splits;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        if (!loops[dim.getPosition()])
+          return std::nullopt;
+        splits.push_back(*loops[dim.getPosition()]);
+      } else {
+        splits.push_back({});
+      }
+    }
+    return splits;
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    std::optional<DimSplits> splits =
+        splitsFor(op.getMatchingIndexingMap(&operand));
+    if (!splits)
+      continue;
+    FailureOr<LayoutAttr> layout = s.makeChecked(*splits, op, operand.get());
+    if (failed(layout))
+      return failure();
+    s.want(operand, *layout);
+  }
+  for (OpResult res : op->getResults()) {
+    std::optional<DimSplits> splits =
+        splitsFor(op.getIndexingMapMatchingResult(res));
+    if (!splits)
+      continue;
+    FailureOr<LayoutAttr> layout = s.makeChecked(*splits, op, res);
+    if (failed(layout))
+      return failure();
+    s.define(res, *layout);
+  }
+  return success();
+}
+
+static LogicalResult visitReshape(LayoutRuleState &s, Operation *op, OpOperand &input,
+                                         OpResult output,
+                                         ArrayRef<ReassociationIndices> groups,
+                                         bool inputIsCollapsed) {
+  auto expandedType = cast<RankedTensorType>(
+      (inputIsCollapsed ? output : input.get()).getType());
+  // A group's split lives on its leading dimension of size > 1 (a unit
+  // dimension is never split): tokens [b*s] -> [b, s] split the batch,
+  // hidden [h] -> [heads, d] the heads, a bias [h] -> [1, h] the h.
+  auto lead = [&](const ReassociationIndices &group) {
+    for (int64_t d : group)
+      if (expandedType.getDimSize(d) != 1)
+        return d;
+    return group.front();
+  };
+  auto expand = [&](LayoutAttr collapsed) {
+    DimSplits splits(expandedType.getRank());
+    for (auto [g, group] : llvm::enumerate(groups))
+      splits[lead(group)] = collapsed.getDim(g);
+    return s.make(splits);
+  };
+  // The collapsed side of an expanded layout whose other dimensions are
+  // unsplit.
+  auto collapse = [&](LayoutAttr expanded) {
+    DimSplits splits;
+    for (const ReassociationIndices &group : groups)
+      splits.push_back(expanded.getDim(lead(group)));
+    return s.make(splits);
+  };
+  // The expanded layout with only the leading dimension of every group
+  // split (the only one that keeps a block layout).
+  auto outerOnly = [&](LayoutAttr expanded) {
+    DimSplits splits = splitsOf(expanded);
+    for (const ReassociationIndices &group : groups)
+      for (int64_t d : group)
+        if (d != lead(group))
+          splits[d] = DimLayout();
+    return s.make(splits);
+  };
+  LayoutAttr in = s.lookup(input.get());
+  if (in) {
+    if (inputIsCollapsed) {
+      s.define(output, expand(in));
+    } else {
+      LayoutAttr fixedIn = outerOnly(in);
+      s.want(input, fixedIn);
+      s.define(output, collapse(fixedIn));
+    }
+    return success();
+  }
+  if (LayoutAttr out = s.lookup(output)) {
+    if (inputIsCollapsed) {
+      LayoutAttr fixedOut = outerOnly(out);
+      s.want(input, collapse(fixedOut));
+      s.define(output, fixedOut);
+    } else {
+      s.want(input, expand(out));
+    }
+  }
+  return success();
+}
+
+static LogicalResult visitSoftmax(LayoutRuleState &s, linalg::SoftmaxOp op) {
+  LayoutAttr layout = s.lookup(op.getInput());
+  if (!layout)
+    layout = s.lookup(op.getResult()[0]);
+  if (!layout)
+    return success();
+  // The normalised dimension is taken whole on every rank.
+  DimSplits splits = splitsOf(layout);
+  splits[op.getDimension()] = DimLayout();
+  LayoutAttr whole = s.make(splits);
+  s.want(op->getOpOperand(0), whole);
+  s.want(op->getOpOperand(1), whole);
+  s.define(op->getResult(0), whole);
+  return success();
+}
+
+/// Static offsets and sizes, unit strides: the slices summa lays out.
+template <typename SliceOp>
+static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
+  if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticSizes()) ||
+      ShapedType::isDynamicShape(op.getStaticOffsets()))
+    return op.emitError() << name
+                          << ": only static, unit-stride slices are "
+                             "supported (this one has dynamic offsets, sizes "
+                             "or a stride other than 1)";
+  return success();
+}
+
+static LogicalResult visitExtractSlice(LayoutRuleState &s, tensor::ExtractSliceOp op) {
+  if (failed(checkStaticSlice(op, "tensor.extract_slice")))
+    return failure();
+  RankedTensorType source = op.getSourceType();
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  // Source dimension d of the result's dimension, for kept dimensions.
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    if (!dropped.test(d))
+      kept.push_back(d);
+  auto partial = [&](int64_t d) {
+    return op.getStaticOffsets()[d] != 0 ||
+           op.getStaticSizes()[d] != source.getDimSize(d);
+  };
+  DimSplits splits(source.getRank());
+  if (LayoutAttr in = s.lookup(op.getSource())) {
+    splits = splitsOf(in);
+  } else if (LayoutAttr out = s.lookup(op.getResult())) {
+    for (auto [r, d] : llvm::enumerate(kept))
+      splits[d] = out.getDimSplit(r);
+  } else {
+    return success();
+  }
+  // A dimension the slice does not take whole keeps its split only if it is
+  // factored into groups and the slice takes whole groups (the fused Q/K/V
+  // projection sliced into Q, K and V); otherwise it is not split, and each
+  // rank holds the slice's part of every tile it needs.
+  DimSplits resultSplits(source.getRank());
+  for (int64_t d = 0; d < source.getRank(); ++d) {
+    resultSplits[d] = splits[d];
+    if (dropped.test(d)) {
+      splits[d] = resultSplits[d] = DimLayout();
+      continue;
+    }
+    if (!partial(d))
+      continue;
+    int64_t chunk = source.getDimSize(d) / splits[d].groups;
+    int64_t offset = op.getStaticOffsets()[d], size = op.getStaticSizes()[d];
+    if (splits[d].groups > 1 && offset % chunk == 0 && size % chunk == 0) {
+      resultSplits[d].groups = size / chunk;
+      continue;
+    }
+    splits[d] = resultSplits[d] = DimLayout();
+  }
+  resultSplits = llvm::to_vector(llvm::map_range(
+      kept, [&](int64_t d) { return resultSplits[d]; }));
+  s.want(op.getSourceMutable(), s.make(splits));
+  s.define(op->getResult(0), s.make(resultSplits));
+  return success();
+}
+
+static LogicalResult visitInsertSlice(LayoutRuleState &s, tensor::InsertSliceOp op) {
+  if (failed(checkStaticSlice(op, "tensor.insert_slice")))
+    return failure();
+  RankedTensorType dest = op.getDestType();
+  if (op.getSourceType().getRank() != dest.getRank())
+    return op.emitError() << "tensor.insert_slice: only slices of the "
+                             "destination's rank are supported";
+  LayoutAttr layout = s.lookup(op.getDest());
+  if (!layout)
+    layout = s.lookup(op.getResult());
+  if (!layout) {
+    // The source's groups count the source's elements, not the
+    // destination's: from the source, only its splits.
+    layout = s.lookup(op.getSource());
+    if (!layout)
+      return success();
+    DimSplits splits = splitsOf(layout);
+    for (DimLayout &dim : splits)
+      dim.groups = 1;
+    layout = s.make(splits);
+  }
+  // As for tensor.extract_slice: a partial dimension keeps its split when
+  // the slice covers whole groups of a factored one.
+  DimSplits splits = splitsOf(layout), sourceSplits = splits;
+  for (int64_t d = 0; d < dest.getRank(); ++d) {
+    int64_t offset = op.getStaticOffsets()[d], size = op.getStaticSizes()[d];
+    if (offset == 0 && size == dest.getDimSize(d))
+      continue;
+    int64_t chunk = dest.getDimSize(d) / splits[d].groups;
+    if (splits[d].groups > 1 && offset % chunk == 0 && size % chunk == 0) {
+      sourceSplits[d].groups = size / chunk;
+      continue;
+    }
+    splits[d] = sourceSplits[d] = DimLayout();
+  }
+  LayoutAttr whole = s.make(splits);
+  s.want(op.getSourceMutable(), s.make(sourceSplits));
+  s.want(op.getDestMutable(), whole);
+  s.define(op->getResult(0), whole);
+  return success();
+}
+
+static LogicalResult visitConcat(LayoutRuleState &s, tensor::ConcatOp op) {
+  int64_t dim = op.getDim();
+  auto sizeOf = [&](Value v) {
+    return cast<RankedTensorType>(v.getType()).getDimSize(dim);
+  };
+  // The concatenated dimension keeps its split when every input is whole
+  // groups of one chunk size (a factored layout, see collectChunkHints): the
+  // result's groups are the inputs' groups one after another, and each
+  // rank's tile is the concatenation of its tiles.
+  LayoutAttr layout = s.lookup(op.getResult());
+  std::optional<DimLayout> along; // the result's concatenated dimension
+  if (layout) {
+    DimLayout d = layout.getDim(dim);
+    int64_t chunk = sizeOf(op.getResult()) / d.groups;
+    if (d.isSplit() && llvm::all_of(op.getInputs(), [&](Value in) {
+          return sizeOf(in) % chunk == 0;
+        }))
+      along = d;
+  } else {
+    SmallVector<LayoutAttr> inputs;
+    for (Value input : op.getInputs())
+      if (LayoutAttr in = s.lookup(input))
+        inputs.push_back(in);
+    if (inputs.empty())
+      return success();
+    layout = inputs.front();
+    if (inputs.size() == op.getInputs().size()) {
+      DimLayout first = inputs.front().getDim(dim);
+      int64_t chunk = sizeOf(op.getInputs()[0]) / first.groups;
+      bool same = first.isSplit();
+      for (auto [input, in] : llvm::zip(op.getInputs(), inputs)) {
+        DimLayout d = in.getDim(dim);
+        same &= d.axes == first.axes && sizeOf(input) / d.groups == chunk;
+      }
+      if (same)
+        along = DimLayout(first.axes, sizeOf(op.getResult()) / chunk);
+    }
+  }
+  DimSplits splits = splitsOf(layout);
+  splits[dim] = DimLayout();
+  if (!along) {
+    LayoutAttr whole = s.make(splits);
+    for (OpOperand &input : op->getOpOperands())
+      s.want(input, whole);
+    s.define(op->getResult(0), whole);
+    return success();
+  }
+  int64_t chunk = sizeOf(op.getResult()) / along->groups;
+  for (OpOperand &input : op->getOpOperands()) {
+    splits[dim] = DimLayout(along->axes, sizeOf(input.get()) / chunk);
+    s.want(input, s.make(splits));
+  }
+  splits[dim] = *along;
+  s.define(op->getResult(0), s.make(splits));
+  return success();
+}
+
+static LogicalResult visitPad(LayoutRuleState &s, tensor::PadOp op) {
+  LayoutAttr layout = s.lookup(op.getSource());
+  if (!layout)
+    layout = s.lookup(op.getResult());
+  if (!layout)
+    return success();
+  if (ShapedType::isDynamicShape(op.getStaticLow()) ||
+      ShapedType::isDynamicShape(op.getStaticHigh()))
+    return op.emitError() << "tensor.pad: only static padding is supported";
+  DimSplits splits = splitsOf(layout);
+  for (unsigned d = 0; d < splits.size(); ++d)
+    if (op.getStaticLow()[d] != 0 || op.getStaticHigh()[d] != 0)
+      splits[d] = DimLayout();
+  LayoutAttr padded = s.make(splits);
+  s.want(op.getSourceMutable(), padded);
+  s.define(op->getResult(0), padded);
+  return success();
+}
+
+static LogicalResult visitExpand(LayoutRuleState &s, tensor::ExpandShapeOp op) {
+  return visitReshape(s, op, op.getSrcMutable(), op->getResult(0),
+                      op.getReassociationIndices(),
+                      /*inputIsCollapsed=*/true);
+}
+
+static LogicalResult visitCollapse(LayoutRuleState &s,
+                                   tensor::CollapseShapeOp op) {
+  return visitReshape(s, op, op.getSrcMutable(), op->getResult(0),
+                      op.getReassociationIndices(),
+                      /*inputIsCollapsed=*/false);
+}
+
+/// A scalar read at given indices: the tensor is whole on every rank.
+static LogicalResult visitExtract(LayoutRuleState &s, tensor::ExtractOp op) {
+  s.want(op.getTensorMutable(),
+         s.make(DimSplits(op.getTensor().getType().getRank())));
+  return success();
+}
+
+/// tensor.empty and constants take the layout their users give them; a
+/// summa.relayout's result has its layout and its input keeps its own; a
+/// return passes its operands' layouts on to the function's results.
+template <typename Op>
+static LogicalResult visitNothing(LayoutRuleState &, Op) {
+  return success();
+}
+
+namespace {
+
+/// The model of `Op`: its rule is `Rule`.
+template <typename Op, LogicalResult (*Rule)(LayoutRuleState &, Op)>
+struct RuleModel
+    : public LayoutRuleOpInterface::ExternalModel<RuleModel<Op, Rule>, Op> {
+  LogicalResult propagateLayouts(Operation *op, LayoutRuleState &s) const {
+    return Rule(s, cast<Op>(op));
+  }
+};
+
+/// A linalg structured op: linalg.matmul is the anchor, any other one (and
+/// a matmul in no SUMMA form) follows its indexing maps.
+template <typename Op>
+struct StructuredModel
+    : public LayoutRuleOpInterface::ExternalModel<StructuredModel<Op>, Op> {
+  LogicalResult propagateLayouts(Operation *op, LayoutRuleState &s) const {
+    if constexpr (std::is_same_v<Op, linalg::MatmulOp>)
+      return visitMatmul(s, cast<linalg::MatmulOp>(op));
+    else
+      return visitStructured(s, cast<linalg::LinalgOp>(op));
+  }
+  bool isLayoutAnchor(Operation *) const {
+    return std::is_same_v<Op, linalg::MatmulOp>;
+  }
+};
+
+template <typename... Ops>
+void attachStructured(MLIRContext *ctx) {
+  (Ops::template attachInterface<StructuredModel<Ops>>(*ctx), ...);
+}
+
+} // namespace
+
+void mlir::summa::registerLayoutRuleExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachStructured<
+#define GET_OP_LIST
+#include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
+        >(ctx);
+    linalg::SoftmaxOp::attachInterface<
+        RuleModel<linalg::SoftmaxOp, visitSoftmax>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::ExpandShapeOp::attachInterface<
+        RuleModel<tensor::ExpandShapeOp, visitExpand>>(*ctx);
+    tensor::CollapseShapeOp::attachInterface<
+        RuleModel<tensor::CollapseShapeOp, visitCollapse>>(*ctx);
+    tensor::ExtractSliceOp::attachInterface<
+        RuleModel<tensor::ExtractSliceOp, visitExtractSlice>>(*ctx);
+    tensor::InsertSliceOp::attachInterface<
+        RuleModel<tensor::InsertSliceOp, visitInsertSlice>>(*ctx);
+    tensor::ConcatOp::attachInterface<
+        RuleModel<tensor::ConcatOp, visitConcat>>(*ctx);
+    tensor::PadOp::attachInterface<RuleModel<tensor::PadOp, visitPad>>(*ctx);
+    tensor::ExtractOp::attachInterface<
+        RuleModel<tensor::ExtractOp, visitExtract>>(*ctx);
+    tensor::EmptyOp::attachInterface<
+        RuleModel<tensor::EmptyOp, visitNothing<tensor::EmptyOp>>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    arith::ConstantOp::attachInterface<
+        RuleModel<arith::ConstantOp, visitNothing<arith::ConstantOp>>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
+    func::ReturnOp::attachInterface<
+        RuleModel<func::ReturnOp, visitNothing<func::ReturnOp>>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, SummaDialect *) {
+    RelayoutOp::attachInterface<
+        RuleModel<RelayoutOp, visitNothing<RelayoutOp>>>(*ctx);
+  });
+}

@@ -1,0 +1,638 @@
+//===- TensorFile.cpp - tensors in safetensors and .npy files ---*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// safetensors: an 8-byte little-endian header length N, N bytes of JSON
+//   {"<name>": {"dtype": "F32", "shape": [..], "data_offsets": [b, e]}, ...,
+//    "__metadata__": {...}}, then the data; offsets count from the data.
+// .npy (format 1.0, 2.0, 3.0): the magic "\x93NUMPY", a version, a header
+//   length (2 bytes, or 4 from 2.0), a Python dict literal
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }, the data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorFile.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <map>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace summa::rt::driver;
+
+namespace {
+
+struct DTypeNames {
+  int32_t dtype;
+  const char *safetensors;
+  const char *npy;
+  size_t size;
+};
+
+constexpr DTypeNames kDTypes[] = {
+    {SUMMA_DT_F32, "F32", "<f4", 4},  {SUMMA_DT_F64, "F64", "<f8", 8},
+    {SUMMA_DT_F16, "F16", "<f2", 2},  {SUMMA_DT_BF16, "BF16", nullptr, 2},
+    {SUMMA_DT_I64, "I64", "<i8", 8},  {SUMMA_DT_I32, "I32", "<i4", 4},
+};
+
+const DTypeNames *byDType(int32_t dtype) {
+  for (const DTypeNames &d : kDTypes)
+    if (d.dtype == dtype)
+      return &d;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// A JSON reader for safetensors headers
+//===----------------------------------------------------------------------===//
+
+struct Json {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  bool boolean = false;
+  double number = 0;
+  bool integral = false;
+  int64_t integer = 0;
+  std::string string;
+  std::vector<Json> items;
+  std::vector<std::pair<std::string, Json>> members;
+};
+
+class JsonParser {
+public:
+  JsonParser(const char *begin, const char *end) : p(begin), end(end) {}
+
+  bool parse(Json &value, std::string &error) {
+    if (!parseValue(value, 0)) {
+      error = why;
+      return false;
+    }
+    skipSpace();
+    if (p != end) {
+      error = "unexpected text after the header's JSON object";
+      return false;
+    }
+    return true;
+  }
+
+private:
+  bool fail(const std::string &message) {
+    if (why.empty())
+      why = message;
+    return false;
+  }
+  void skipSpace() {
+    while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+      ++p;
+  }
+  bool literal(const char *word) {
+    size_t n = std::strlen(word);
+    if (static_cast<size_t>(end - p) < n || std::memcmp(p, word, n) != 0)
+      return false;
+    p += n;
+    return true;
+  }
+  bool parseString(std::string &out) {
+    if (p == end || *p != '"')
+      return fail("expected a string");
+    ++p;
+    while (p != end && *p != '"') {
+      char c = *p++;
+      if (static_cast<unsigned char>(c) < 0x20)
+        return fail("a control character inside a string");
+      if (c != '\\') {
+        out.push_back(c);
+        continue;
+      }
+      if (p == end)
+        return fail("an unterminated escape");
+      char e = *p++;
+      switch (e) {
+      case '"': out.push_back('"'); break;
+      case '\\': out.push_back('\\'); break;
+      case '/': out.push_back('/'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case 't': out.push_back('\t'); break;
+      case 'u': {
+        if (end - p < 4)
+          return fail("a short \\u escape");
+        unsigned code = 0;
+        for (int i = 0; i < 4; ++i) {
+          char h = *p++;
+          code <<= 4;
+          if (h >= '0' && h <= '9')
+            code |= h - '0';
+          else if (h >= 'a' && h <= 'f')
+            code |= h - 'a' + 10;
+          else if (h >= 'A' && h <= 'F')
+            code |= h - 'A' + 10;
+          else
+            return fail("a malformed \\u escape");
+        }
+        // UTF-8 of the code unit (names are ASCII in practice; surrogate
+        // pairs are kept as two 3-byte sequences).
+        if (code < 0x80) {
+          out.push_back(static_cast<char>(code));
+        } else if (code < 0x800) {
+          out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+        } else {
+          out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+          out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+        }
+        break;
+      }
+      default:
+        return fail("an unknown escape in a string");
+      }
+    }
+    if (p == end)
+      return fail("an unterminated string");
+    ++p;
+    return true;
+  }
+  bool parseNumber(Json &value) {
+    const char *start = p;
+    if (p != end && *p == '-')
+      ++p;
+    bool fraction = false;
+    while (p != end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' ||
+                        *p == 'E' || *p == '+' || *p == '-')) {
+      fraction |= *p == '.' || *p == 'e' || *p == 'E';
+      ++p;
+    }
+    std::string text(start, p);
+    if (text.empty() || text == "-")
+      return fail("expected a value");
+    value.kind = Json::Number;
+    char *stop = nullptr;
+    errno = 0;
+    value.number = std::strtod(text.c_str(), &stop);
+    if (*stop != '\0')
+      return fail("a malformed number '" + text + "'");
+    if (!fraction) {
+      errno = 0;
+      long long v = std::strtoll(text.c_str(), &stop, 10);
+      if (errno == 0 && *stop == '\0') {
+        value.integral = true;
+        value.integer = v;
+      }
+    }
+    return true;
+  }
+  bool parseValue(Json &value, int depth) {
+    if (depth > 16)
+      return fail("the header nests too deeply");
+    skipSpace();
+    if (p == end)
+      return fail("the header ends early");
+    char c = *p;
+    if (c == '{') {
+      ++p;
+      value.kind = Json::Object;
+      skipSpace();
+      if (p != end && *p == '}') {
+        ++p;
+        return true;
+      }
+      while (true) {
+        skipSpace();
+        std::string key;
+        if (!parseString(key))
+          return false;
+        skipSpace();
+        if (p == end || *p != ':')
+          return fail("expected ':' after a key");
+        ++p;
+        Json member;
+        if (!parseValue(member, depth + 1))
+          return false;
+        value.members.emplace_back(std::move(key), std::move(member));
+        skipSpace();
+        if (p != end && *p == ',') {
+          ++p;
+          continue;
+        }
+        if (p != end && *p == '}') {
+          ++p;
+          return true;
+        }
+        return fail("expected ',' or '}' in an object");
+      }
+    }
+    if (c == '[') {
+      ++p;
+      value.kind = Json::Array;
+      skipSpace();
+      if (p != end && *p == ']') {
+        ++p;
+        return true;
+      }
+      while (true) {
+        Json item;
+        if (!parseValue(item, depth + 1))
+          return false;
+        value.items.push_back(std::move(item));
+        skipSpace();
+        if (p != end && *p == ',') {
+          ++p;
+          continue;
+        }
+        if (p != end && *p == ']') {
+          ++p;
+          return true;
+        }
+        return fail("expected ',' or ']' in an array");
+      }
+    }
+    if (c == '"') {
+      value.kind = Json::String;
+      return parseString(value.string);
+    }
+    if (literal("true")) {
+      value.kind = Json::Bool;
+      value.boolean = true;
+      return true;
+    }
+    if (literal("false")) {
+      value.kind = Json::Bool;
+      return true;
+    }
+    if (literal("null"))
+      return true;
+    return parseNumber(value);
+  }
+
+  const char *p;
+  const char *end;
+  std::string why;
+};
+
+const Json *member(const Json &object, const char *key) {
+  for (const auto &[name, value] : object.members)
+    if (name == key)
+      return &value;
+  return nullptr;
+}
+
+/// The element count of `shape`, or -1 when it overflows or is negative.
+int64_t elementCount(const std::vector<int64_t> &shape) {
+  int64_t count = 1;
+  for (int64_t s : shape)
+    if (s < 0 || __builtin_mul_overflow(count, s, &count))
+      return -1;
+  return count;
+}
+
+std::string quoted(const std::string &s) { return "'" + s + "'"; }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// TensorSource
+//===----------------------------------------------------------------------===//
+
+const char *summa::rt::driver::safetensorsDTypeName(int32_t dtype) {
+  const DTypeNames *d = byDType(dtype);
+  return d ? d->safetensors : nullptr;
+}
+
+TensorSource::~TensorSource() {
+  for (const Mapping &m : mappings)
+    if (m.size > 0)
+      munmap(m.address, m.size);
+}
+
+bool TensorSource::mapFile(const std::string &file, const char *&data,
+                           size_t &size, std::string &error) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot open " + quoted(file) + ": " + std::strerror(errno);
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    error = "cannot read " + quoted(file) + ": " + std::strerror(errno);
+    ::close(fd);
+    return false;
+  }
+  size = static_cast<size_t>(st.st_size);
+  data = nullptr;
+  if (size > 0) {
+    void *address = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (address == MAP_FAILED) {
+      error = "cannot map " + quoted(file) + ": " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    mappings.push_back({address, size});
+    data = static_cast<const char *>(address);
+  }
+  ::close(fd);
+  return true;
+}
+
+bool TensorSource::openSafetensors(std::string &error) {
+  const char *data;
+  size_t size;
+  if (!mapFile(where, data, size, error))
+    return false;
+  auto bad = [&](const std::string &why) {
+    error = quoted(where) + " is not a valid safetensors file: " + why;
+    return false;
+  };
+  if (size < 8)
+    return bad("shorter than its 8-byte header length");
+  uint64_t headerLength = 0;
+  for (int i = 7; i >= 0; --i)
+    headerLength = (headerLength << 8) | static_cast<unsigned char>(data[i]);
+  if (headerLength > size - 8)
+    return bad("its header length (" + std::to_string(headerLength) +
+               " bytes) runs past the end of the file (" +
+               std::to_string(size) + " bytes)");
+  Json header;
+  std::string why;
+  if (!JsonParser(data + 8, data + 8 + headerLength).parse(header, why))
+    return bad("its header: " + why);
+  if (header.kind != Json::Object)
+    return bad("its header is not a JSON object");
+  const char *payload = data + 8 + headerLength;
+  uint64_t payloadSize = size - 8 - headerLength;
+  for (const auto &[name, entry] : header.members) {
+    if (name == "__metadata__")
+      continue;
+    auto badTensor = [&](const std::string &why) {
+      return bad("tensor " + quoted(name) + ": " + why);
+    };
+    if (entry.kind != Json::Object)
+      return badTensor("not an object");
+    const Json *dtype = member(entry, "dtype");
+    const Json *shape = member(entry, "shape");
+    const Json *offsets = member(entry, "data_offsets");
+    if (!dtype || dtype->kind != Json::String)
+      return badTensor("no \"dtype\" string");
+    if (!shape || shape->kind != Json::Array)
+      return badTensor("no \"shape\" array");
+    if (!offsets || offsets->kind != Json::Array || offsets->items.size() != 2)
+      return badTensor("no \"data_offsets\" pair");
+    StoredTensor t;
+    t.name = name;
+    t.dtypeName = dtype->string;
+    for (const DTypeNames &d : kDTypes)
+      if (t.dtypeName == d.safetensors)
+        t.dtype = d.dtype;
+    for (const Json &s : shape->items) {
+      if (s.kind != Json::Number || !s.integral || s.integer < 0)
+        return badTensor("a shape entry that is not a size");
+      t.shape.push_back(s.integer);
+    }
+    for (const Json &o : offsets->items)
+      if (o.kind != Json::Number || !o.integral || o.integer < 0)
+        return badTensor("a data offset that is not a byte count");
+    uint64_t begin = offsets->items[0].integer,
+             stop = offsets->items[1].integer;
+    if (begin > stop || stop > payloadSize)
+      return badTensor("data offsets [" + std::to_string(begin) + ", " +
+                       std::to_string(stop) + ") outside the " +
+                       std::to_string(payloadSize) + " data bytes");
+    t.data = payload + begin;
+    t.bytes = stop - begin;
+    if (const DTypeNames *d = byDType(t.dtype)) {
+      int64_t count = elementCount(t.shape);
+      if (count < 0 || static_cast<uint64_t>(count) * d->size != t.bytes)
+        return badTensor("its shape and dtype need " +
+                         (count < 0 ? std::string("too many")
+                                    : std::to_string(count * d->size)) +
+                         " bytes, its data offsets give " +
+                         std::to_string(t.bytes));
+    }
+    stored.push_back(std::move(t));
+  }
+  return true;
+}
+
+bool TensorSource::openNpyDirectory(std::string &error) {
+  DIR *dir = opendir(where.c_str());
+  if (!dir) {
+    error = "cannot open directory " + quoted(where) + ": " +
+            std::strerror(errno);
+    return false;
+  }
+  std::vector<std::string> files;
+  while (dirent *entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
+      files.push_back(name);
+  }
+  closedir(dir);
+  std::sort(files.begin(), files.end());
+  for (const std::string &file : files) {
+    std::string path = where + "/" + file;
+    const char *data;
+    size_t size;
+    if (!mapFile(path, data, size, error))
+      return false;
+    auto bad = [&](const std::string &why) {
+      error = quoted(path) + " is not a valid .npy file: " + why;
+      return false;
+    };
+    if (size < 10 || std::memcmp(data, "\x93NUMPY", 6) != 0)
+      return bad("no \\x93NUMPY magic");
+    int major = static_cast<unsigned char>(data[6]);
+    size_t lengthBytes = major == 1 ? 2 : major <= 3 ? 4 : 0;
+    if (lengthBytes == 0)
+      return bad("unknown format version " + std::to_string(major));
+    if (size < 8 + lengthBytes)
+      return bad("truncated header");
+    size_t headerLength = 0;
+    for (size_t i = lengthBytes; i-- > 0;)
+      headerLength =
+          (headerLength << 8) | static_cast<unsigned char>(data[8 + i]);
+    size_t start = 8 + lengthBytes;
+    if (headerLength > size - start)
+      return bad("truncated header");
+    std::string header(data + start, headerLength);
+    auto field = [&](const char *key) -> std::string {
+      std::string k = std::string("'") + key + "'";
+      size_t at = header.find(k);
+      if (at == std::string::npos)
+        return {};
+      at = header.find(':', at + k.size());
+      if (at == std::string::npos)
+        return {};
+      ++at;
+      while (at < header.size() && header[at] == ' ')
+        ++at;
+      size_t stop = at;
+      if (at < header.size() && header[at] == '(') {
+        stop = header.find(')', at);
+        return stop == std::string::npos ? std::string()
+                                         : header.substr(at, stop - at + 1);
+      }
+      if (at < header.size() && header[at] == '\'') {
+        stop = header.find('\'', at + 1);
+        return stop == std::string::npos
+                   ? std::string()
+                   : header.substr(at + 1, stop - at - 1);
+      }
+      while (stop < header.size() && header[stop] != ',' &&
+             header[stop] != '}')
+        ++stop;
+      return header.substr(at, stop - at);
+    };
+    StoredTensor t;
+    t.name = file.substr(0, file.size() - 4);
+    t.dtypeName = field("descr");
+    if (t.dtypeName.empty())
+      return bad("no 'descr'");
+    for (const DTypeNames &d : kDTypes)
+      if (d.npy && t.dtypeName == d.npy)
+        t.dtype = d.dtype;
+    std::string order = field("fortran_order");
+    if (order.rfind("True", 0) == 0)
+      return bad("Fortran order; save it with numpy.ascontiguousarray");
+    std::string shape = field("shape");
+    if (shape.size() < 2)
+      return bad("no 'shape'");
+    const char *s = shape.c_str() + 1;
+    while (*s && *s != ')') {
+      while (*s == ' ' || *s == ',')
+        ++s;
+      if (*s == ')')
+        break;
+      char *stop = nullptr;
+      long long dim = std::strtoll(s, &stop, 10);
+      if (stop == s || dim < 0)
+        return bad("a malformed shape " + shape);
+      t.shape.push_back(dim);
+      s = stop;
+    }
+    t.data = data + start + headerLength;
+    t.bytes = size - start - headerLength;
+    if (const DTypeNames *d = byDType(t.dtype)) {
+      int64_t count = elementCount(t.shape);
+      if (count < 0 || static_cast<uint64_t>(count) * d->size > t.bytes)
+        return bad("its shape " + shape + " needs more bytes than the " +
+                   std::to_string(t.bytes) + " it holds");
+      t.bytes = count * d->size;
+    }
+    stored.push_back(std::move(t));
+  }
+  return true;
+}
+
+std::unique_ptr<TensorSource> TensorSource::open(const std::string &path,
+                                                 std::string &error) {
+  std::unique_ptr<TensorSource> source(new TensorSource());
+  source->where = path;
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    error = "cannot open " + quoted(path) + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  bool ok = S_ISDIR(st.st_mode) ? source->openNpyDirectory(error)
+                                : source->openSafetensors(error);
+  if (!ok)
+    return nullptr;
+  return source;
+}
+
+const StoredTensor *TensorSource::find(const std::string &name) const {
+  for (const StoredTensor &t : stored)
+    if (t.name == name)
+      return &t;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out + "\"";
+}
+} // namespace
+
+bool summa::rt::driver::writeSafetensors(
+    const std::string &path, const std::vector<TensorToWrite> &tensors,
+    std::string &error) {
+  std::string header = "{";
+  uint64_t offset = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const TensorToWrite &t = tensors[i];
+    const char *dtype = safetensorsDTypeName(t.dtype);
+    if (!dtype) {
+      error = "tensor '" + t.name + "' has an element type safetensors "
+              "cannot name";
+      return false;
+    }
+    if (i > 0)
+      header += ",";
+    header += jsonString(t.name) + ":{\"dtype\":\"" + dtype + "\",\"shape\":[";
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      header += (d ? "," : "") + std::to_string(t.shape[d]);
+    header += "],\"data_offsets\":[" + std::to_string(offset) + "," +
+              std::to_string(offset + t.bytes) + "]}";
+    offset += t.bytes;
+  }
+  header += "}";
+  // The data starts 8-byte aligned, as the reference writer pads it.
+  while ((8 + header.size()) % 8 != 0)
+    header.push_back(' ');
+
+  std::string temporary = path + ".tmp" + std::to_string(getpid());
+  FILE *file = std::fopen(temporary.c_str(), "wb");
+  if (!file) {
+    error = "cannot write " + quoted(path) + ": " + std::strerror(errno);
+    return false;
+  }
+  unsigned char length[8];
+  uint64_t n = header.size();
+  for (int i = 0; i < 8; ++i)
+    length[i] = static_cast<unsigned char>(n >> (8 * i));
+  bool ok = std::fwrite(length, 1, 8, file) == 8 &&
+            std::fwrite(header.data(), 1, header.size(), file) == header.size();
+  for (const TensorToWrite &t : tensors)
+    ok = ok && (t.bytes == 0 || std::fwrite(t.data, 1, t.bytes, file) == t.bytes);
+  int saved = errno;
+  if (std::fclose(file) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
+    ok = false;
+    saved = errno;
+  }
+  if (!ok) {
+    std::remove(temporary.c_str());
+    error = "cannot write " + quoted(path) + ": " + std::strerror(saved);
+  }
+  return ok;
+}

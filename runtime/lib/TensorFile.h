@@ -1,0 +1,94 @@
+//===- TensorFile.h - tensors in safetensors and .npy files -----*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The files a compiled program reads its inputs from (--inputs) and writes
+// its outputs and checkpoints to (--outputs, --checkpoint): safetensors, the
+// format torch and transformers write, and a directory of NumPy .npy files
+// named after the tensors. Files are mapped read-only, so that a rank reads
+// only the pages of the tiles it copies out of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_LIB_TENSORFILE_H
+#define SUMMA_RUNTIME_LIB_TENSORFILE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace summa::rt::driver {
+
+/// One tensor of a file.
+struct StoredTensor {
+  std::string name;
+  /// SUMMA_DT_*, or -1 for an element type summa does not run.
+  int32_t dtype = -1;
+  /// The element type as the file names it ("F32", "<f4").
+  std::string dtypeName;
+  std::vector<int64_t> shape;
+  /// The tensor's bytes, row-major, in the mapped file.
+  const char *data = nullptr;
+  uint64_t bytes = 0;
+};
+
+/// The tensors of a safetensors file, or of a directory of `<name>.npy`
+/// files, mapped read-only.
+class TensorSource {
+public:
+  /// Opens `path`; on a missing or malformed file, returns null and sets
+  /// `error` to a message that names the file and what is wrong.
+  static std::unique_ptr<TensorSource> open(const std::string &path,
+                                            std::string &error);
+  ~TensorSource();
+  TensorSource(const TensorSource &) = delete;
+  TensorSource &operator=(const TensorSource &) = delete;
+
+  /// The tensor named `name`, or null.
+  const StoredTensor *find(const std::string &name) const;
+  const std::vector<StoredTensor> &tensors() const { return stored; }
+  const std::string &path() const { return where; }
+
+private:
+  TensorSource() = default;
+  bool mapFile(const std::string &file, const char *&data, size_t &size,
+               std::string &error);
+  bool openSafetensors(std::string &error);
+  bool openNpyDirectory(std::string &error);
+
+  std::string where;
+  std::vector<StoredTensor> stored;
+  struct Mapping {
+    void *address;
+    size_t size;
+  };
+  std::vector<Mapping> mappings;
+};
+
+/// A tensor to write: `bytes` bytes at `data`, row-major.
+struct TensorToWrite {
+  std::string name;
+  int32_t dtype = 0;
+  std::vector<int64_t> shape;
+  const void *data = nullptr;
+  size_t bytes = 0;
+};
+
+/// Writes `tensors` as a safetensors file at `path` (through a temporary
+/// file renamed over it, so that a reader never sees half a file). The
+/// bytes depend only on the tensors: two runs that compute the same values
+/// write the same file. Returns false and sets `error` on failure.
+bool writeSafetensors(const std::string &path,
+                      const std::vector<TensorToWrite> &tensors,
+                      std::string &error);
+
+/// The safetensors name of a SUMMA_DT_* element type ("F32"), or null.
+const char *safetensorsDTypeName(int32_t dtype);
+
+} // namespace summa::rt::driver
+
+#endif // SUMMA_RUNTIME_LIB_TENSORFILE_H

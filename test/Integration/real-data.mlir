@@ -1,0 +1,66 @@
+// Real data in and out: the exported models run on the weights and inputs
+// PyTorch used (--inputs, a safetensors file the exporter wrote with
+// --save-inputs; each rank reads only its tiles) and their outputs are
+// compared with PyTorch's (--expect, written with --save-outputs), as well
+// as with the unpartitioned function (--check).
+//
+// nanoGPT's GELU(approximate="tanh") is exported by torch-mlir with the
+// constant 0.797724 for sqrt(2/pi) = 0.7978846: the IR itself differs from
+// PyTorch by ~1.3e-5 (export_torch.py's own run of the IR sees it too), so
+// its --expect tolerance is 1e-4.
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block.mlir --grid=2,2,1 -o %t.nb
+// RUN: %mpirun -np 4 %t.nb --inputs %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors --expect %summa_src/examples/fixtures/nanogpt_block.torch.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block.mlir --grid=2,2,2 -o %t.hf
+// RUN: %mpirun -np 8 %t.hf --inputs %summa_src/examples/fixtures/hf_gpt2_block.inputs.safetensors --expect %summa_src/examples/fixtures/hf_gpt2_block.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
+// RUN: summa-compile %summa_src/examples/fixtures/llama_layer.mlir --grid=1,1,2 -o %t.ll
+// RUN: %mpirun -np 2 %t.ll --inputs %summa_src/examples/fixtures/llama_layer.inputs.safetensors --expect %summa_src/examples/fixtures/llama_layer.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
+// The whole small GPT: its token ids and targets are i64 tensors of the file.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=2,2,1 -o %t.gs
+// RUN: %mpirun -np 4 %t.gs --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
+// CHECK: check: PASS
+// EXPECT: expect: result0 rel_err=
+// EXPECT: expect: PASS
+
+// A directory of .npy files named after the arguments reads the same.
+// RUN: rm -rf %t.npy && %python %S/Inputs/safetensors_to_npy.py %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors %t.npy
+// RUN: %mpirun -np 4 %t.nb --inputs %t.npy --expect %summa_src/examples/fixtures/nanogpt_block.torch.safetensors --tol 1e-4 --iters 0 | FileCheck %s --check-prefix=EXPECT
+
+// The model's own outputs name their results: written with --outputs and
+// read back with --expect they agree exactly.
+// RUN: %mpirun -np 4 %t.nb --inputs %t.npy --outputs %t.nb.out --iters 0
+// RUN: %mpirun -np 4 %t.nb --inputs %t.npy --expect %t.nb.out --tol 0 --atol 0 --iters 0 | FileCheck %s --check-prefix=SELF
+// SELF: expect: result0 rel_err=0.000e+00 max_abs_err=0.000e+00
+// SELF: expect: PASS
+
+// A training step stops and resumes bit-identically: 4 steps in one run
+// write the same file as 2 steps, a checkpoint, and 2 more steps from it.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,1 -o %t.ts
+// RUN: %mpirun -np 4 %t.ts --steps 4 --outputs %t.four --iters 0
+// RUN: rm -rf %t.ckpt && %mpirun -np 4 %t.ts --steps 2 --checkpoint %t.ckpt --save-every 2 --iters 0 | FileCheck %s --check-prefix=CKPT
+// RUN: %mpirun -np 4 %t.ts --inputs %t.ckpt/step2.safetensors --steps 2 --outputs %t.resumed --iters 0
+// RUN: cmp %t.four %t.resumed
+// CKPT: checkpoint: step 2 written to {{.*}}step2.safetensors
+// The checkpoint holds every input of the next step, updated weights
+// included, under the function's argument names.
+// RUN: %mpirun -np 4 %t.ts --inputs %t.ckpt/step2.safetensors --steps 2 --check --exact-replicas --iters 0 | FileCheck %s
+
+// Bad files: each a clear error naming the file and the tensor.
+// RUN: printf 'not a tensor file' > %t.bad
+// RUN: not %mpirun -np 4 %t.nb --inputs %t.bad 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: --inputs: '{{.*}}.bad' is not a valid safetensors file: its header length ({{[0-9]+}} bytes) runs past the end of the file (17 bytes)
+// RUN: not %mpirun -np 4 %t.nb --inputs %t.missing-file 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: --inputs: cannot open '{{.*}}missing-file': No such file or directory
+// The q3 export of the same block has other shapes.
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_q3.mlir --grid=1,1,1 -o %t.q3
+// RUN: not %mpirun -np 1 %t.q3 --inputs %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: --inputs '{{.*}}nanogpt_block.inputs.safetensors': tensor 'x' has shape [4, 8, 32]; input 'x' has shape [3, 8, 24]
+// Another model's file lacks this one's tensors: all are named, and
+// --fill-missing takes them from the seed instead.
+// RUN: not %mpirun -np 4 %t.nb --inputs %summa_src/examples/fixtures/llama_layer.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: has no tensor named 'ln_1.weight', 'ln_1.bias', 'attn.bias', 'attn.c_attn.weight'
+// RUN: %mpirun -np 4 %t.nb --inputs %summa_src/examples/fixtures/llama_layer.inputs.safetensors --fill-missing --check --iters 0 | FileCheck %s
+// An --expect file with the wrong shape fails the comparison.
+// RUN: not %mpirun -np 1 %t.q3 --expect %summa_src/examples/fixtures/nanogpt_block.torch.safetensors --iters 0 | FileCheck %s --check-prefix=EXPECTSHAPE
+// EXPECTSHAPE: expect: FAIL result0 is F32 [3, 8, 24], '{{.*}}' holds F32 [4, 8, 32]
+// RUN: not %mpirun -np 4 %t.nb --checkpoint %t.ckpt2 --iters 0 2>&1 | FileCheck %s --check-prefix=PAIR
+// PAIR: --checkpoint DIR and --save-every K go together
