@@ -2,6 +2,8 @@
 // RUN: summa-opt %t.spmd.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s
 // RUN: summa-opt %t.spmd.mlir --summa-lower-to-cuda="format=isa block-size=128" | FileCheck %s --check-prefix=BLOCK
 // RUN: summa-opt %summa_src/examples/mlp_loss.mlir --summa-lower-to-cuda="format=isa" | FileCheck %s --check-prefix=LOSS
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --emit=spmd-mlir -o %t.layer.mlir
+// RUN: summa-opt %t.layer.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s --check-prefix=NODIV --implicit-check-not=div.s64 --implicit-check-not=div.u64 --implicit-check-not=rem.s64 --implicit-check-not=rem.u64
 
 // --target=cuda's lowering (no CUDA toolkit needed with format=isa, PTX):
 // the host function allocates through the runtime's device pool, calls the
@@ -41,3 +43,10 @@
 // LOSS-NOT: llvm.load
 // LOSS-NOT: llvm.store
 // LOSS: llvm.return
+
+// The index computations' constants are sunk into the kernels before
+// outlining (gpu-launch-sink-index-computations): ptxas sees every divisor,
+// and no kernel of a GPT layer divides 64-bit integers per element (52
+// div.s64 in its PTX without the sinking).
+// NODIV: llvm.func @gpt_layer(
+// NODIV: gpu.binary

@@ -68,7 +68,6 @@ DimSplits activationSplits(int64_t rank) {
   return s;
 }
 
-DimSplits splitsOf(LayoutAttr layout) { return layout.getDims(); }
 
 using Phase = LayoutPhase;
 
@@ -169,7 +168,7 @@ private:
 
 LayoutAttr LayoutSolver::fit(LayoutAttr layout, Type type) {
   auto tensor = cast<RankedTensorType>(type);
-  DimSplits splits = splitsOf(layout);
+  DimSplits splits = layout.getDims();
   bool changedAny = false;
   for (auto [d, split] : llvm::enumerate(splits))
     if (tensor.getDimSize(d) == 1 && split.isSplit()) {
@@ -243,10 +242,6 @@ void LayoutSolver::define(OpResult result, LayoutAttr layout) {
   changed = true;
 }
 
-/// The form of a linalg.matmul, from its indexing maps.
-static std::optional<MatmulForm> getForm(linalg::MatmulOp op) {
-  return getMatmulForm(op.getIndexingMapsArray());
-}
 
 /// The one dimension of `group` whose size in `type` is not 1, if exactly
 /// one is.
@@ -278,7 +273,7 @@ void LayoutSolver::addChunkHint(Value v, int64_t dim, int64_t chunk) {
     return;
   int64_t size = type.getDimSize(dim);
   if (auto mm = dyn_cast<linalg::MatmulOp>(def)) {
-    std::optional<MatmulForm> form = getForm(mm);
+    std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
     if (!form)
       return;
     // The result's rows come from the lhs's M dimension, its columns from
@@ -405,7 +400,7 @@ static bool reachesWeightSlot(Value value, int depth = 0) {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (auto mm = dyn_cast<linalg::MatmulOp>(user)) {
-      std::optional<MatmulForm> form = getForm(mm);
+      std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
       if (form && *form != MatmulForm::atb &&
           use.getOperandNumber() == 1)
         return true;

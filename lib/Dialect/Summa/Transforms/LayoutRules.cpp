@@ -33,12 +33,7 @@ namespace {
 using DimSplits = SmallVector<DimLayout>;
 } // namespace
 
-static DimSplits splitsOf(LayoutAttr layout) { return layout.getDims(); }
 
-/// The form of a linalg.matmul, from its indexing maps.
-static std::optional<MatmulForm> getForm(linalg::MatmulOp op) {
-  return getMatmulForm(op.getIndexingMapsArray());
-}
 
 bool mlir::summa::isCheapToCopy(Operation *op) {
   if (!op)
@@ -60,7 +55,7 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op);
 
 static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
   auto gridRef = FlatSymbolRefAttr::get(s.getGrid().getSymNameAttr());
-  std::optional<MatmulForm> form = getForm(op);
+  std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
   if (!form)
     return visitStructured(s, op);
   // The result's rows and columns are factored into groups when slices of
@@ -269,7 +264,7 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op, OpOperand &
   // The expanded layout with only the leading dimension of every group
   // split (the only one that keeps a block layout).
   auto outerOnly = [&](LayoutAttr expanded) {
-    DimSplits splits = splitsOf(expanded);
+    DimSplits splits = expanded.getDims();
     for (const ReassociationIndices &group : groups)
       for (int64_t d : group)
         if (d != lead(group))
@@ -306,7 +301,7 @@ static LogicalResult visitSoftmax(LayoutRuleState &s, linalg::SoftmaxOp op) {
   if (!layout)
     return success();
   // The normalised dimension is taken whole on every rank.
-  DimSplits splits = splitsOf(layout);
+  DimSplits splits = layout.getDims();
   splits[op.getDimension()] = DimLayout();
   LayoutAttr whole = s.make(splits);
   s.want(op->getOpOperand(0), whole);
@@ -343,7 +338,7 @@ static LogicalResult visitExtractSlice(LayoutRuleState &s, tensor::ExtractSliceO
   };
   DimSplits splits(source.getRank());
   if (LayoutAttr in = s.lookup(op.getSource())) {
-    splits = splitsOf(in);
+    splits = in.getDims();
   } else if (LayoutAttr out = s.lookup(op.getResult())) {
     for (auto [r, d] : llvm::enumerate(kept))
       splits[d] = out.getDimSplit(r);
@@ -394,14 +389,14 @@ static LogicalResult visitInsertSlice(LayoutRuleState &s, tensor::InsertSliceOp 
     layout = s.lookup(op.getSource());
     if (!layout)
       return success();
-    DimSplits splits = splitsOf(layout);
+    DimSplits splits = layout.getDims();
     for (DimLayout &dim : splits)
       dim.groups = 1;
     layout = s.make(splits);
   }
   // As for tensor.extract_slice: a partial dimension keeps its split when
   // the slice covers whole groups of a factored one.
-  DimSplits splits = splitsOf(layout), sourceSplits = splits;
+  DimSplits splits = layout.getDims(), sourceSplits = splits;
   for (int64_t d = 0; d < dest.getRank(); ++d) {
     int64_t offset = op.getStaticOffsets()[d], size = op.getStaticSizes()[d];
     if (offset == 0 && size == dest.getDimSize(d))
@@ -458,7 +453,7 @@ static LogicalResult visitConcat(LayoutRuleState &s, tensor::ConcatOp op) {
         along = DimLayout(first.axes, sizeOf(op.getResult()) / chunk);
     }
   }
-  DimSplits splits = splitsOf(layout);
+  DimSplits splits = layout.getDims();
   splits[dim] = DimLayout();
   if (!along) {
     LayoutAttr whole = s.make(splits);
@@ -486,7 +481,7 @@ static LogicalResult visitPad(LayoutRuleState &s, tensor::PadOp op) {
   if (ShapedType::isDynamicShape(op.getStaticLow()) ||
       ShapedType::isDynamicShape(op.getStaticHigh()))
     return op.emitError() << "tensor.pad: only static padding is supported";
-  DimSplits splits = splitsOf(layout);
+  DimSplits splits = layout.getDims();
   for (unsigned d = 0; d < splits.size(); ++d)
     if (op.getStaticLow()[d] != 0 || op.getStaticHigh()[d] != 0)
       splits[d] = DimLayout();

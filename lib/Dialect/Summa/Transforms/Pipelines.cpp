@@ -49,7 +49,8 @@ static const char *const kToLLVM =
 
 /// --target=cuda, after convert-summa-to-runtime: batched contractions to
 /// runtime GEMMs, the other local ops to kernels
-/// (outlined, checked that the host touches no buffer), the kernels to NVVM
+/// (constants sunk into them, outlined, checked that the host touches no
+/// buffer), the kernels to NVVM
 /// and a binary; then the host to LLVM, with allocations through the
 /// runtime's device pool (_mlir_memref_to_llvm_alloc) and launches through
 /// its mgpu* functions.
@@ -60,6 +61,11 @@ static const char *const kToLoops =
     "summa-map-parallel-loops{block-size=%BLOCK%}";
 static const char *const kToKernels =
     "convert-parallel-loops-to-gpu,"
+    // Constants (sizes, strides, divisors of the index computations) go
+    // into the kernels before outlining, so that ptxas sees them: an index
+    // divided by a constant is a multiply and a shift, not a 64-bit
+    // division per element.
+    "gpu-launch-sink-index-computations,"
     "gpu-kernel-outlining,"
     "summa-verify-host-code,"
     "nvvm-attach-target{chip=%CHIP% O=3},"
