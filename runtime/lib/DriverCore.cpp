@@ -631,6 +631,46 @@ void upload(const Backend &backend, void *buffer, const void *host,
     std::memcpy(buffer, host, bytes);
 }
 
+/// The tensor of `source` that stands for `tensor`: by its file name, else
+/// by its positional name; null if neither is there.
+const StoredTensor *findStored(const TensorSource &source,
+                               const Tensor &tensor) {
+  const StoredTensor *stored = source.find(tensor.fileName);
+  if (!stored && tensor.fileName != tensor.name)
+    stored = source.find(tensor.name);
+  return stored;
+}
+
+/// Whether `stored` has the global shape of `tensor`.
+bool sameShape(const StoredTensor &stored, const Tensor &tensor) {
+  if (stored.shape.size() != static_cast<size_t>(tensor.rank))
+    return false;
+  for (int d = 0; d < tensor.rank; ++d)
+    if (stored.shape[d] != tensor.desc->globalShape[d])
+      return false;
+  return true;
+}
+
+/// This rank's tile of `tensor` (`buffer`) from every rank, in world-rank
+/// order, on rank 0 (every rank must call it; other ranks get an empty
+/// buffer). `what` names the tensor and `purpose` the option in an error.
+HostBuffer gatherTiles(const Backend &backend, const Tensor &tensor,
+                       const void *buffer, const std::string &what,
+                       const char *purpose) {
+  const GridState &g = grid();
+  size_t bytes = tensor.localBytes();
+  if (bytes > INT_MAX)
+    fatal("summaRtMain: %s has %zu bytes per rank, more than %s can gather",
+          what.c_str(), bytes, purpose);
+  HostView tile(backend, buffer, bytes, "the host copy of " + what);
+  HostBuffer tiles(g.worldRank == 0 ? bytes * g.worldSize : 0,
+                   "the gathered tiles of " + what);
+  SUMMA_MPI_CHECK(MPI_Gather(tile.data(), static_cast<int>(bytes), MPI_BYTE,
+                             tiles.data(), static_cast<int>(bytes), MPI_BYTE,
+                             0, MPI_COMM_WORLD));
+  return tiles;
+}
+
 /// Fills every input held at `coords` (null: whole tensors) into
 /// `buffers`: from `source` by name (Tensor::fileName, else its positional
 /// name), reading only the elements of the tile; from the seed when there
@@ -644,12 +684,7 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
   std::string missing;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Tensor &input = inputs[i];
-    const StoredTensor *stored = nullptr;
-    if (source) {
-      stored = source->find(input.fileName);
-      if (!stored && input.fileName != input.name)
-        stored = source->find(input.name);
-    }
+    const StoredTensor *stored = source ? findStored(*source, input) : nullptr;
     if (!stored) {
       if (source && !options.fillMissing) {
         missing += (missing.empty() ? "'" : ", '") + input.fileName + "'";
@@ -667,10 +702,7 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
             caller, path, stored->name.c_str(), stored->dtypeName.c_str(),
             input.fileName.c_str(), want ? want : "?");
     }
-    bool sameShape = stored->shape.size() == static_cast<size_t>(input.rank);
-    for (int d = 0; sameShape && d < input.rank; ++d)
-      sameShape = stored->shape[d] == input.desc->globalShape[d];
-    if (!sameShape)
+    if (!sameShape(*stored, input))
       fatal("%s: --inputs '%s': tensor '%s' has shape %s; input '%s' has "
             "shape %s",
             caller, path, stored->name.c_str(),
@@ -700,18 +732,9 @@ HostBuffer gatherWhole(const Backend &backend, const Tensor &tensor,
                        const void *buffer, const char *purpose) {
   const GridState &g = grid();
   size_t bytes = tensor.localBytes();
-  if (bytes > INT_MAX)
-    fatal("summaRtMain: '%s' has %zu bytes per rank, more than %s can "
-          "gather",
-          tensor.fileName.c_str(), bytes, purpose);
-  HostView tile(backend, buffer, bytes,
-                "the host copy of '" + tensor.fileName + "' for " + purpose);
+  HostBuffer tiles = gatherTiles(backend, tensor, buffer,
+                                 "'" + tensor.fileName + "'", purpose);
   bool root = g.worldRank == 0;
-  HostBuffer tiles(root ? bytes * g.worldSize : 0,
-                   "the gathered tiles of '" + tensor.fileName + "'");
-  SUMMA_MPI_CHECK(MPI_Gather(tile.data(), static_cast<int>(bytes), MPI_BYTE,
-                             tiles.data(), static_cast<int>(bytes), MPI_BYTE,
-                             0, MPI_COMM_WORLD));
   HostBuffer whole(root ? tensor.globalBytes() : 0,
                    "the whole '" + tensor.fileName + "'");
   if (!root)
@@ -903,18 +926,13 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
   double maxRel = 0;
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor &output = outputs[o];
-    const StoredTensor *stored = source->find(output.fileName);
-    if (!stored && output.fileName != output.name)
-      stored = source->find(output.name);
+    const StoredTensor *stored = findStored(*source, output);
     if (!stored) {
       std::printf("expect: %s not in '%s', not compared\n",
                   output.fileName.c_str(), options.expect.c_str());
       continue;
     }
-    bool sameShape = stored->shape.size() == static_cast<size_t>(output.rank);
-    for (int d = 0; sameShape && d < output.rank; ++d)
-      sameShape = stored->shape[d] == output.desc->globalShape[d];
-    if (stored->dtype != output.desc->dtype || !sameShape) {
+    if (stored->dtype != output.desc->dtype || !sameShape(*stored, output)) {
       const char *want = safetensorsDTypeName(output.desc->dtype);
       std::printf("expect: FAIL %s is %s %s, '%s' holds %s %s\n",
                   output.fileName.c_str(), want ? want : "?",
@@ -1071,22 +1089,11 @@ int summa::rt::driver::run(int argc, char **argv,
 
     std::vector<HostBuffer> gathered;
     if (options.check || !options.expect.empty()) {
-      for (size_t o = 0; o < outputs.size(); ++o) {
-        size_t bytes = outputs[o].localBytes();
-        if (bytes > INT_MAX)
-          fatal("%s: output '%s' has %zu bytes per rank, more than --check can "
-                "gather",
-                caller, outputs[o].name.c_str(), bytes);
-        HostView tile(backend, pointers[inputs.size() + o], bytes,
-                      "the host copy of output '" + outputs[o].name + "'");
-        gathered.emplace_back(g.worldRank == 0 ? bytes * g.worldSize : 0,
-                              "the gathered tiles of output '" +
-                                  outputs[o].name + "'");
-        SUMMA_MPI_CHECK(MPI_Gather(tile.data(), static_cast<int>(bytes),
-                                   MPI_BYTE, gathered.back().data(),
-                                   static_cast<int>(bytes), MPI_BYTE, 0,
-                                   MPI_COMM_WORLD));
-      }
+      for (size_t o = 0; o < outputs.size(); ++o)
+        gathered.push_back(gatherTiles(
+            backend, outputs[o], pointers[inputs.size() + o],
+            "output '" + outputs[o].name + "'",
+            options.check ? "--check" : "--expect"));
     }
 
     if (options.iters > 0) {
