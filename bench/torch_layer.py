@@ -34,6 +34,8 @@ def main():
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--modes", default="eager,compile")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="CPU threads of PyTorch (torch.set_num_threads; default: its own)")
     args = ap.parse_args()
 
     try:
@@ -49,6 +51,8 @@ def main():
         print("torch_layer: --hidden must be a multiple of --heads", file=sys.stderr)
         return 2
 
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
     dtype = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     dev = torch.device(args.device)
     b, s, h, nh, f = args.batch, args.seq, args.hidden, args.heads, args.ffn

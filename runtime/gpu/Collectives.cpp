@@ -62,6 +62,10 @@ ncclDataType_t ncclType(int32_t dtype) {
     return ncclFloat16;
   case SUMMA_DT_BF16:
     return ncclBfloat16;
+  case SUMMA_DT_I64:
+    return ncclInt64;
+  case SUMMA_DT_I32:
+    return ncclInt32;
   default:
     return ncclFloat32;
   }
@@ -345,7 +349,8 @@ struct Checked {
 Checked checkCommon(const char *caller, int32_t dtype, int32_t mask) {
   Context &ctx = context(caller);
   Checked checked{&ctx, {}, nullptr};
-  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &checked.type));
+  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &checked.type,
+                          /*allowInt=*/true));
   checked.group = &summa::rt::groupFor(mask, caller);
   return checked;
 }

@@ -113,7 +113,7 @@ std::vector<ncclComm_t> distinctComms() {
 
 void selectDevice(const char *caller) {
   MPI_Comm local = MPI_COMM_NULL;
-  SUMMA_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
+  SUMMA_MPI_CHECK(MPI_Comm_split_type(gridState.world, MPI_COMM_TYPE_SHARED,
                                       gridState.worldRank, MPI_INFO_NULL,
                                       &local));
   SUMMA_MPI_CHECK(MPI_Comm_rank(local, &state.info.localRank));
@@ -180,7 +180,7 @@ void buildMpiGroups() {
     Group &group = g.groups[mask];
     int colour = static_cast<int>(groupColour(g.q, g.coords, mask));
     SUMMA_MPI_CHECK(
-        MPI_Comm_split(MPI_COMM_WORLD, colour, g.worldRank, &group.comm));
+        MPI_Comm_split(gridState.world, colour, g.worldRank, &group.comm));
     SUMMA_MPI_CHECK(MPI_Comm_set_errhandler(group.comm, MPI_ERRORS_RETURN));
     int size = 0, rank = 0;
     SUMMA_MPI_CHECK(MPI_Comm_size(group.comm, &size));
@@ -198,7 +198,7 @@ void buildNcclGroups() {
   std::memset(&id, 0, sizeof(id));
   if (g.worldRank == 0)
     SUMMA_NCCL_CHECK(ncclGetUniqueId(&id));
-  SUMMA_MPI_CHECK(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD));
+  SUMMA_MPI_CHECK(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, gridState.world));
   SUMMA_NCCL_CHECK(
       ncclCommInitRank(&state.world, g.worldSize, id, g.worldRank));
   // Every rank takes the same decisions in the same order: the group size
@@ -548,8 +548,9 @@ void summaRtFinalize(void) {
     SUMMA_CUDA_CHECK(cudaFreeHost(state.staging));
 
   state = Context();
+  bool finalizeMpi = gridState.finalizeMpi;
   gridState = GridState();
-  if (mpiRunning())
+  if (finalizeMpi && mpiRunning())
     MPI_Finalize();
   if (!profileWritten)
     std::exit(1);

@@ -21,6 +21,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstring>
 
 namespace summa::gpu {
@@ -49,6 +50,12 @@ inline void fillInputOnHost(void *data, int32_t dtype, const TileMap &map,
     case SUMMA_DT_BF16:
       static_cast<uint16_t *>(data)[i] =
           floatToBFloat16(static_cast<float>(value));
+      break;
+    case SUMMA_DT_I64:
+      static_cast<int64_t *>(data)[i] = static_cast<int64_t>(std::floor(value));
+      break;
+    case SUMMA_DT_I32:
+      static_cast<int32_t *>(data)[i] = static_cast<int32_t>(std::floor(value));
       break;
     default:
       static_cast<float *>(data)[i] = static_cast<float>(value);

@@ -21,6 +21,7 @@
 
 #include "DeviceFill.h"
 #include "DriverCore.h"
+#include "Model.h"
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
@@ -56,7 +57,8 @@ size_t elementSize(const SummaTensorDesc &desc, const char *role,
     summa::rt::fatal("%s: %s '%s' has an invalid element type %d", caller, role,
                      name, desc.dtype);
   GpuDType type{};
-  requireValid(checkDType(caller, desc.dtype, /*allowF64=*/true, &type));
+  requireValid(checkDType(caller, desc.dtype, /*allowF64=*/true, &type,
+                          /*allowInt=*/true));
   return type.size;
 }
 
@@ -162,4 +164,8 @@ const summa::rt::driver::Backend gpuBackend = {
 
 int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   return summa::rt::driver::run(argc, argv, program, gpuBackend);
+}
+
+SummaModel *summaModelInit(const SummaProgramDesc *program, int64_t comm) {
+  return summa::rt::driver::createModel(program, comm, gpuBackend);
 }

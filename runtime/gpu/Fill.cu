@@ -40,6 +40,16 @@ __device__ __forceinline__ __nv_bfloat16 convert<__nv_bfloat16>(double value) {
   return __float2bfloat16_rn(static_cast<float>(value));
 }
 
+// Integers as the CPU backend stores them (Tensor::store): rounded down.
+template <>
+__device__ __forceinline__ int64_t convert<int64_t>(double value) {
+  return static_cast<int64_t>(floor(value));
+}
+template <>
+__device__ __forceinline__ int32_t convert<int32_t>(double value) {
+  return static_cast<int32_t>(floor(value));
+}
+
 template <typename T>
 __global__ void fillKernel(T *data, TileMap map, uint64_t seed, int32_t tensor,
                            double scale, bool nonnegative) {
@@ -77,6 +87,12 @@ void summa::gpu::fillInputOnDevice(void *data, int32_t dtype,
   case SUMMA_DT_BF16:
     launchFill<__nv_bfloat16>(data, map, seed, tensor, scale, nonnegative,
                               stream);
+    break;
+  case SUMMA_DT_I64:
+    launchFill<int64_t>(data, map, seed, tensor, scale, nonnegative, stream);
+    break;
+  case SUMMA_DT_I32:
+    launchFill<int32_t>(data, map, seed, tensor, scale, nonnegative, stream);
     break;
   default:
     launchFill<float>(data, map, seed, tensor, scale, nonnegative, stream);

@@ -99,6 +99,10 @@ MPI_Datatype summa::gpu::host::mpiType(int32_t dtype) {
     return MPI_FLOAT;
   case SUMMA_DT_F64:
     return MPI_DOUBLE;
+  case SUMMA_DT_I64:
+    return MPI_INT64_T;
+  case SUMMA_DT_I32:
+    return MPI_INT32_T;
   default:
     return MPI_UINT16_T;
   }

@@ -8,9 +8,9 @@
 // written once for both the host and the device: the GPU driver fills its
 // tiles on the device with the same numbers as the CPU backend computes on the
 // host. The formula is a copy of the one in runtime/lib/Driver.cpp (it lives
-// there in an anonymous namespace, compiled for the host only); the unit test
-// InputValueMatchesCpuBackend checks the two agree bit for bit, and the
-// device test DeviceFillMatchesHost checks the device side.
+// there compiled for the host only; both draw from runtime/lib/SplitMix64.h);
+// the unit test InputValueMatchesCpuBackend checks the two agree bit for bit,
+// and the device test DeviceFillMatchesHost checks the device side.
 //
 // A TileMap describes where the elements of one rank's tile (or of a whole
 // tensor) lie in the global row-major tensor.
@@ -20,23 +20,13 @@
 #ifndef SUMMA_RUNTIME_GPU_INPUTVALUE_H
 #define SUMMA_RUNTIME_GPU_INPUTVALUE_H
 
-#include <cstdint>
+#include "SplitMix64.h"
 
-#if defined(__CUDACC__)
-#define SUMMA_HOST_DEVICE __host__ __device__
-#else
-#define SUMMA_HOST_DEVICE
-#endif
+#include <cstdint>
 
 namespace summa::gpu {
 
-/// The splitmix64 finaliser.
-SUMMA_HOST_DEVICE inline uint64_t splitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using summa::rt::splitMix64;
 
 /// summaRtInputValue: uniform in [-1, 1), a multiple of 2^-23.
 SUMMA_HOST_DEVICE inline float inputValue(uint64_t seed, int32_t tensor,

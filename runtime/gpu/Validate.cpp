@@ -45,13 +45,18 @@ const char *summa::gpu::gpuDTypeName(int32_t dtype) {
     return "f16";
   case SUMMA_DT_BF16:
     return "bf16";
+  case SUMMA_DT_I64:
+    return "i64";
+  case SUMMA_DT_I32:
+    return "i32";
   default:
     return nullptr;
   }
 }
 
 std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
-                                   bool allowF64, GpuDType *info) {
+                                   bool allowF64, GpuDType *info,
+                                   bool allowInt) {
   size_t size = 0;
   switch (dtype) {
   case SUMMA_DT_F32:
@@ -63,6 +68,14 @@ std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
   case SUMMA_DT_F16:
   case SUMMA_DT_BF16:
     size = 2;
+    break;
+  case SUMMA_DT_I64:
+  case SUMMA_DT_I32:
+    if (!allowInt)
+      return formatString("%s: element type %s has no GPU GEMM or kernel "
+                          "(f32, f64, f16 and bf16 do)",
+                          caller, gpuDTypeName(dtype));
+    size = dtype == SUMMA_DT_I64 ? 8 : 4;
     break;
   default:
     return formatString("%s: invalid element type %d (expected a SummaDType "

@@ -35,10 +35,11 @@ struct GpuDType {
 /// The name of a SummaDType ("f32", ...) or nullptr.
 const char *gpuDTypeName(int32_t dtype);
 
-/// Checks a SummaDType for the GPU backend. Collectives and matmul take all
-/// four types; the kernels take f32, f16 and bf16 (allowF64 = false).
+/// Checks a SummaDType for the GPU backend. Matmul takes the four float
+/// types; the kernels take f32, f16 and bf16 (allowF64 = false); the
+/// collectives and the driver's tensors also i64 and i32 (allowInt).
 std::string checkDType(const char *caller, int32_t dtype, bool allowF64,
-                       GpuDType *info);
+                       GpuDType *info, bool allowInt = false);
 
 /// A (base, offset, count) buffer: count and offset non-negative, base not
 /// null when count > 0.

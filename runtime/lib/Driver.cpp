@@ -13,7 +13,9 @@
 
 #include "DType.h"
 #include "DriverCore.h"
+#include "Model.h"
 #include "Error.h"
+#include "SplitMix64.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -28,16 +30,6 @@ using summa::rt::driver::Tensor;
 //===----------------------------------------------------------------------===//
 // Input values
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// The splitmix64 finaliser: a bijective 64-bit mix with good avalanche.
-uint64_t splitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-} // namespace
 
 float summaRtInputValue(uint64_t seed, int32_t tensor, int64_t globalIndex) {
   uint64_t hash = splitMix64(seed);
@@ -105,4 +97,8 @@ const driver::Backend cpuBackend = {
 
 int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   return driver::run(argc, argv, program, cpuBackend);
+}
+
+SummaModel *summaModelInit(const SummaProgramDesc *program, int64_t comm) {
+  return driver::createModel(program, comm, cpuBackend);
 }

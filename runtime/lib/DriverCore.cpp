@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverCore.h"
+#include "DataLoader.h"
+#include "Model.h"
 #include "TensorFile.h"
 
 #include "Error.h"
@@ -34,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <sys/stat.h>
 #include <vector>
@@ -83,6 +86,17 @@ struct Options {
   /// framework computed; each output is compared with it by name, like
   /// --check compares with the reference. Empty: none.
   std::string expect;
+  /// --data: a token file (DataLoader.h) each step's batch is read from.
+  /// Empty: none.
+  std::string data;
+  /// --data-inputs: the comma-separated inputs --data feeds. Empty: the
+  /// integer inputs of rank 2.
+  std::string dataInputs;
+  /// --vocab V: --data ids must be below V (0: not checked).
+  int64_t vocab = 0;
+  /// --log-every K: a progress line every K steps; -1: every step with
+  /// --data, none without.
+  int64_t logEvery = -1;
 };
 
 enum class ParseResult { Run, Help, Error };
@@ -153,9 +167,11 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
     std::string name = arg.substr(0, arg.find('='));
     bool isPath = name == "--dump" || name == "--inputs" ||
                   name == "--outputs" || name == "--checkpoint" ||
-                  name == "--expect";
+                  name == "--expect" || name == "--data" ||
+                  name == "--data-inputs";
     if (!isPath && name != "--iters" && name != "--seed" && name != "--tol" &&
-        name != "--atol" && name != "--steps" && name != "--save-every") {
+        name != "--atol" && name != "--steps" && name != "--save-every" &&
+        name != "--log-every" && name != "--vocab") {
       error = "unknown option '" + arg + "'";
       return ParseResult::Error;
     }
@@ -173,29 +189,35 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
         error = "option '" + name + "' needs a file name";
         return ParseResult::Error;
       }
-      (name == "--dump"      ? options.dump
-       : name == "--inputs"  ? options.inputs
-       : name == "--outputs" ? options.outputs
-       : name == "--expect"  ? options.expect
-                             : options.checkpoint) = value;
+      (name == "--dump"          ? options.dump
+       : name == "--inputs"      ? options.inputs
+       : name == "--outputs"     ? options.outputs
+       : name == "--expect"      ? options.expect
+       : name == "--data"        ? options.data
+       : name == "--data-inputs" ? options.dataInputs
+                                 : options.checkpoint) = value;
       continue;
     }
-    bool valid = name == "--iters"   ? parseInt(value.c_str(), options.iters)
-                 : name == "--steps" ? parseInt(value.c_str(), options.steps) &&
-                                           options.steps >= 1
-                 : name == "--save-every"
-                     ? parseInt(value.c_str(), options.saveEvery) &&
-                           options.saveEvery >= 1
-                 : name == "--seed" ? parseUnsigned(value.c_str(), options.seed)
-                 : name == "--atol" ? parseDouble(value.c_str(), options.atol)
-                                    : parseDouble(value.c_str(), options.tol);
+    bool valid =
+        name == "--iters" ? parseInt(value.c_str(), options.iters)
+        : name == "--steps"
+            ? parseInt(value.c_str(), options.steps) && options.steps >= 1
+        : name == "--save-every" ? parseInt(value.c_str(), options.saveEvery) &&
+                                       options.saveEvery >= 1
+        : name == "--log-every" ? parseInt(value.c_str(), options.logEvery)
+        : name == "--vocab"
+            ? parseInt(value.c_str(), options.vocab) && options.vocab >= 1
+        : name == "--seed" ? parseUnsigned(value.c_str(), options.seed)
+        : name == "--atol" ? parseDouble(value.c_str(), options.atol)
+                           : parseDouble(value.c_str(), options.tol);
     if (!valid) {
-      error = "invalid value '" + value + "' for " + name + " (expected " +
-              (name == "--tol" || name == "--atol" ? "a non-negative number"
-               : name == "--steps" || name == "--save-every"
-                   ? "a positive integer"
-                   : "a non-negative integer") +
-              ")";
+      error =
+          "invalid value '" + value + "' for " + name + " (expected " +
+          (name == "--tol" || name == "--atol" ? "a non-negative number"
+           : name == "--steps" || name == "--save-every" || name == "--vocab"
+               ? "a positive integer"
+               : "a non-negative integer") +
+          ")";
       return ParseResult::Error;
     }
   }
@@ -215,7 +237,9 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "       [--tol T] [--atol A] [--dump FILE] [--inputs FILE] "
       "[--fill-missing]\n"
       "       [--outputs FILE] [--expect FILE] [--checkpoint DIR --save-every "
-      "K] [--help]\n"
+      "K]\n"
+      "       [--data FILE [--data-inputs A[,B]] [--vocab V]] [--log-every K] "
+      "[--help]\n"
       "\n"
       "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]%s; "
       "launch it as\n"
@@ -268,6 +292,20 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "next step's\n"
       "             inputs to DIR/step<N>.safetensors; --inputs resumes from "
       "it\n"
+      "             (a training run continues with the batches of step N+1)\n"
+      "  --data FILE  train on token ids from FILE (raw uint16 as nanoGPT's "
+      "prepare.py\n"
+      "             writes, or a 1-D integer .npy): every step reads a new "
+      "batch of\n"
+      "             rows, drawn by --seed, into the integer [rows, seq] inputs "
+      "(tokens,\n"
+      "             then next tokens); each rank reads only its tiles' ids\n"
+      "  --data-inputs A[,B]  the inputs --data feeds, by name\n"
+      "  --vocab V  --data: an id outside [0, V) is an error (default: only "
+      "negative ids)\n"
+      "  --log-every K  print step, loss, tokens/s and ms/step every K steps "
+      "(default:\n"
+      "             every step with --data, never without; 0: never)\n"
       "  --help     print this message\n"
       "\n"
       "environment:\n"
@@ -341,76 +379,9 @@ void *summa::rt::driver::allocateHost(size_t bytes, const std::string &what) {
   return data;
 }
 
-namespace {
-/// A backend buffer (see Backend::allocate), released on destruction.
-class Buffer {
-public:
-  Buffer(const Backend &backend, size_t bytes, const std::string &what)
-      : backend(&backend), data_(backend.allocate(bytes, what)) {}
-  Buffer(Buffer &&other) noexcept : backend(other.backend), data_(other.data_) {
-    other.data_ = nullptr;
-  }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  Buffer &operator=(Buffer &&) = delete;
-  ~Buffer() {
-    if (data_)
-      backend->release(data_);
-  }
-
-  void *data() const { return data_; }
-
-private:
-  const Backend *backend;
-  void *data_;
-};
-
-/// Host memory, zeroed (allocateHost), freed on destruction.
-class HostBuffer {
-public:
-  HostBuffer(size_t bytes, const std::string &what)
-      : data_(allocateHost(bytes, what)) {}
-  HostBuffer(HostBuffer &&other) noexcept : data_(other.data_) {
-    other.data_ = nullptr;
-  }
-  HostBuffer(const HostBuffer &) = delete;
-  HostBuffer &operator=(const HostBuffer &) = delete;
-  HostBuffer &operator=(HostBuffer &&) = delete;
-  ~HostBuffer() { std::free(data_); }
-
-  void *data() const { return data_; }
-
-private:
-  void *data_;
-};
-
-/// A backend buffer as host memory: the buffer itself where buffers are host
-/// memory, otherwise a host copy.
-class HostView {
-public:
-  HostView(const Backend &backend, const void *buffer, size_t bytes,
-           const std::string &what) {
-    if (!backend.toHost) {
-      data_ = buffer;
-      return;
-    }
-    copy_ = allocateHost(bytes, what);
-    backend.toHost(copy_, buffer, bytes);
-    data_ = copy_;
-  }
-  HostView(const HostView &) = delete;
-  HostView &operator=(const HostView &) = delete;
-  ~HostView() { std::free(copy_); }
-
-  const void *data() const { return data_; }
-
-private:
-  const void *data_ = nullptr;
-  void *copy_ = nullptr;
-};
-
-Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index,
-                     const Backend &backend) {
+Tensor summa::rt::driver::analyseTensor(const SummaTensorDesc &desc,
+                                        const char *role, int index,
+                                        const Backend &backend) {
   const char *caller = "summaRtMain";
   Tensor tensor;
   tensor.desc = &desc;
@@ -478,6 +449,8 @@ Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index,
   }
   return tensor;
 }
+
+namespace {
 
 /// Writes this rank's output tiles; on failure says so and returns false
 /// (every rank writes its own file: no coordination, no hang).
@@ -597,11 +570,15 @@ Comparison compareOutput(const Tensor &tensor, const char *tiles,
   return result;
 }
 
+} // namespace
+
 /// Copies every output that updates an input (SummaTensorDesc::updates)
 /// over that input, local tiles or whole tensors.
-void feedBack(const Backend &backend, const std::vector<Tensor> &inputs,
-              const std::vector<Tensor> &outputs,
-              const std::vector<void *> &pointers, bool local) {
+void summa::rt::driver::feedBack(const Backend &backend,
+                                 const std::vector<Tensor> &inputs,
+                                 const std::vector<Tensor> &outputs,
+                                 const std::vector<void *> &pointers,
+                                 bool local) {
   for (size_t o = 0; o < outputs.size(); ++o) {
     int32_t updates = outputs[o].desc->updates;
     if (updates <= 0)
@@ -612,6 +589,8 @@ void feedBack(const Backend &backend, const std::vector<Tensor> &inputs,
   }
 }
 
+namespace {
+
 /// "[4, 8, 32]".
 std::string formatShape(const int64_t *shape, size_t rank) {
   std::string s = "[";
@@ -620,9 +599,11 @@ std::string formatShape(const int64_t *shape, size_t rank) {
   return s + "]";
 }
 
+} // namespace
+
 /// Copies `bytes` of host memory into a backend buffer.
-void upload(const Backend &backend, void *buffer, const void *host,
-            size_t bytes) {
+void summa::rt::driver::upload(const Backend &backend, void *buffer,
+                               const void *host, size_t bytes) {
   if (bytes == 0)
     return;
   if (backend.fromHost)
@@ -630,6 +611,8 @@ void upload(const Backend &backend, void *buffer, const void *host,
   else
     std::memcpy(buffer, host, bytes);
 }
+
+namespace {
 
 /// The tensor of `source` that stands for `tensor`: by its file name, else
 /// by its positional name; null if neither is there.
@@ -651,12 +634,16 @@ bool sameShape(const StoredTensor &stored, const Tensor &tensor) {
   return true;
 }
 
+} // namespace
+
 /// This rank's tile of `tensor` (`buffer`) from every rank, in world-rank
 /// order, on rank 0 (every rank must call it; other ranks get an empty
 /// buffer). `what` names the tensor and `purpose` the option in an error.
-HostBuffer gatherTiles(const Backend &backend, const Tensor &tensor,
-                       const void *buffer, const std::string &what,
-                       const char *purpose) {
+HostBuffer summa::rt::driver::gatherTiles(const Backend &backend,
+                                          const Tensor &tensor,
+                                          const void *buffer,
+                                          const std::string &what,
+                                          const char *purpose) {
   const GridState &g = grid();
   size_t bytes = tensor.localBytes();
   if (bytes > INT_MAX)
@@ -666,23 +653,55 @@ HostBuffer gatherTiles(const Backend &backend, const Tensor &tensor,
   HostBuffer tiles(g.worldRank == 0 ? bytes * g.worldSize : 0,
                    "the gathered tiles of " + what);
   SUMMA_MPI_CHECK(MPI_Gather(tile.data(), static_cast<int>(bytes), MPI_BYTE,
-                             tiles.data(), static_cast<int>(bytes), MPI_BYTE,
-                             0, MPI_COMM_WORLD));
+                             tiles.data(), static_cast<int>(bytes), MPI_BYTE, 0,
+                             g.world));
   return tiles;
 }
 
+namespace {
+
+/// What feeds the steps of a run besides the inputs: --data's batches, and
+/// the number of steps done before the run (the "summa.step" of the
+/// checkpoint --inputs resumes from).
+struct Feed {
+  const TokenData *data = nullptr;
+  DataInputs which;
+  int64_t stepsBefore = 0;
+
+  bool feeds(size_t input) const {
+    return data && (static_cast<int>(input) == which.tokens ||
+                    static_cast<int>(input) == which.next);
+  }
+  /// Fills the fed inputs held at `coords` (null: whole tensors) for step
+  /// `step` of this run (0-based).
+  /// --vocab.
+  int64_t vocab = 0;
+
+  void beforeStep(int64_t step, const std::vector<Tensor> &inputs,
+                  const std::vector<void *> &buffers, const int64_t *coords,
+                  uint64_t seed, const Backend &backend) const {
+    if (data)
+      loadBatch(*data, which, inputs, buffers, coords, seed, stepsBefore + step,
+                vocab, backend);
+  }
+};
+
 /// Fills every input held at `coords` (null: whole tensors) into
-/// `buffers`: from `source` by name (Tensor::fileName, else its positional
-/// name), reading only the elements of the tile; from the seed when there
-/// is no source, or the source lacks it and --fill-missing is given. A
-/// tensor of another shape or element type, or one missing without
+/// `buffers`, but those `feed` fills each step: from `source` by name
+/// (Tensor::fileName, else its positional name), reading only the elements of
+/// the tile; from the seed when there is no source, or the source lacks it and
+/// --fill-missing is given. A tensor of another shape or element type, or one
+/// missing without
 /// --fill-missing, is fatal with its name.
 void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
                 const std::vector<void *> &buffers, const int64_t *coords,
-                const Backend &backend, const Options &options) {
+                const Backend &backend, const Options &options,
+                const Feed &feed) {
   const char *caller = "summaRtMain";
   std::string missing;
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (feed.feeds(i))
+      continue;
     const Tensor &input = inputs[i];
     const StoredTensor *stored = source ? findStored(*source, input) : nullptr;
     if (!stored) {
@@ -717,6 +736,7 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
     input.forEachElement(coords, [&](int64_t local, int64_t global) {
       std::memcpy(to + local * size, from + global * size, size);
     });
+    recordRead(static_cast<int64_t>(bytes));
     upload(backend, buffers[i], host.data(), bytes);
   }
   if (!missing.empty())
@@ -726,10 +746,14 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
           caller, source->path().c_str(), missing.c_str());
 }
 
+} // namespace
+
 /// The whole of `tensor`, whose tile on this rank is `buffer`, assembled on
 /// rank 0 (every rank must call it; other ranks get an empty buffer).
-HostBuffer gatherWhole(const Backend &backend, const Tensor &tensor,
-                       const void *buffer, const char *purpose) {
+HostBuffer summa::rt::driver::gatherWhole(const Backend &backend,
+                                          const Tensor &tensor,
+                                          const void *buffer,
+                                          const char *purpose) {
   const GridState &g = grid();
   size_t bytes = tensor.localBytes();
   HostBuffer tiles = gatherTiles(backend, tensor, buffer,
@@ -752,13 +776,16 @@ HostBuffer gatherWhole(const Backend &backend, const Tensor &tensor,
   return whole;
 }
 
+namespace {
+
 /// Writes the whole tensors of `tensors` (each a tensor and its tile on
 /// this rank) as a safetensors file at `path`, from rank 0; fatal on
 /// failure. Every rank must call it.
-void writeWhole(const std::string &path,
-                const std::vector<std::pair<const Tensor *, const void *>>
-                    &tensors,
-                const Backend &backend, const char *purpose) {
+void writeWhole(
+    const std::string &path,
+    const std::vector<std::pair<const Tensor *, const void *>> &tensors,
+    const Backend &backend, const char *purpose,
+    const std::map<std::string, std::string> &metadata = {}) {
   std::vector<HostBuffer> wholes;
   std::vector<TensorToWrite> records;
   for (const auto &[tensor, buffer] : tensors) {
@@ -780,12 +807,13 @@ void writeWhole(const std::string &path,
         fatal("summaRtMain: %s: two tensors are named '%s'", purpose,
               records[i].name.c_str());
   std::string error;
-  if (!writeSafetensors(path, records, error))
+  if (!writeSafetensors(path, records, error, metadata))
     fatal("summaRtMain: %s: %s", purpose, error.c_str());
 }
 
-/// --checkpoint: the state the step after `step` (1-based) starts from,
-/// every input with the outputs that update it in its place.
+/// --checkpoint: the state the step after `step` (1-based, counted from the
+/// start of training) starts from, every input with the outputs that
+/// update it in its place; its "summa.step" metadata is `step`.
 void writeCheckpoint(const Options &options, int64_t step,
                      const std::vector<Tensor> &inputs,
                      const std::vector<Tensor> &outputs,
@@ -799,7 +827,8 @@ void writeCheckpoint(const Options &options, int64_t step,
       state[updates - 1].second = pointers[inputs.size() + o];
   std::string path =
       options.checkpoint + "/step" + std::to_string(step) + ".safetensors";
-  writeWhole(path, state, backend, "--checkpoint");
+  writeWhole(path, state, backend, "--checkpoint",
+             {{"summa.step", std::to_string(step)}});
   if (grid().worldRank == 0) {
     std::printf("checkpoint: step %lld written to %s\n", (long long)step,
                 path.c_str());
@@ -810,6 +839,45 @@ void writeCheckpoint(const Options &options, int64_t step,
 void settle(const Backend &backend) {
   if (backend.settle)
     backend.settle();
+}
+
+/// The output a progress line reports as the loss: the first scalar f32 or
+/// f64 output that updates no input; -1 if there is none.
+int lossOutput(const std::vector<Tensor> &outputs) {
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Tensor &output = outputs[o];
+    if (output.globalCount == 1 && output.desc->updates == 0 &&
+        (output.desc->dtype == SUMMA_DT_F32 ||
+         output.desc->dtype == SUMMA_DT_F64))
+      return static_cast<int>(o);
+  }
+  return -1;
+}
+
+/// The progress line of a step on rank 0: "step 12/300 loss 3.1416
+/// tokens/s 51234 ms/step 2.50" (steps counted from the start of training;
+/// no loss without a loss output, no tokens/s without --data).
+void printProgress(int64_t step, int64_t last, const Tensor *loss,
+                   const void *lossTile, const Backend &backend, double seconds,
+                   int64_t tokensPerStep) {
+  std::string line =
+      "step " + std::to_string(step) + "/" + std::to_string(last);
+  char buffer[96];
+  if (loss) {
+    HostView value(backend, lossTile, loss->localBytes(),
+                   "the host copy of the loss");
+    std::snprintf(buffer, sizeof(buffer), " loss %.4f",
+                  loss->load(value.data(), 0));
+    line += buffer;
+  }
+  if (tokensPerStep > 0 && seconds > 0) {
+    std::snprintf(buffer, sizeof(buffer), " tokens/s %.0f",
+                  tokensPerStep / seconds);
+    line += buffer;
+  }
+  std::snprintf(buffer, sizeof(buffer), " ms/step %.2f", seconds * 1e3);
+  std::printf("%s%s\n", line.c_str(), buffer);
+  std::fflush(stdout);
 }
 
 /// The default --tol of an output: 1e-5 for f32 and f64; for 16-bit floats
@@ -828,11 +896,10 @@ double toleranceFor(const Tensor &output) {
 
 /// Runs the reference on rank 0 and compares; returns the exit status.
 int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
-                const TensorSource *source,
-                const std::vector<Tensor> &inputs,
+                const TensorSource *source, const std::vector<Tensor> &inputs,
                 const std::vector<Tensor> &outputs,
-                const std::vector<HostBuffer> &gathered,
-                const Options &options) {
+                const std::vector<HostBuffer> &gathered, const Options &options,
+                const Feed &feed) {
   // The counters describe the spmd program, not the reference: settle the
   // spmd program's operations before pausing.
   settle(backend);
@@ -849,8 +916,11 @@ int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
                              "' of the --check reference");
   for (const Buffer &buffer : buffers)
     pointers.push_back(buffer.data());
-  loadInputs(source, inputs, pointers, /*coords=*/nullptr, backend, options);
+  loadInputs(source, inputs, pointers, /*coords=*/nullptr, backend, options,
+             feed);
   for (int64_t step = 0; step < options.steps; ++step) {
+    feed.beforeStep(step, inputs, pointers, /*coords=*/nullptr, options.seed,
+                    backend);
     program.reference(pointers.data());
     if (step + 1 < options.steps)
       feedBack(backend, inputs, outputs, pointers, /*local=*/false);
@@ -934,12 +1004,12 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
     }
     if (stored->dtype != output.desc->dtype || !sameShape(*stored, output)) {
       const char *want = safetensorsDTypeName(output.desc->dtype);
-      std::printf("expect: FAIL %s is %s %s, '%s' holds %s %s\n",
-                  output.fileName.c_str(), want ? want : "?",
-                  formatShape(output.desc->globalShape, output.rank).c_str(),
-                  options.expect.c_str(), stored->dtypeName.c_str(),
-                  formatShape(stored->shape.data(), stored->shape.size())
-                      .c_str());
+      std::printf(
+          "expect: FAIL %s is %s %s, '%s' holds %s %s\n",
+          output.fileName.c_str(), want ? want : "?",
+          formatShape(output.desc->globalShape, output.rank).c_str(),
+          options.expect.c_str(), stored->dtypeName.c_str(),
+          formatShape(stored->shape.data(), stored->shape.size()).c_str());
       failed = true;
       continue;
     }
@@ -950,11 +1020,16 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
                       stored->data, tol);
     bool ok = !cmp.nonFiniteOutput && !cmp.nonFiniteReference &&
               (cmp.relErr <= tol || cmp.maxAbsErr <= options.atol);
+    // As --check: an output that passes by --atol alone (zero in exact
+    // arithmetic) says so and does not count in max_rel_err.
+    bool absolute = ok && cmp.relErr > tol;
     std::printf("expect: %s rel_err=%.3e max_abs_err=%.3e%s\n",
                 output.fileName.c_str(), cmp.relErr, cmp.maxAbsErr,
-                ok ? "" : " (FAIL)");
+                !ok        ? " (FAIL)"
+                : absolute ? " (within --atol)"
+                           : "");
     failed |= !ok;
-    if (ok)
+    if (ok && !absolute)
       maxRel = std::max(maxRel, cmp.relErr);
   }
   if (compared == 0 && !failed) {
@@ -967,6 +1042,130 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
     std::printf("expect: FAIL\n");
   std::fflush(stdout);
   return failed ? 1 : 0;
+}
+/// Opens --inputs (into `source`) and --data (into `tokens`) and says what
+/// feeds the steps besides the inputs; fatal on a bad file or option.
+Feed openFeed(const Options &options, const std::vector<Tensor> &inputs,
+              std::unique_ptr<TensorSource> &source,
+              std::unique_ptr<TokenData> &tokens) {
+  const char *caller = "summaRtMain";
+  std::string error;
+  Feed feed;
+  if (!options.inputs.empty()) {
+    source = TensorSource::open(options.inputs, error);
+    if (!source)
+      fatal("%s: --inputs: %s", caller, error.c_str());
+    // A checkpoint says how many steps made it.
+    auto step = source->metadata().find("summa.step");
+    if (step != source->metadata().end() &&
+        !parseInt(step->second.c_str(), feed.stepsBefore))
+      fatal("%s: --inputs '%s': its metadata summa.step '%s' is not a step "
+            "count",
+            caller, options.inputs.c_str(), step->second.c_str());
+  }
+  if (!options.data.empty()) {
+    tokens = TokenData::open(options.data, error);
+    if (!tokens)
+      fatal("%s: --data: %s", caller, error.c_str());
+    feed.data = tokens.get();
+    feed.which = chooseDataInputs(inputs, options.dataInputs, *tokens);
+    feed.vocab = options.vocab;
+  } else if (!options.dataInputs.empty() || options.vocab > 0) {
+    fatal("%s: --data-inputs and --vocab need --data", caller);
+  }
+  return feed;
+}
+
+/// The --steps calls: the ones --check verifies (from untouched inputs) and
+/// the warm-up of the timing loop; batches, progress lines, checkpoints.
+void runSteps(Model &model, const Options &options, const Feed &feed) {
+  const GridState &g = grid();
+  const Backend &backend = model.backend;
+  int64_t logEvery =
+      options.logEvery >= 0 ? options.logEvery : (feed.data ? 1 : 0);
+  int loss = lossOutput(model.outputs);
+  int64_t tokensPerStep =
+      feed.data ? model.inputs[feed.which.tokens].globalCount : 0;
+  for (int64_t step = 0; step < options.steps; ++step) {
+    double start = MPI_Wtime();
+    feed.beforeStep(step, model.inputs, model.pointers, g.coords, options.seed,
+                    backend);
+    model.call();
+    int64_t done = feed.stepsBefore + step + 1;
+    if (logEvery > 0 &&
+        ((step + 1) % logEvery == 0 || step + 1 == options.steps)) {
+      settle(backend);
+      if (g.worldRank == 0)
+        printProgress(done, feed.stepsBefore + options.steps,
+                      loss >= 0 ? &model.outputs[loss] : nullptr,
+                      loss >= 0 ? model.outputTile(loss) : nullptr, backend,
+                      MPI_Wtime() - start, tokensPerStep);
+    }
+    if (options.saveEvery > 0 && done % options.saveEvery == 0)
+      writeCheckpoint(options, done, model.inputs, model.outputs,
+                      model.pointers, backend);
+    if (step + 1 < options.steps)
+      model.feedBack();
+  }
+}
+
+/// --outputs and --dump after the steps; false if a --dump file could not
+/// be written.
+bool writeResults(const Model &model, const Options &options) {
+  if (!options.outputs.empty()) {
+    std::vector<std::pair<const Tensor *, const void *>> written;
+    for (size_t o = 0; o < model.outputs.size(); ++o)
+      written.emplace_back(&model.outputs[o], model.outputTile(o));
+    writeWhole(options.outputs, written, model.backend, "--outputs");
+  }
+  return options.dump.empty() ||
+         dumpOutputs(options.dump, grid().worldRank, model.outputs,
+                     model.pointers, model.inputs.size(), model.backend);
+}
+
+/// --iters: times `iters` calls between barriers and prints it on rank 0.
+void timeCalls(Model &model, int64_t iters) {
+  if (iters <= 0)
+    return;
+  const GridState &g = grid();
+  settle(model.backend);
+  SUMMA_MPI_CHECK(MPI_Barrier(g.world));
+  double start = MPI_Wtime();
+  for (int64_t iter = 0; iter < iters; ++iter)
+    model.call();
+  settle(model.backend);
+  SUMMA_MPI_CHECK(MPI_Barrier(g.world));
+  double elapsed = MPI_Wtime() - start;
+  if (g.worldRank == 0) {
+    std::printf("time: %.3f ms/iter (%lld iters, %d ranks, grid "
+                "[%lld,%lld,%lld])\n",
+                elapsed * 1e3 / iters, (long long)iters, g.worldSize,
+                (long long)g.q, (long long)g.q, (long long)g.d);
+    std::fflush(stdout);
+  }
+}
+
+/// --check and --expect on rank 0 (outputs `gathered` there); every rank
+/// returns the exit status.
+int verify(const Model &model, const Options &options,
+           const TensorSource *source, const Feed &feed,
+           const std::vector<HostBuffer> &gathered) {
+  const GridState &g = grid();
+  int status = 0;
+  if (options.check) {
+    if (g.worldRank == 0)
+      status = checkOnRoot(model.program, model.backend, source, model.inputs,
+                           model.outputs, gathered, options, feed);
+    SUMMA_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, g.world));
+  }
+  if (!options.expect.empty()) {
+    int expected = 0;
+    if (g.worldRank == 0)
+      expected = expectOnRoot(model.outputs, gathered, options);
+    SUMMA_MPI_CHECK(MPI_Bcast(&expected, 1, MPI_INT, 0, g.world));
+    status = status ? status : expected;
+  }
+  return status;
 }
 } // namespace
 
@@ -1001,134 +1200,39 @@ int summa::rt::driver::run(int argc, char **argv,
   }
 
   summaRtInit(&argc, &argv, program->q, program->d);
-  const GridState &g = grid();
-
-  if (program->numInputs < 0 || program->numOutputs < 0 ||
-      (program->numInputs > 0 && !program->inputs) ||
-      (program->numOutputs > 0 && !program->outputs))
-    fatal("%s: invalid program description (%d inputs, %d outputs)", caller,
-          program->numInputs, program->numOutputs);
-  if (!program->spmd)
-    fatal("%s: the program has no spmd function", caller);
   if (options.check && !program->reference)
     fatal("%s: --check needs a reference function, and the program has none",
           caller);
-  std::vector<Tensor> inputs, outputs;
-  for (int i = 0; i < program->numInputs; ++i)
-    inputs.push_back(analyseTensor(program->inputs[i], "input", i, backend));
-  for (int i = 0; i < program->numOutputs; ++i)
-    outputs.push_back(analyseTensor(program->outputs[i], "output", i, backend));
-  for (const Tensor &output : outputs) {
-    int32_t updates = output.desc->updates;
-    if (updates < 0 || updates > program->numInputs)
-      fatal("%s: output '%s' updates input %d, which does not exist", caller,
-            output.name.c_str(), updates - 1);
-    if (updates > 0 &&
-        (inputs[updates - 1].globalBytes() != output.globalBytes() ||
-         inputs[updates - 1].localBytes() != output.localBytes()))
-      fatal("%s: output '%s' updates input '%s' of another shape or layout",
-            caller, output.name.c_str(), inputs[updates - 1].name.c_str());
-  }
-
-  // An output that updates an input is saved under the input's name, so
-  // that a file of outputs loads as inputs again.
-  for (Tensor &output : outputs)
-    if (int32_t updates = output.desc->updates; updates > 0)
-      output.fileName = inputs[updates - 1].fileName;
-
-  std::unique_ptr<TensorSource> source;
-  if (!options.inputs.empty()) {
-    source = TensorSource::open(options.inputs, error);
-    if (!source)
-      fatal("%s: --inputs: %s", caller, error.c_str());
-  }
-  if (!options.checkpoint.empty() && g.worldRank == 0 &&
-      mkdir(options.checkpoint.c_str(), 0777) != 0 && errno != EEXIST)
-    fatal("%s: --checkpoint: cannot create directory '%s': %s", caller,
-          options.checkpoint.c_str(), std::strerror(errno));
-
-  if (backend.announce)
-    backend.announce();
 
   int status = 0;
   bool dumped = true;
   {
-    // This rank's tiles: inputs filled, outputs zeroed.
-    std::vector<Buffer> tiles;
-    std::vector<void *> pointers;
-    for (const Tensor &input : inputs)
-      tiles.emplace_back(backend, input.localBytes(),
-                         "the tile of input '" + input.name + "'");
-    for (const Tensor &output : outputs)
-      tiles.emplace_back(backend, output.localBytes(),
-                         "the tile of output '" + output.name + "'");
-    for (const Buffer &tile : tiles)
-      pointers.push_back(tile.data());
-    loadInputs(source.get(), inputs, pointers, g.coords, backend, options);
+    // The program's tensors and this rank's tiles (inputs filled below,
+    // outputs zeroed): the model object of the library API.
+    Model model(*program, backend);
+    std::unique_ptr<TensorSource> source;
+    std::unique_ptr<TokenData> tokens;
+    Feed feed = openFeed(options, model.inputs, source, tokens);
+    if (!options.checkpoint.empty() && grid().worldRank == 0 &&
+        mkdir(options.checkpoint.c_str(), 0777) != 0 && errno != EEXIST)
+      fatal("%s: --checkpoint: cannot create directory '%s': %s", caller,
+            options.checkpoint.c_str(), std::strerror(errno));
+    if (backend.announce)
+      backend.announce();
 
-    // The first --steps calls are the ones --check verifies (starting from
-    // untouched inputs) and the warm-up of the timing loop.
-    for (int64_t step = 0; step < options.steps; ++step) {
-      program->spmd(pointers.data());
-      if (options.saveEvery > 0 && (step + 1) % options.saveEvery == 0)
-        writeCheckpoint(options, step + 1, inputs, outputs, pointers,
-                        backend);
-      if (step + 1 < options.steps)
-        feedBack(backend, inputs, outputs, pointers, /*local=*/true);
-    }
-    if (!options.outputs.empty()) {
-      std::vector<std::pair<const Tensor *, const void *>> written;
-      for (size_t o = 0; o < outputs.size(); ++o)
-        written.emplace_back(&outputs[o], pointers[inputs.size() + o]);
-      writeWhole(options.outputs, written, backend, "--outputs");
-    }
-
-    dumped =
-        options.dump.empty() || dumpOutputs(options.dump, g.worldRank, outputs,
-                                            pointers, inputs.size(), backend);
-
+    loadInputs(source.get(), model.inputs, model.pointers, grid().coords,
+               backend, options, feed);
+    runSteps(model, options, feed);
+    dumped = writeResults(model, options);
     std::vector<HostBuffer> gathered;
-    if (options.check || !options.expect.empty()) {
-      for (size_t o = 0; o < outputs.size(); ++o)
-        gathered.push_back(gatherTiles(
-            backend, outputs[o], pointers[inputs.size() + o],
-            "output '" + outputs[o].name + "'",
-            options.check ? "--check" : "--expect"));
-    }
-
-    if (options.iters > 0) {
-      settle(backend);
-      SUMMA_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-      double start = MPI_Wtime();
-      for (int64_t iter = 0; iter < options.iters; ++iter)
-        program->spmd(pointers.data());
-      settle(backend);
-      SUMMA_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-      double elapsed = MPI_Wtime() - start;
-      if (g.worldRank == 0) {
-        std::printf("time: %.3f ms/iter (%lld iters, %d ranks, grid "
-                    "[%lld,%lld,%lld])\n",
-                    elapsed * 1e3 / options.iters, (long long)options.iters,
-                    g.worldSize, (long long)g.q, (long long)g.q,
-                    (long long)g.d);
-        std::fflush(stdout);
-      }
-    }
-
-    if (options.check) {
-      if (g.worldRank == 0)
-        status = checkOnRoot(*program, backend, source.get(), inputs, outputs,
-                             gathered, options);
-      // Every rank returns the verdict of rank 0.
-      SUMMA_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD));
-    }
-    if (!options.expect.empty()) {
-      int expected = 0;
-      if (g.worldRank == 0)
-        expected = expectOnRoot(outputs, gathered, options);
-      SUMMA_MPI_CHECK(MPI_Bcast(&expected, 1, MPI_INT, 0, MPI_COMM_WORLD));
-      status = status ? status : expected;
-    }
+    if (options.check || !options.expect.empty())
+      for (size_t o = 0; o < model.outputs.size(); ++o)
+        gathered.push_back(gatherTiles(backend, model.outputs[o],
+                                       model.outputTile(o),
+                                       "output '" + model.outputs[o].name + "'",
+                                       options.check ? "--check" : "--expect"));
+    timeCalls(model, options.iters);
+    status = verify(model, options, source.get(), feed, gathered);
   } // Buffers go back before the runtime is finalised.
   summaRtFinalize();
   return status == 0 && !dumped ? 1 : status;

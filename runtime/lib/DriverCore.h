@@ -20,7 +20,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace summa::rt::driver {
 
@@ -131,6 +133,100 @@ int run(int argc, char **argv, const SummaProgramDesc *program,
 /// A zeroed, 64-byte aligned host buffer of `bytes` (never a null pointer):
 /// fatal, naming `what`, when it cannot be allocated. Free with std::free.
 void *allocateHost(size_t bytes, const std::string &what);
+
+/// A backend buffer (see Backend::allocate), released on destruction.
+class Buffer {
+public:
+  Buffer(const Backend &backend, size_t bytes, const std::string &what)
+      : backend(&backend), data_(backend.allocate(bytes, what)) {}
+  Buffer(Buffer &&other) noexcept : backend(other.backend), data_(other.data_) {
+    other.data_ = nullptr;
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  Buffer &operator=(Buffer &&) = delete;
+  ~Buffer() {
+    if (data_)
+      backend->release(data_);
+  }
+
+  void *data() const { return data_; }
+
+private:
+  const Backend *backend;
+  void *data_;
+};
+
+/// Host memory, zeroed (allocateHost), freed on destruction.
+class HostBuffer {
+public:
+  HostBuffer(size_t bytes, const std::string &what)
+      : data_(allocateHost(bytes, what)) {}
+  HostBuffer(HostBuffer &&other) noexcept : data_(other.data_) {
+    other.data_ = nullptr;
+  }
+  HostBuffer(const HostBuffer &) = delete;
+  HostBuffer &operator=(const HostBuffer &) = delete;
+  HostBuffer &operator=(HostBuffer &&) = delete;
+  ~HostBuffer() { std::free(data_); }
+
+  void *data() const { return data_; }
+
+private:
+  void *data_;
+};
+
+/// A backend buffer as host memory: the buffer itself where buffers are host
+/// memory, otherwise a host copy.
+class HostView {
+public:
+  HostView(const Backend &backend, const void *buffer, size_t bytes,
+           const std::string &what) {
+    if (!backend.toHost) {
+      data_ = buffer;
+      return;
+    }
+    copy_ = allocateHost(bytes, what);
+    backend.toHost(copy_, buffer, bytes);
+    data_ = copy_;
+  }
+  HostView(const HostView &) = delete;
+  HostView &operator=(const HostView &) = delete;
+  ~HostView() { std::free(copy_); }
+
+  const void *data() const { return data_; }
+
+private:
+  const void *data_ = nullptr;
+  void *copy_ = nullptr;
+};
+
+/// Validates the description of input or output number `index` (`role`
+/// "input" or "output") for `backend`; fatal, naming it, when it is invalid.
+Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index,
+                     const Backend &backend);
+
+/// Copies every output that updates an input (SummaTensorDesc::updates)
+/// over that input, local tiles or whole tensors.
+void feedBack(const Backend &backend, const std::vector<Tensor> &inputs,
+              const std::vector<Tensor> &outputs,
+              const std::vector<void *> &pointers, bool local);
+
+/// Copies `bytes` of host memory into a backend buffer.
+void upload(const Backend &backend, void *buffer, const void *host,
+            size_t bytes);
+
+/// This rank's tile of `tensor` (`buffer`) from every rank, in world-rank
+/// order, on rank 0 (every rank must call it; other ranks get an empty
+/// buffer). `what` names the tensor and `purpose` the option in an error.
+HostBuffer gatherTiles(const Backend &backend, const Tensor &tensor,
+                       const void *buffer, const std::string &what,
+                       const char *purpose);
+
+/// The whole of `tensor`, whose tile on this rank is `buffer`, assembled on
+/// rank 0 (every rank must call it; other ranks get an empty buffer).
+HostBuffer gatherWhole(const Backend &backend, const Tensor &tensor,
+                       const void *buffer, const char *purpose);
 
 } // namespace summa::rt::driver
 

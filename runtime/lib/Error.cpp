@@ -105,7 +105,8 @@ void summa::rt::startWorld(int *argc, char ***argv, int64_t q, int64_t d,
     fatal("summaRtInit: MPI has already been finalised");
   if (!initialised)
     SUMMA_MPI_CHECK(MPI_Init(argc, argv));
-  SUMMA_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  MPI_Comm world = grid().world;
+  SUMMA_MPI_CHECK(MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN));
 
   if (q < 1 || d < 1)
     fatal("summaRtInit: invalid grid [%lld,%lld,%lld]: q and d must be at "
@@ -117,8 +118,8 @@ void summa::rt::startWorld(int *argc, char ***argv, int64_t q, int64_t d,
           (long long)q, (long long)q, (long long)d);
   int64_t expected = q * q * d;
 
-  SUMMA_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, rank));
-  SUMMA_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, size));
+  SUMMA_MPI_CHECK(MPI_Comm_rank(world, rank));
+  SUMMA_MPI_CHECK(MPI_Comm_size(world, size));
   if (*size != expected) {
     // Every rank sees the same mismatch: each says so and leaves through
     // MPI_Finalize, which all of them reach, so nothing hangs.

@@ -76,7 +76,7 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
         static_cast<int>(fixed[SUMMA_AXIS_DEPTH] * q * q +
                          fixed[SUMMA_AXIS_ROW] * q + fixed[SUMMA_AXIS_COL]);
     Group &group = g.groups[mask];
-    SUMMA_MPI_CHECK(MPI_Comm_split(MPI_COMM_WORLD, colour, rank, &group.comm));
+    SUMMA_MPI_CHECK(MPI_Comm_split(g.world, colour, rank, &group.comm));
     SUMMA_MPI_CHECK(MPI_Comm_set_errhandler(group.comm, MPI_ERRORS_RETURN));
     SUMMA_MPI_CHECK(MPI_Comm_size(group.comm, &group.size));
     SUMMA_MPI_CHECK(MPI_Comm_rank(group.comm, &group.rank));
@@ -101,8 +101,9 @@ void summaRtFinalize(void) {
   for (Group &group : g.groups)
     if (group.comm != MPI_COMM_NULL)
       SUMMA_MPI_CHECK(MPI_Comm_free(&group.comm));
+  bool finalizeMpi = g.finalizeMpi;
   g = GridState();
-  if (mpiRunning())
+  if (finalizeMpi && mpiRunning())
     MPI_Finalize();
   if (!profileWritten)
     std::exit(1);

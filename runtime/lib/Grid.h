@@ -35,6 +35,12 @@ struct Group {
 
 struct GridState {
   bool initialised = false;
+  /// The communicator the grid is laid over: MPI_COMM_WORLD, or the one a
+  /// library client gave summaModelInit (set before summaRtInit).
+  MPI_Comm world = MPI_COMM_WORLD;
+  /// Whether summaRtFinalize finalises MPI: not when a library client
+  /// started MPI itself.
+  bool finalizeMpi = true;
   int worldRank = 0;
   int worldSize = 0;
   int64_t q = 0;

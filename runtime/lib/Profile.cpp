@@ -118,6 +118,11 @@ void summa::rt::recordMatmul(int64_t flops, double seconds) {
   counters.matmul.seconds += seconds;
 }
 
+void summa::rt::recordRead(int64_t bytes) {
+  if (recording)
+    counters.readBytes += bytes;
+}
+
 std::string summa::rt::profileToJson() {
   const GridState &g = grid();
   std::string json = "{\"rank\":" + std::to_string(g.worldRank);
@@ -151,7 +156,11 @@ std::string summa::rt::profileToJson() {
   }
   json += "],\"matmul\":{\"count\":" + std::to_string(counters.matmul.count);
   json += ",\"flops\":" + std::to_string(counters.matmul.flops);
-  json += ",\"seconds\":" + formatDouble(counters.matmul.seconds) + "}}\n";
+  json += ",\"seconds\":" + formatDouble(counters.matmul.seconds) + "}";
+  if (counters.readBytes != 0)
+    json += ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) +
+            "}";
+  json += "}\n";
   return json;
 }
 

@@ -14,7 +14,7 @@
 //   {"rank":R,"grid":[q,q,d],"coords":[i,j,k],
 //    "collectives":[{"op":"broadcast","group":"col","count":N,"bytes":B,
 //                    "seconds":S[,"async":A,"wait_seconds":W]}, ...],
-//    "matmul":{"count":N,"flops":F,"seconds":S}}
+//    "matmul":{"count":N,"flops":F,"seconds":S}[,"io":{"read_bytes":R}]}
 //
 // Definitions:
 //  * `bytes` is the size in bytes of this rank's buffer argument: the buffer
@@ -40,6 +40,10 @@
 //    `wait_seconds` is the host time inside summaRtWait, which only makes
 //    the compute stream wait there.
 //  * `flops` is 2*m*n*k per summaRtMatmul call; every valid call is counted.
+//  * `read_bytes` counts the bytes the driver read from tensor files
+//    (--inputs) and token files (--data) into this rank's tiles: each rank
+//    reads only the elements it holds. Omitted while 0. The --check
+//    reference's whole-tensor reads, under ProfilePause, are not counted.
 //  * Entries with a zero count are omitted from the JSON.
 //
 // The C++ accessors below are exported from libsumma_runtime.so for tests;
@@ -86,6 +90,8 @@ struct ProfileSnapshot {
   /// Indexed by [CollectiveKind][axes mask]; mask 0 is unused.
   CollectiveCounter collectives[kNumCollectiveKinds][8];
   MatmulCounter matmul;
+  /// Bytes read from tensor and token files (recordRead).
+  int64_t readBytes = 0;
 
   const CollectiveCounter &get(CollectiveKind kind, int32_t mask) const {
     return collectives[static_cast<int>(kind)][mask];
@@ -139,6 +145,8 @@ void recordCollective(CollectiveKind kind, int32_t mask, int64_t bytes,
 /// decided whether the call counts).
 void recordCollectiveWait(CollectiveKind kind, int32_t mask, double seconds);
 void recordMatmul(int64_t flops, double seconds);
+/// Counts `bytes` read from a file into this rank's tiles.
+void recordRead(int64_t bytes);
 
 /// Writes this rank's profile if SUMMA_PROFILE is set. On failure prints
 /// "summa: rank R: cannot write SUMMA_PROFILE file '<path>': <reason>" and

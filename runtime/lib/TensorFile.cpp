@@ -372,8 +372,14 @@ bool TensorSource::openSafetensors(std::string &error) {
   const char *payload = data + 8 + headerLength;
   uint64_t payloadSize = size - 8 - headerLength;
   for (const auto &[name, entry] : header.members) {
-    if (name == "__metadata__")
+    if (name == "__metadata__") {
+      if (entry.kind != Json::Object)
+        return bad("its \"__metadata__\" is not an object");
+      for (const auto &[key, value] : entry.members)
+        if (value.kind == Json::String)
+          meta[key] = value.string;
       continue;
+    }
     auto badTensor = [&](const std::string &why) {
       return bad("tensor " + quoted(name) + ": " + why);
     };
@@ -439,98 +445,104 @@ bool TensorSource::openNpyDirectory(std::string &error) {
   }
   closedir(dir);
   std::sort(files.begin(), files.end());
-  for (const std::string &file : files) {
-    std::string path = where + "/" + file;
-    const char *data;
-    size_t size;
-    if (!mapFile(path, data, size, error))
+  for (const std::string &file : files)
+    if (!openNpyFile(where + "/" + file, file.substr(0, file.size() - 4),
+                     error))
       return false;
-    auto bad = [&](const std::string &why) {
-      error = quoted(path) + " is not a valid .npy file: " + why;
-      return false;
-    };
-    if (size < 10 || std::memcmp(data, "\x93NUMPY", 6) != 0)
-      return bad("no \\x93NUMPY magic");
-    int major = static_cast<unsigned char>(data[6]);
-    size_t lengthBytes = major == 1 ? 2 : major <= 3 ? 4 : 0;
-    if (lengthBytes == 0)
-      return bad("unknown format version " + std::to_string(major));
-    if (size < 8 + lengthBytes)
-      return bad("truncated header");
-    size_t headerLength = 0;
-    for (size_t i = lengthBytes; i-- > 0;)
-      headerLength =
-          (headerLength << 8) | static_cast<unsigned char>(data[8 + i]);
-    size_t start = 8 + lengthBytes;
-    if (headerLength > size - start)
-      return bad("truncated header");
-    std::string header(data + start, headerLength);
-    auto field = [&](const char *key) -> std::string {
-      std::string k = std::string("'") + key + "'";
-      size_t at = header.find(k);
-      if (at == std::string::npos)
-        return {};
-      at = header.find(':', at + k.size());
-      if (at == std::string::npos)
-        return {};
+  return true;
+}
+
+bool TensorSource::openNpyFile(const std::string &path,
+                               const std::string &name, std::string &error) {
+  const char *data;
+  size_t size;
+  if (!mapFile(path, data, size, error))
+    return false;
+  auto bad = [&](const std::string &why) {
+    error = quoted(path) + " is not a valid .npy file: " + why;
+    return false;
+  };
+  if (size < 10 || std::memcmp(data, "\x93NUMPY", 6) != 0)
+    return bad("no \\x93NUMPY magic");
+  int major = static_cast<unsigned char>(data[6]);
+  size_t lengthBytes = major == 1 ? 2 : major <= 3 ? 4 : 0;
+  if (lengthBytes == 0)
+    return bad("unknown format version " + std::to_string(major));
+  if (size < 8 + lengthBytes)
+    return bad("truncated header");
+  size_t headerLength = 0;
+  for (size_t i = lengthBytes; i-- > 0;)
+    headerLength =
+        (headerLength << 8) | static_cast<unsigned char>(data[8 + i]);
+  size_t start = 8 + lengthBytes;
+  if (headerLength > size - start)
+    return bad("truncated header");
+  std::string header(data + start, headerLength);
+  auto field = [&](const char *key) -> std::string {
+    std::string k = std::string("'") + key + "'";
+    size_t at = header.find(k);
+    if (at == std::string::npos)
+      return {};
+    at = header.find(':', at + k.size());
+    if (at == std::string::npos)
+      return {};
+    ++at;
+    while (at < header.size() && header[at] == ' ')
       ++at;
-      while (at < header.size() && header[at] == ' ')
-        ++at;
-      size_t stop = at;
-      if (at < header.size() && header[at] == '(') {
-        stop = header.find(')', at);
-        return stop == std::string::npos ? std::string()
-                                         : header.substr(at, stop - at + 1);
-      }
-      if (at < header.size() && header[at] == '\'') {
-        stop = header.find('\'', at + 1);
-        return stop == std::string::npos
-                   ? std::string()
-                   : header.substr(at + 1, stop - at - 1);
-      }
-      while (stop < header.size() && header[stop] != ',' &&
-             header[stop] != '}')
-        ++stop;
-      return header.substr(at, stop - at);
-    };
-    StoredTensor t;
-    t.name = file.substr(0, file.size() - 4);
-    t.dtypeName = field("descr");
-    if (t.dtypeName.empty())
-      return bad("no 'descr'");
-    for (const DTypeNames &d : kDTypes)
-      if (d.npy && t.dtypeName == d.npy)
-        t.dtype = d.dtype;
-    std::string order = field("fortran_order");
-    if (order.rfind("True", 0) == 0)
-      return bad("Fortran order; save it with numpy.ascontiguousarray");
-    std::string shape = field("shape");
-    if (shape.size() < 2)
-      return bad("no 'shape'");
-    const char *s = shape.c_str() + 1;
-    while (*s && *s != ')') {
-      while (*s == ' ' || *s == ',')
-        ++s;
-      if (*s == ')')
-        break;
-      char *stop = nullptr;
-      long long dim = std::strtoll(s, &stop, 10);
-      if (stop == s || dim < 0)
-        return bad("a malformed shape " + shape);
-      t.shape.push_back(dim);
-      s = stop;
+    size_t stop = at;
+    if (at < header.size() && header[at] == '(') {
+      stop = header.find(')', at);
+      return stop == std::string::npos ? std::string()
+                                       : header.substr(at, stop - at + 1);
     }
-    t.data = data + start + headerLength;
-    t.bytes = size - start - headerLength;
-    if (const DTypeNames *d = byDType(t.dtype)) {
-      int64_t count = elementCount(t.shape);
-      if (count < 0 || static_cast<uint64_t>(count) * d->size > t.bytes)
-        return bad("its shape " + shape + " needs more bytes than the " +
-                   std::to_string(t.bytes) + " it holds");
-      t.bytes = count * d->size;
+    if (at < header.size() && header[at] == '\'') {
+      stop = header.find('\'', at + 1);
+      return stop == std::string::npos
+                 ? std::string()
+                 : header.substr(at + 1, stop - at - 1);
     }
-    stored.push_back(std::move(t));
+    while (stop < header.size() && header[stop] != ',' &&
+           header[stop] != '}')
+      ++stop;
+    return header.substr(at, stop - at);
+  };
+  StoredTensor t;
+  t.name = name;
+  t.dtypeName = field("descr");
+  if (t.dtypeName.empty())
+    return bad("no 'descr'");
+  for (const DTypeNames &d : kDTypes)
+    if (d.npy && t.dtypeName == d.npy)
+      t.dtype = d.dtype;
+  std::string order = field("fortran_order");
+  if (order.rfind("True", 0) == 0)
+    return bad("Fortran order; save it with numpy.ascontiguousarray");
+  std::string shape = field("shape");
+  if (shape.size() < 2)
+    return bad("no 'shape'");
+  const char *s = shape.c_str() + 1;
+  while (*s && *s != ')') {
+    while (*s == ' ' || *s == ',')
+      ++s;
+    if (*s == ')')
+      break;
+    char *stop = nullptr;
+    long long dim = std::strtoll(s, &stop, 10);
+    if (stop == s || dim < 0)
+      return bad("a malformed shape " + shape);
+    t.shape.push_back(dim);
+    s = stop;
   }
+  t.data = data + start + headerLength;
+  t.bytes = size - start - headerLength;
+  if (const DTypeNames *d = byDType(t.dtype)) {
+    int64_t count = elementCount(t.shape);
+    if (count < 0 || static_cast<uint64_t>(count) * d->size > t.bytes)
+      return bad("its shape " + shape + " needs more bytes than the " +
+                 std::to_string(t.bytes) + " it holds");
+    t.bytes = count * d->size;
+  }
+  stored.push_back(std::move(t));
   return true;
 }
 
@@ -543,8 +555,16 @@ std::unique_ptr<TensorSource> TensorSource::open(const std::string &path,
     error = "cannot open " + quoted(path) + ": " + std::strerror(errno);
     return nullptr;
   }
+  auto endsWith = [&](const char *suffix) {
+    size_t n = std::strlen(suffix);
+    return path.size() > n && path.compare(path.size() - n, n, suffix) == 0;
+  };
+  std::string base = path.substr(path.find_last_of('/') + 1);
   bool ok = S_ISDIR(st.st_mode) ? source->openNpyDirectory(error)
-                                : source->openSafetensors(error);
+            : endsWith(".npy")
+                ? source->openNpyFile(path, base.substr(0, base.size() - 4),
+                                      error)
+                : source->openSafetensors(error);
   if (!ok)
     return nullptr;
   return source;
@@ -582,8 +602,15 @@ std::string jsonString(const std::string &s) {
 
 bool summa::rt::driver::writeSafetensors(
     const std::string &path, const std::vector<TensorToWrite> &tensors,
-    std::string &error) {
+    std::string &error, const std::map<std::string, std::string> &metadata) {
   std::string header = "{";
+  if (!metadata.empty()) {
+    header += "\"__metadata__\":{";
+    for (const auto &[key, value] : metadata)
+      header += (header.back() == '{' ? "" : ",") + jsonString(key) + ":" +
+                jsonString(value);
+    header += "}";
+  }
   uint64_t offset = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const TensorToWrite &t = tensors[i];
@@ -593,7 +620,7 @@ bool summa::rt::driver::writeSafetensors(
               "cannot name";
       return false;
     }
-    if (i > 0)
+    if (header.size() > 1)
       header += ",";
     header += jsonString(t.name) + ":{\"dtype\":\"" + dtype + "\",\"shape\":[";
     for (size_t d = 0; d < t.shape.size(); ++d)

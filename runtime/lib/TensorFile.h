@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +37,8 @@ struct StoredTensor {
   uint64_t bytes = 0;
 };
 
-/// The tensors of a safetensors file, or of a directory of `<name>.npy`
-/// files, mapped read-only.
+/// The tensors of a safetensors file, of a directory of `<name>.npy` files,
+/// or of one `<name>.npy` file, mapped read-only.
 class TensorSource {
 public:
   /// Opens `path`; on a missing or malformed file, returns null and sets
@@ -50,6 +51,9 @@ public:
 
   /// The tensor named `name`, or null.
   const StoredTensor *find(const std::string &name) const;
+  /// The string entries of a safetensors file's "__metadata__" (empty for
+  /// .npy files).
+  const std::map<std::string, std::string> &metadata() const { return meta; }
   const std::vector<StoredTensor> &tensors() const { return stored; }
   const std::string &path() const { return where; }
 
@@ -59,9 +63,13 @@ private:
                std::string &error);
   bool openSafetensors(std::string &error);
   bool openNpyDirectory(std::string &error);
+  /// Adds the tensor of the .npy file at `path`, named `name`.
+  bool openNpyFile(const std::string &path, const std::string &name,
+                   std::string &error);
 
   std::string where;
   std::vector<StoredTensor> stored;
+  std::map<std::string, std::string> meta;
   struct Mapping {
     void *address;
     size_t size;
@@ -81,10 +89,12 @@ struct TensorToWrite {
 /// Writes `tensors` as a safetensors file at `path` (through a temporary
 /// file renamed over it, so that a reader never sees half a file). The
 /// bytes depend only on the tensors: two runs that compute the same values
-/// write the same file. Returns false and sets `error` on failure.
+/// write the same file. `metadata` becomes the "__metadata__" entry (none
+/// when empty). Returns false and sets `error` on failure.
 bool writeSafetensors(const std::string &path,
                       const std::vector<TensorToWrite> &tensors,
-                      std::string &error);
+                      std::string &error,
+                      const std::map<std::string, std::string> &metadata = {});
 
 /// The safetensors name of a SUMMA_DT_* element type ("F32"), or null.
 const char *safetensorsDTypeName(int32_t dtype);

@@ -44,12 +44,35 @@
 // included, under the function's argument names.
 // RUN: %mpirun -np 4 %t.ts --inputs %t.ckpt/step2.safetensors --steps 2 --check --exact-replicas --iters 0 | FileCheck %s
 
+// A checkpoint holds whole tensors: written on [2,2,1], it resumes on
+// [1,1,1] and on [2,2,2] to the same result as the run that never stopped.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=1,1,1 -O0 -o %t.ts1
+// RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax.mlir --grid=2,2,2 -O0 -o %t.ts8
+// RUN: %mpirun -np 1 %t.ts1 --inputs %t.ckpt/step2.safetensors --steps 2 --expect %t.four --iters 0 | FileCheck %s --check-prefix=ROUND
+// RUN: %mpirun -np 8 %t.ts8 --inputs %t.ckpt/step2.safetensors --steps 2 --expect %t.four --iters 0 | FileCheck %s --check-prefix=ROUND
+// ROUND: expect: PASS
+
+// Each rank reads only the bytes of its tiles (the profile's io counter):
+// a quarter of the block's weights and input on each rank of [2,2,1], plus
+// the vectors every rank holds whole (the file has 56224 bytes).
+// RUN: rm -f %t.prof.*.json && env SUMMA_PROFILE=%t.prof.%%r.json %mpirun -np 4 %t.nb --inputs %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors --iters 0
+// RUN: %python %S/Inputs/read_bytes.py %t.prof.%%r.json 4 | FileCheck %s --check-prefix=IO
+// IO-COUNT-4: rank {{[0-3]}} read_bytes 14400{{$}}
+// IO: total read_bytes 57600{{$}}
+
 // Bad files: each a clear error naming the file and the tensor.
 // RUN: printf 'not a tensor file' > %t.bad
 // RUN: not %mpirun -np 4 %t.nb --inputs %t.bad 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: --inputs: '{{.*}}.bad' is not a valid safetensors file: its header length ({{[0-9]+}} bytes) runs past the end of the file (17 bytes)
 // RUN: not %mpirun -np 4 %t.nb --inputs %t.missing-file 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: --inputs: cannot open '{{.*}}missing-file': No such file or directory
+// A tensor of another element type, and a truncated file.
+// RUN: %python %S/Inputs/retype_safetensors.py %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors %t.retyped attn.c_attn.weight I32
+// RUN: not %mpirun -np 4 %t.nb --inputs %t.retyped 2>&1 | FileCheck %s --check-prefix=DTYPE
+// DTYPE: --inputs '{{.*}}.retyped': tensor 'attn.c_attn.weight' has element type I32; input 'attn.c_attn.weight' is F32
+// RUN: head -c 30000 %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors > %t.truncated
+// RUN: not %mpirun -np 4 %t.nb --inputs %t.truncated 2>&1 | FileCheck %s --check-prefix=TRUNC
+// TRUNC: --inputs: '{{.*}}.truncated' is not a valid safetensors file: tensor '{{.*}}': data offsets [{{[0-9]+}}, {{[0-9]+}}) outside the 28944 data bytes
 // The q3 export of the same block has other shapes.
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_q3.mlir --grid=1,1,1 -o %t.q3
 // RUN: not %mpirun -np 1 %t.q3 --inputs %summa_src/examples/fixtures/nanogpt_block.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=SHAPE

@@ -95,6 +95,14 @@ int32_t mlir::summa::abi::getDTypeCode(Type t) {
   return -1;
 }
 
+int32_t mlir::summa::abi::getDataDTypeCode(Type t) {
+  if (t.isSignlessInteger(64))
+    return 4;
+  if (t.isSignlessInteger(32))
+    return 5;
+  return getDTypeCode(t);
+}
+
 static Type getMLIRType(MLIRContext *ctx, CType t) {
   switch (t) {
   case CType::IntPtr:

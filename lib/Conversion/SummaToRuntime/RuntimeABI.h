@@ -36,8 +36,12 @@ extern const RuntimeFunction kMatmul;
 extern const RuntimeFunction kMatmulBatched;
 extern const RuntimeFunction kGridCoord;
 
-/// The runtime's code for an element type (SummaDType), or -1.
+/// The runtime's code for a floating-point element type (SummaDType), the
+/// types its GEMMs compute in, or -1.
 int32_t getDTypeCode(Type elementType);
+/// The runtime's code for an element type its collectives move (and sum):
+/// those of getDTypeCode and the signless integers i64 and i32; or -1.
+int32_t getDataDTypeCode(Type elementType);
 
 /// Declares `fn` in `module` if needed and calls it. `args` may be `index`
 /// or integer values; they are cast to the C types of `fn`.

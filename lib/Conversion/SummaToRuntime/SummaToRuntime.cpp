@@ -67,11 +67,11 @@ int64_t axesMask(ArrayRef<int32_t> axes) {
 /// runtime knows; returns the type code.
 FailureOr<int32_t> checkBuffer(Operation *op, Value value) {
   auto type = cast<MemRefType>(value.getType());
-  int32_t code = abi::getDTypeCode(type.getElementType());
+  int32_t code = abi::getDataDTypeCode(type.getElementType());
   if (code < 0)
     return op->emitOpError() << "element type " << type.getElementType()
                              << " has no runtime support (f32, f64, f16, "
-                                "bf16)";
+                                "bf16, i64, i32)";
   if (!memref::isStaticShapeAndContiguousRowMajor(type))
     return op->emitOpError() << "needs a static, contiguous row-major buffer, "
                                 "got "

@@ -19,9 +19,9 @@ func.func @unexpanded(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>, %c: tensor<4x8xf
 // -----
 
 summa.grid @grid shape = [2, 2, 1]
-func.func @integer(%a: memref<4x8xi32>) {
-  // expected-error @+1 {{'summa.all_reduce' op element type 'i32' has no runtime support (f32, f64, f16, bf16)}}
-  summa.all_reduce %a on @grid axes = [col] kind = sum : memref<4x8xi32>
+func.func @integer(%a: memref<4x8xi16>) {
+  // expected-error @+1 {{'summa.all_reduce' op element type 'i16' has no runtime support (f32, f64, f16, bf16, i64, i32)}}
+  summa.all_reduce %a on @grid axes = [col] kind = sum : memref<4x8xi16>
   return
 }
 
@@ -63,9 +63,9 @@ func.func @gemm_transposed_result(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: 
 // -----
 
 summa.grid @grid shape = [2, 2, 2]
-func.func @async_int(%a: memref<4x8xi32>, %t: index) {
-  // expected-error @+1 {{'summa.async_broadcast' op element type 'i32' has no runtime support (f32, f64, f16, bf16)}}
-  %0 = summa.async_broadcast %a on @grid axes = [col] root = %t : memref<4x8xi32>
+func.func @async_int(%a: memref<4x8xi8>, %t: index) {
+  // expected-error @+1 {{'summa.async_broadcast' op element type 'i8' has no runtime support (f32, f64, f16, bf16, i64, i32)}}
+  %0 = summa.async_broadcast %a on @grid axes = [col] root = %t : memref<4x8xi8>
   summa.wait %0
   return
 }

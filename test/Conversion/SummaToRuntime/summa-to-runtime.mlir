@@ -48,6 +48,22 @@ func.func @collectives(%a: memref<4x8xf32>, %g: memref<4x16xf32>, %d: memref<4x8
 
 // -----
 
+// Integer tensors (token ids) move through the same collectives, with the
+// runtime's integer type codes: i32 = 5, i64 = 4.
+// CHECK-LABEL: func.func @integer_collectives
+// CHECK: %[[I32:.*]] = arith.constant 5 : i32
+// CHECK: call @summaRtAllGather(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[I32]], %{{.*}})
+// CHECK: %[[I64:.*]] = arith.constant 4 : i32
+// CHECK: call @summaRtBroadcast(%{{.*}}, %{{.*}}, %{{.*}}, %[[I64]], %{{.*}}, %{{.*}})
+summa.grid @grid shape = [2, 2, 1]
+func.func @integer_collectives(%a: memref<4x8xi32>, %g: memref<4x16xi32>, %l: memref<4x8xi64>, %t: index) {
+  summa.all_gather %a into %g on @grid axes = [col] dim = 1 : memref<4x8xi32> into memref<4x16xi32>
+  summa.broadcast %l on @grid axes = [row] root = %t : memref<4x8xi64>
+  return
+}
+
+// -----
+
 // A local GEMM on memrefs: C += A·B through the runtime's BLAS.
 // CHECK: func.func private @summaRtMatmul(i32, index, i64, i64, index, i64, i64, index, i64, i64, i64, i64, i64, i32, i32, i32)
 // CHECK-LABEL: func.func @gemm

@@ -1,0 +1,64 @@
+//===- Model.h - a compiled program's tensors and tiles ---------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The model object behind the library API (SummaModel.h) and the binaries'
+// driver (summaRtMain, DriverCore.cpp): a program's validated tensor tables
+// and this rank's tiles of every input and output, and one call of the
+// partitioned function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_RUNTIME_LIB_MODEL_H
+#define SUMMA_RUNTIME_LIB_MODEL_H
+
+#include "DriverCore.h"
+
+#include "summa/Runtime/SummaModel.h"
+
+#include <string>
+#include <vector>
+
+namespace summa::rt::driver {
+
+class Model {
+public:
+  /// Validates `program` (the runtime must be initialised for its grid) and
+  /// allocates this rank's tiles, zeroed. Fatal, naming what is wrong, on an
+  /// invalid description.
+  Model(const SummaProgramDesc &program, const Backend &backend);
+
+  const SummaProgramDesc &program;
+  const Backend &backend;
+  std::vector<Tensor> inputs, outputs;
+  /// The tiles: inputs, then outputs (the argument of SummaProgramDesc::spmd).
+  std::vector<void *> pointers;
+
+  void *inputTile(size_t i) const { return pointers[i]; }
+  void *outputTile(size_t o) const { return pointers[inputs.size() + o]; }
+
+  /// One call of the partitioned function on the tiles.
+  void call() { program.spmd(pointers.data()); }
+  /// Copies every output that updates an input over that input's tile.
+  void feedBack();
+
+  /// The input named `name` (Tensor::fileName or Tensor::name), or -1.
+  int findInput(const std::string &name) const;
+  /// The output named `name`, else the output that updates the input named
+  /// `name`; -1 if none.
+  int findOutput(const std::string &name) const;
+
+private:
+  std::vector<Buffer> tiles;
+};
+
+/// summaModelInit of a backend: starts the runtime on `comm` (see
+/// SummaModel.h) and makes the model.
+SummaModel *createModel(const SummaProgramDesc *program, int64_t comm,
+                        const Backend &backend);
+
+} // namespace summa::rt::driver
+
+#endif // SUMMA_RUNTIME_LIB_MODEL_H
