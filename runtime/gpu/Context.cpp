@@ -42,6 +42,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 using namespace summa::gpu;
@@ -362,6 +363,8 @@ void summa::gpu::setTf32Allowed(bool allowed) {
 namespace {
 struct TimedOp {
   bool matmul;
+  /// A matmul counted among the local GEMMs (LocalMatmulScope).
+  bool local;
   summa::rt::CollectiveKind kind;
   int32_t mask;
   int64_t amount;
@@ -373,10 +376,15 @@ std::vector<TimedOp> timedOps;
 int profileMode = -1; // -1 unknown, 0 untimed, 1 timed
 
 void recordTimed(const TimedOp &op, double seconds) {
-  if (op.matmul)
-    summa::rt::recordMatmul(op.amount, seconds);
-  else
+  if (!op.matmul) {
     summa::rt::recordCollective(op.kind, op.mask, op.amount, seconds, op.async);
+    return;
+  }
+  // The scope the matmul was issued in, again at its resolution.
+  std::optional<summa::rt::LocalMatmulScope> local;
+  if (op.local)
+    local.emplace();
+  summa::rt::recordMatmul(op.amount, seconds);
 }
 
 /// Adds the finished operations at the front of the list; with `all`, waits
@@ -442,7 +450,7 @@ void ProfileSpan::endCollective(summa::rt::CollectiveKind kind, int32_t mask,
   }
   cudaEvent_t stop = acquireEvent(/*timing=*/true);
   SUMMA_CUDA_CHECK(cudaEventRecord(stop, stream));
-  timedOps.push_back({false, kind, mask, bytes, start, stop, async});
+  timedOps.push_back({false, false, kind, mask, bytes, start, stop, async});
   if (timedOps.size() >= 256)
     resolveTimedOps(/*all=*/false);
 }
@@ -454,8 +462,9 @@ void ProfileSpan::endMatmul(int64_t flops) {
   }
   cudaEvent_t stop = acquireEvent(/*timing=*/true);
   SUMMA_CUDA_CHECK(cudaEventRecord(stop, stream));
-  timedOps.push_back({true, summa::rt::CollectiveKind::Broadcast, 0, flops,
-                      start, stop, false});
+  timedOps.push_back({true, summa::rt::matmulsAreLocal(),
+                      summa::rt::CollectiveKind::Broadcast, 0, flops, start,
+                      stop, false});
   if (timedOps.size() >= 256)
     resolveTimedOps(/*all=*/false);
 }

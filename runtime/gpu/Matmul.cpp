@@ -290,6 +290,8 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
       caller, batch, {aOffset, bOffset, cOffset}, {strideA, strideB, strideC});
   if (batch == 0)
     return;
+  // Counted among the local GEMMs (Profile.h).
+  summa::rt::LocalMatmulScope local;
   // The first and the last member bound every other one.
   requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
                            cOffset, ldc, m, n, k, transA, transB, accumulate));

@@ -128,7 +128,9 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
                           int32_t accumulate) {
   lastBatchMember("summaRtMatmulBatched", batch, {aOffset, bOffset, cOffset},
                   {strideA, strideB, strideC});
-  // One GEMM per member, each checked as summaRtMatmul checks it.
+  // One GEMM per member, each checked as summaRtMatmul checks it and
+  // counted among the local GEMMs.
+  LocalMatmulScope local;
   for (int64_t i = 0; i < batch; ++i)
     summaRtMatmul(dtype, aBase, aOffset + i * strideA, lda, bBase,
                   bOffset + i * strideB, ldb, cBase, cOffset + i * strideC, ldc,

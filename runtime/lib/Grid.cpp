@@ -17,6 +17,9 @@
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <climits>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +31,20 @@ using namespace summa::rt;
 namespace {
 /// The state shared with DriverCore.cpp and Profile.cpp (GridState.cpp).
 GridState &gridState = grid();
+
+/// Compiled code allocates its intermediate buffers with malloc at every
+/// call. glibc serves blocks above its mmap threshold (128 KiB at first)
+/// with mmap and unmaps them at free, and trims the heap's top above 128
+/// KiB, so each call faulted every page of its large buffers in again (a
+/// tenth of a GPT-2-small layer's time). Up to the largest threshold glibc
+/// allows (32 MiB), they stay in the heap and are reused.
+void keepBuffersInHeap() {
+#if defined(__GLIBC__)
+  constexpr int kBytes = 32 << 20;
+  mallopt(M_MMAP_THRESHOLD, kBytes);
+  mallopt(M_TRIM_THRESHOLD, 2 * kBytes);
+#endif
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -50,6 +67,7 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
   // Before any BLAS call (and before MPI, whose progress threads should not
   // compete with BLAS threads either).
   pinBlasThreads();
+  keepBuffersInHeap();
 
   int rank = 0, size = 0;
   startWorld(argc, argv, q, d, &rank, &size);

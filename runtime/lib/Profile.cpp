@@ -110,12 +110,26 @@ void summa::rt::recordCollectiveWait(CollectiveKind kind, int32_t mask,
   counter.waitSeconds += seconds;
 }
 
+namespace {
+bool localMatmuls = false;
+} // namespace
+
+summa::rt::LocalMatmulScope::LocalMatmulScope() : previous(localMatmuls) {
+  localMatmuls = true;
+}
+
+summa::rt::LocalMatmulScope::~LocalMatmulScope() { localMatmuls = previous; }
+
+bool summa::rt::matmulsAreLocal() { return localMatmuls; }
+
 void summa::rt::recordMatmul(int64_t flops, double seconds) {
   if (!recording)
     return;
-  ++counters.matmul.count;
-  counters.matmul.flops += flops;
-  counters.matmul.seconds += seconds;
+  MatmulCounter &counter =
+      localMatmuls ? counters.localMatmul : counters.matmul;
+  ++counter.count;
+  counter.flops += flops;
+  counter.seconds += seconds;
 }
 
 void summa::rt::recordRead(int64_t bytes) {
@@ -157,6 +171,10 @@ std::string summa::rt::profileToJson() {
   json += "],\"matmul\":{\"count\":" + std::to_string(counters.matmul.count);
   json += ",\"flops\":" + std::to_string(counters.matmul.flops);
   json += ",\"seconds\":" + formatDouble(counters.matmul.seconds) + "}";
+  if (const MatmulCounter &local = counters.localMatmul; local.count != 0)
+    json += ",\"local_matmul\":{\"count\":" + std::to_string(local.count) +
+            ",\"flops\":" + std::to_string(local.flops) +
+            ",\"seconds\":" + formatDouble(local.seconds) + "}";
   if (counters.readBytes != 0)
     json += ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) +
             "}";

@@ -14,7 +14,8 @@
 //   {"rank":R,"grid":[q,q,d],"coords":[i,j,k],
 //    "collectives":[{"op":"broadcast","group":"col","count":N,"bytes":B,
 //                    "seconds":S[,"async":A,"wait_seconds":W]}, ...],
-//    "matmul":{"count":N,"flops":F,"seconds":S}[,"io":{"read_bytes":R}]}
+//    "matmul":{"count":N,"flops":F,"seconds":S}
+//    [,"local_matmul":{"count":N,"flops":F,"seconds":S}][,"io":{"read_bytes":R}]}
 //
 // Definitions:
 //  * `bytes` is the size in bytes of this rank's buffer argument: the buffer
@@ -40,6 +41,10 @@
 //    `wait_seconds` is the host time inside summaRtWait, which only makes
 //    the compute stream wait there.
 //  * `flops` is 2*m*n*k per summaRtMatmul call; every valid call is counted.
+//    `local_matmul` counts the members of summaRtMatmulBatched calls (the
+//    local contractions summa-contractions-to-runtime sends to BLAS or
+//    cuBLAS, e.g. attention's products) apart, so that `matmul` stays the
+//    SUMMA GEMMs that summa-plan predicts. Omitted while its count is 0.
 //  * `read_bytes` counts the bytes the driver read from tensor files
 //    (--inputs) and token files (--data) into this rank's tiles: each rank
 //    reads only the elements it holds. Omitted while 0. The --check
@@ -90,6 +95,9 @@ struct ProfileSnapshot {
   /// Indexed by [CollectiveKind][axes mask]; mask 0 is unused.
   CollectiveCounter collectives[kNumCollectiveKinds][8];
   MatmulCounter matmul;
+  /// The GEMMs of summaRtMatmulBatched (local contractions: attention's
+  /// products), apart from the SUMMA GEMMs a plan predicts.
+  MatmulCounter localMatmul;
   /// Bytes read from tensor and token files (recordRead).
   int64_t readBytes = 0;
 
@@ -145,6 +153,21 @@ void recordCollective(CollectiveKind kind, int32_t mask, int64_t bytes,
 /// decided whether the call counts).
 void recordCollectiveWait(CollectiveKind kind, int32_t mask, double seconds);
 void recordMatmul(int64_t flops, double seconds);
+/// While alive, recordMatmul counts into `localMatmul` (the members of a
+/// summaRtMatmulBatched call).
+class LocalMatmulScope {
+public:
+  LocalMatmulScope();
+  ~LocalMatmulScope();
+  LocalMatmulScope(const LocalMatmulScope &) = delete;
+  LocalMatmulScope &operator=(const LocalMatmulScope &) = delete;
+
+private:
+  bool previous;
+};
+/// Whether a LocalMatmulScope is alive.
+bool matmulsAreLocal();
+
 /// Counts `bytes` read from a file into this rank's tiles.
 void recordRead(int64_t bytes);
 

@@ -28,3 +28,20 @@
 // REF-NOT: summaRtBroadcast
 // REF-COUNT-2: llvm.call @summaRtMatmul
 // REF-NOT: summaRtBroadcast
+
+// The CPU fast path: attention's two batched products (Q·Kᵀ and P·V) become
+// summaRtMatmulBatched calls (OpenBLAS), and GeLU's tanh and softmax's exp
+// become arithmetic that LLVM vectorises: no tanh or exp call is left. The
+// plain lowering of the --check reference keeps both as loops and libm.
+// RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-pipeline="grid=2,2,1" | FileCheck %s --check-prefix=FAST
+// RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-pipeline="grid=2,2,1" | FileCheck %s --check-prefix=NOLIBM
+// RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-lower-to-llvm="plain" | FileCheck %s --check-prefix=PLAIN
+// FAST-LABEL: llvm.func @gpt_layer(
+// FAST-COUNT-2: llvm.call @summaRtMatmulBatched(
+// FAST-NOT: llvm.call @summaRtMatmulBatched(
+// FAST: llvm.return
+// NOLIBM-NOT: llvm.intr.tanh
+// NOLIBM-NOT: llvm.intr.exp
+// PLAIN-NOT: summaRtMatmulBatched
+// PLAIN-DAG: llvm.intr.exp
+// PLAIN-DAG: llvm.intr.tanh

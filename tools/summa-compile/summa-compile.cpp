@@ -839,12 +839,14 @@ static LogicalResult compile(MLIRContext &context,
   renameFunctions(*reference, refFn, "__ref");
   for (ModuleOp m : {*spmd, *reference})
     if (failed(runPasses(m, [&](OpPassManager &pm) {
-          // The reference of --gpu-loops-on-host goes through the plain CPU
-          // pipeline (linalg to loops, no kernel loop forms), so that a bug
-          // in those forms cannot hide in both sides of --check.
+          // The reference of --gpu-loops-on-host and of the CPU target goes
+          // through the plain CPU pipeline (linalg to loops, no kernel loop
+          // forms, no BLAS for local contractions, libm), so that a bug in
+          // those forms cannot hide in both sides of --check.
           bool kernels = cuda && (m == *spmd || !cuda->loopsOnHost);
           summa::buildLowerToLLVMPipeline(pm, overlap && m == *spmd,
-                                          kernels ? &*cuda : nullptr);
+                                          kernels ? &*cuda : nullptr,
+                                          /*plain=*/m == *reference);
         })))
       return failure();
 

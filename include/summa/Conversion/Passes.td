@@ -59,19 +59,44 @@ def SummaContractionsToRuntime : Pass<"summa-contractions-to-runtime",
     have static strides that make each batch a row-major GEMM (unit stride
     along `k` or `m` in A, along `n` or `k` in B, along `n` in C), becomes
     one `summaRtMatmulBatched` (`accumulate = 1`) over the innermost batch
-    dimension, in a loop nest over the outer batch dimensions (a
-    `summaRtMatmul` without batch dimensions): attention's `Q·Kᵀ` and `P·V`
-    per (batch, head), written as generics to keep heads a dimension of
-    their own. Other generics are left for the generic lowering.
+    dimension, in a loop nest over the outer batch dimensions (a batch of
+    one without batch dimensions): attention's `Q·Kᵀ` and `P·V` per
+    (batch, head), written as generics to keep heads a dimension of their
+    own. Other generics are left for the generic lowering.
 
-    Part of `--target=cuda`'s lowering (cuBLAS instead of a generated loop
-    kernel); `--target=cpu` keeps the generic loops, so that the runtime's
-    GEMM counters there stay those of the SUMMA matmuls the planner counts.
+    Part of both targets' lowering: OpenBLAS on the CPU and cuBLAS on the
+    GPU instead of a generated loop nest or kernel. The runtime counts these
+    GEMMs apart (the profile's `local_matmul`), so that its `matmul`
+    counters stay those of the SUMMA GEMMs that summa-plan predicts.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def SummaApproximateMath : Pass<"summa-approximate-math"> {
+  let summary = "f32 transcendental functions as polynomial approximations";
+  let description = [{
+    The `math` functions named by `ops` (default `tanh,exp,expm1,erf`: the
+    GeLU, softmax and exact-GeLU functions of a transformer) on f32 scalars
+    and vectors become upstream MLIR's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`): a few multiplies, adds
+    and a division per element, which LLVM's loop vectoriser turns into
+    SIMD code, instead of a call into libm per element (`tanhf` and the
+    `expm1f` it calls took a quarter of a GPT-2-small layer's non-GEMM time
+    on the CPU). Other functions and types are left alone.
+
+    Part of the CPU target's fast path; the `--check` reference is lowered
+    without it (libm), so the approximation's error shows in `--check`.
+  }];
+  let options = [
+    Option<"ops", "ops", "std::string", /*default=*/"\"tanh,exp,expm1,erf\"",
+           "comma-separated math functions to approximate">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def SummaPrepareDeviceOps : Pass<"summa-prepare-device-ops", "::mlir::ModuleOp"> {

@@ -9,7 +9,8 @@
 // of the dimensions, batch dimensions in all three operands) becomes one
 // summaRtMatmulBatched over the innermost batch dimension on strided views
 // of the three buffers, in a loop nest over the other batch dimensions (a
-// summaRtMatmul when there is no batch dimension).
+// batch of one when there is no batch dimension). The runtime counts these
+// GEMMs apart from summaRtMatmul's (the profile's local_matmul).
 //
 //===----------------------------------------------------------------------===//
 
@@ -205,10 +206,13 @@ void lowerContraction(linalg::GenericOp op, ModuleOp module) {
               nv = constant(ranges[c->n]), kv = constant(ranges[c->k]),
               ta = i32(nb, transA), tb = i32(nb, transB), acc = i32(nb, 1);
         if (c->batch.empty()) {
-          abi::createCall(nb, loc, module, abi::kMatmul,
-                          {dt, bases[0], at[0], constant(lda), bases[1], at[1],
-                           constant(ldb), bases[2], at[2], constant(ldc), mv,
-                           nv, kv, ta, tb, acc});
+          // A batch of one, so that the runtime counts it among the local
+          // GEMMs, apart from the SUMMA GEMMs of summaRtMatmul.
+          abi::createCall(nb, loc, module, abi::kMatmulBatched,
+                          {dt, bases[0], at[0], constant(lda), constant(0),
+                           bases[1], at[1], constant(ldb), constant(0),
+                           bases[2], at[2], constant(ldc), constant(0), mv, nv,
+                           kv, constant(1), ta, tb, acc});
           return;
         }
         unsigned inner = c->batch.back();

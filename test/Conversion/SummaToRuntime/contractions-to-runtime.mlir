@@ -58,7 +58,7 @@ func.func @scores(%q: memref<4x8x4x8xf32>, %k: memref<4x8x4x8xf32>, %s: memref<4
 // CHECK-LABEL: func.func @plain
 // CHECK-NOT: scf.for
 // dtype 0 (f32), m 3, n 7, k 5, transA 0, transB 0, accumulate 1, lda 5,
-// ldb 7, ldc 7.
+// ldb 7, ldc 7, a batch of one (strides 0): counted as a local GEMM.
 // CHECK: arith.constant 0 : i32
 // CHECK-NEXT: arith.constant 3 : index
 // CHECK-NEXT: arith.constant 7 : index
@@ -67,9 +67,13 @@ func.func @scores(%q: memref<4x8x4x8xf32>, %k: memref<4x8x4x8xf32>, %s: memref<4
 // CHECK-NEXT: arith.constant 0 : i32
 // CHECK-NEXT: arith.constant 1 : i32
 // CHECK-NEXT: arith.constant 5 : index
+// CHECK-NEXT: arith.constant 0 : index
 // CHECK-NEXT: arith.constant 7 : index
+// CHECK-NEXT: arith.constant 0 : index
 // CHECK-NEXT: arith.constant 7 : index
-// CHECK: call @summaRtMatmul
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: arith.constant 1 : index
+// CHECK: call @summaRtMatmulBatched(
 // CHECK-NOT: linalg.generic
 func.func @plain(%x: memref<3x5xf32>, %y: memref<5x7xf32>, %z: memref<3x7xf32>) {
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}

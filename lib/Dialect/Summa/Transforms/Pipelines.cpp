@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // summa-pipeline{grid=q,q,d overlap}: unsharded linalg on tensors -> LLVM dialect.
-// summa-lower-to-llvm: the same without the partitioning half, used for the
+// summa-lower-to-llvm{plain}: the same without the partitioning half; with
+// `plain`, without the CPU fast path either: the lowering of the
 // unpartitioned reference that summa-compile links into every binary.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +34,14 @@ static const char *const kBufferize =
 /// summa-overlap goes between the two halves, which begin with
 /// convert-summa-to-runtime.
 static const char *const kRuntimeCalls = "convert-summa-to-runtime";
+/// The CPU target's fast path, before kToLLVM: contractions (2-D, batched,
+/// strided: attention's products) to the runtime's BLAS GEMMs, and f32
+/// tanh/exp/erf as polynomials that LLVM vectorises. The --check reference
+/// goes without it (buildLowerToLLVMPipeline's `plain`).
+static const char *const kFastCPU =
+    "summa-contractions-to-runtime,"
+    "func.func(summa-approximate-math)";
+/// Local ops to loops, and everything to LLVM.
 static const char *const kToLLVM =
     "convert-linalg-to-loops,"
     "expand-strided-metadata,"
@@ -97,7 +106,8 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
 }
 
 void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
-                                           const CudaOptions *cuda) {
+                                           const CudaOptions *cuda,
+                                           bool plain) {
   if (cuda)
     addTextual(pm, "summa-materialize-splats");
   addTextual(pm, kBufferize);
@@ -107,6 +117,8 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
   }
   addTextual(pm, kRuntimeCalls);
   if (!cuda) {
+    if (!plain)
+      addTextual(pm, kFastCPU);
     addTextual(pm, kToLLVM);
     return;
   }
@@ -181,6 +193,13 @@ struct LowerToCudaCLOptions : public PassPipelineOptions<LowerToCudaCLOptions> {
                                       "(summa-overlap)"),
                        llvm::cl::init(false)};
 };
+struct LowerToLLVMCLOptions : public PassPipelineOptions<LowerToLLVMCLOptions> {
+  Option<bool> plain{*this, "plain",
+                     llvm::cl::desc("without the CPU fast path (no BLAS for "
+                                    "local contractions, libm for tanh/exp/"
+                                    "erf): the --check reference's lowering"),
+                     llvm::cl::init(false)};
+};
 } // namespace
 
 void mlir::summa::registerSummaPipelines() {
@@ -196,11 +215,14 @@ void mlir::summa::registerSummaPipelines() {
           options.memoryBudget = cl.reuseBudget.getValue();
         buildSummaPipeline(pm, options);
       });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<LowerToLLVMCLOptions>(
       "summa-lower-to-llvm",
       "Bufferize and lower summa/linalg on tensors to the LLVM dialect with "
       "runtime calls (no partitioning)",
-      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm); });
+      [](OpPassManager &pm, const LowerToLLVMCLOptions &cl) {
+        buildLowerToLLVMPipeline(pm, /*overlap=*/false, /*cuda=*/nullptr,
+                                 cl.plain);
+      });
   PassPipelineRegistration<LowerToCudaCLOptions>(
       "summa-lower-to-cuda",
       "Bufferize and lower summa/linalg on tensors for --target=cuda: "

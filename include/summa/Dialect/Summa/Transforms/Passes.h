@@ -70,9 +70,12 @@ struct CudaOptions {
 
 /// The lowering half alone (bufferize -> runtime calls -> LLVM), used for
 /// the unpartitioned reference. With `cuda`, local ops become GPU kernels
-/// and buffers device memory (docs/GPU.md).
+/// and buffers device memory (docs/GPU.md). `plain` (CPU only): no fast
+/// path (no BLAS for local contractions, libm for tanh/exp/erf), the
+/// lowering of --check's independent reference.
 void buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap = false,
-                              const CudaOptions *cuda = nullptr);
+                              const CudaOptions *cuda = nullptr,
+                              bool plain = false);
 /// Registers `summa-pipeline`, `summa-lower-to-llvm` and
 /// `summa-lower-to-cuda`.
 void registerSummaPipelines();
