@@ -215,8 +215,8 @@ void summa::rt::driver::loadBatch(const TokenData &data,
     const Tensor &input = inputs[index];
     int64_t shift = index == which.next ? 1 : 0;
     size_t bytes = coords ? input.localBytes() : input.globalBytes();
-    void *host = allocateHost(bytes, "the batch of '" + input.fileName + "'");
-    int64_t read = 0;
+    HostBuffer batch(bytes, "the batch of '" + input.fileName + "'");
+    void *host = batch.data();
     input.forEachElement(coords, [&](int64_t local, int64_t global) {
       int64_t at = offsets[global / seq] + global % seq + shift;
       int64_t id = data.at(at);
@@ -229,13 +229,9 @@ void summa::rt::driver::loadBatch(const TokenData &data,
         static_cast<int64_t *>(host)[local] = id;
       else
         static_cast<int32_t *>(host)[local] = static_cast<int32_t>(id);
-      ++read;
     });
-    recordRead(read * data.elementBytes());
-    if (backend.fromHost)
-      backend.fromHost(buffers[index], host, bytes);
-    else
-      std::memcpy(buffers[index], host, bytes);
-    std::free(host);
+    recordRead(static_cast<int64_t>(bytes / input.elementSize) *
+               data.elementBytes());
+    upload(backend, buffers[index], host, bytes);
   }
 }

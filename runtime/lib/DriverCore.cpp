@@ -601,6 +601,22 @@ std::string formatShape(const int64_t *shape, size_t rank) {
 
 } // namespace
 
+size_t summa::rt::driver::uploadTile(const Backend &backend,
+                                     const Tensor &tensor,
+                                     const int64_t *coords, const void *whole,
+                                     void *buffer) {
+  size_t bytes = coords ? tensor.localBytes() : tensor.globalBytes();
+  HostBuffer host(bytes, "the host copy of '" + tensor.fileName + "'");
+  size_t size = tensor.elementSize;
+  char *to = static_cast<char *>(host.data());
+  const char *from = static_cast<const char *>(whole);
+  tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
+    std::memcpy(to + local * size, from + global * size, size);
+  });
+  upload(backend, buffer, host.data(), bytes);
+  return bytes;
+}
+
 /// Copies `bytes` of host memory into a backend buffer.
 void summa::rt::driver::upload(const Backend &backend, void *buffer,
                                const void *host, size_t bytes) {
@@ -728,16 +744,8 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
             formatShape(stored->shape.data(), stored->shape.size()).c_str(),
             input.fileName.c_str(),
             formatShape(input.desc->globalShape, input.rank).c_str());
-    size_t bytes = coords ? input.localBytes() : input.globalBytes();
-    HostBuffer host(bytes, "the host copy of input '" + input.fileName + "'");
-    size_t size = input.elementSize;
-    char *to = static_cast<char *>(host.data());
-    const char *from = stored->data;
-    input.forEachElement(coords, [&](int64_t local, int64_t global) {
-      std::memcpy(to + local * size, from + global * size, size);
-    });
-    recordRead(static_cast<int64_t>(bytes));
-    upload(backend, buffers[i], host.data(), bytes);
+    recordRead(static_cast<int64_t>(
+        uploadTile(backend, input, coords, stored->data, buffers[i])));
   }
   if (!missing.empty())
     fatal("%s: --inputs '%s' has no tensor named %s (inputs are matched by "

@@ -216,6 +216,12 @@ void feedBack(const Backend &backend, const std::vector<Tensor> &inputs,
 void upload(const Backend &backend, void *buffer, const void *host,
             size_t bytes);
 
+/// Copies the tile of `tensor` held at `coords` (null: the whole tensor)
+/// out of `whole`, the whole tensor in host memory, into `buffer`; returns
+/// the bytes copied.
+size_t uploadTile(const Backend &backend, const Tensor &tensor,
+                  const int64_t *coords, const void *whole, void *buffer);
+
 /// This rank's tile of `tensor` (`buffer`) from every rank, in world-rank
 /// order, on rank 0 (every rank must call it; other ranks get an empty
 /// buffer). `what` names the tensor and `purpose` the option in an error.

@@ -213,15 +213,7 @@ int32_t summaModelSetInput(SummaModel *model, const char *name,
     upload(m.backend, m.inputTile(i), data, input.localBytes());
     return 0;
   }
-  HostBuffer tile(input.localBytes(),
-                  "the host tile of input '" + input.fileName + "'");
-  size_t size = input.elementSize;
-  char *to = static_cast<char *>(tile.data());
-  const char *from = static_cast<const char *>(data);
-  input.forEachElement(grid().coords, [&](int64_t local, int64_t global) {
-    std::memcpy(to + local * size, from + global * size, size);
-  });
-  upload(m.backend, m.inputTile(i), tile.data(), input.localBytes());
+  uploadTile(m.backend, input, grid().coords, data, m.inputTile(i));
   return 0;
 }
 
