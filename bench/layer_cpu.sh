@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # The GPT-2-small layer (generate.py layer --batch 4 --seq 128 --hidden 768
-# --heads 12 --ffn 3072, f32, forward) compiled for [1,1,1], against PyTorch
-# eager on the same shapes, both on one CPU thread, in one run; prints both
-# times and the ratio summa / PyTorch (the fast-code target is <= 1.0).
+# --heads 12 --ffn 3072, f32) on the CPU, one thread per rank, against
+# PyTorch eager on the same shapes and one thread, all in one run:
+#   - forward: summa [1,1,1] and [1,1,2] (2 ranks) against PyTorch;
+#   - training step (generate.py gpt_train --layers 1: the layer, a final
+#     LayerNorm, MSE loss, backward, SGD): summa [1,1,1] and [1,1,2]
+#     against PyTorch autograd.
+# Prints the times and the ratios (the fast-code targets: summa / PyTorch
+# <= 1.0 on [1,1,1]; [1,1,2] <= 0.6 of [1,1,1]).
 #
 #   bench/layer_cpu.sh [ITERS] [PYTHON]   (default 10 iterations; PYTHON
 #   is an interpreter with torch, default python3; needs a build in build/)
@@ -15,17 +20,35 @@ trap 'rm -rf "$work"' EXIT
 mpirun=(mpirun --oversubscribe --allow-run-as-root)
 [ "$(id -u)" = 0 ] || mpirun=(mpirun --oversubscribe)
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+shape=(--batch 4 --seq 128 --hidden 768 --heads 12 --ffn 3072)
 
-python3 "$here/examples/generate.py" layer --batch 4 --seq 128 --hidden 768 --heads 12 \
-  --ffn 3072 --dtype f32 -o "$work/layer.mlir"
-start=$(date +%s.%N)
-"$here/build/bin/summa-compile" "$work/layer.mlir" --grid=1,1,1 -o "$work/layer"
-compile=$(echo "$(date +%s.%N) - $start" | bc)
-summa=$("${mpirun[@]}" -np 1 "$work/layer" --iters "$iters" | sed -n 's/^time: \([0-9.]*\) ms\/iter.*/\1/p')
-torch=$("$python" "$here/bench/torch_layer.py" --device cpu --dtype f32 --batch 4 --seq 128 \
-  --hidden 768 --heads 12 --ffn 3072 --iters "$iters" --modes eager --threads 1 |
-  sed -n 's/.*: \([0-9.]*\) ms\/iter.*/\1/p')
-printf 'GPT-2-small layer forward, f32, 1 thread, %s iterations\n' "$iters"
-printf '  summa [1,1,1]   %8.1f ms/iter (compile %.1f s)\n' "$summa" "$compile"
-printf '  PyTorch eager   %8.1f ms/iter\n' "$torch"
-printf '  ratio summa / PyTorch: %.2f\n' "$(echo "$summa / $torch" | bc -l)"
+python3 "$here/examples/generate.py" layer "${shape[@]}" --dtype f32 -o "$work/layer.mlir"
+python3 "$here/examples/generate.py" gpt_train --layers 1 "${shape[@]}" --dtype f32 \
+  -o "$work/train.mlir"
+
+# summa NAME GRID RANKS: compiles NAME.mlir for GRID, prints ms per call.
+summa() {
+  "$here/build/bin/summa-compile" "$work/$1.mlir" --grid="$2" -o "$work/$1.$3"
+  "${mpirun[@]}" -np "$3" "$work/$1.$3" --iters "$iters" |
+    sed -n 's/^time: \([0-9.]*\) ms\/iter.*/\1/p'
+}
+torch() {
+  "$python" "$here/bench/torch_layer.py" --device cpu --dtype f32 "${shape[@]}" \
+    --iters "$iters" --modes eager --threads 1 "$@" |
+    sed -n 's/.*: \([0-9.]*\) ms\/iter.*/\1/p'
+}
+ratio() { echo "$1 / $2" | bc -l; }
+
+fwd1=$(summa layer 1,1,1 1)
+fwd2=$(summa layer 1,1,2 2)
+fwdt=$(torch)
+trn1=$(summa train 1,1,1 1)
+trn2=$(summa train 1,1,2 2)
+trnt=$(torch --train)
+printf 'GPT-2-small layer, f32, 1 thread per rank, %s iterations\n' "$iters"
+printf '%-16s %12s %12s %12s %14s %14s\n' '' 'summa 1x1x1' 'summa 1x1x2' 'PyTorch' \
+  '1x1x1/PyTorch' '1x1x2/1x1x1'
+printf '%-16s %9.1f ms %9.1f ms %9.1f ms %14.2f %14.2f\n' forward "$fwd1" "$fwd2" "$fwdt" \
+  "$(ratio "$fwd1" "$fwdt")" "$(ratio "$fwd2" "$fwd1")"
+printf '%-16s %9.1f ms %9.1f ms %9.1f ms %14.2f %14.2f\n' 'training step' "$trn1" "$trn2" \
+  "$trnt" "$(ratio "$trn1" "$trnt")" "$(ratio "$trn2" "$trn1")"

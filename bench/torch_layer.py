@@ -14,7 +14,10 @@ approximate="tanh"). Prints one line per mode, eager and torch.compile:
     torch eager bf16 tokens=8192 hidden=1536 heads=24 ffn=6144: 1.234 ms/iter
 
 Forward only, no autograd (torch.inference_mode), after warm-up calls;
-timed with CUDA events over --iters calls. scripts/gpu-check.sh compares
+timed with CUDA events over --iters calls. With --train, the training step
+of `generate.py gpt_train --layers 1` instead: the layer, a final LayerNorm,
+the MSE loss against a target, autograd's backward and an SGD update of
+every parameter. scripts/gpu-check.sh compares
 these with the compiled layer's `time:` line from the same GPU.
 """
 
@@ -34,6 +37,8 @@ def main():
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--modes", default="eager,compile")
+    ap.add_argument("--train", action="store_true",
+                    help="time a training step (forward, MSE loss, backward, SGD)")
     ap.add_argument("--threads", type=int, default=0,
                     help="CPU threads of PyTorch (torch.set_num_threads; default: its own)")
     args = ap.parse_args()
@@ -87,8 +92,27 @@ def main():
         u = F.gelu(ln2 @ p["w1"] + p["b1"], approximate="tanh")
         return hid + u @ p["w2"] + p["b2"]
 
+    if args.train:
+        p["lnf_g"] = param(h, scale=1.0)
+        p["lnf_b"] = param(h, scale=0.1)
+        for t in p.values():
+            t.requires_grad_(True)
+        target = param(b * s, h, scale=1.0)
+        forward = layer
+
+        def layer(x, p):  # noqa: F811 (the training step in its place)
+            y = F.layer_norm(forward(x, p), (h,), p["lnf_g"], p["lnf_b"], 1e-5)
+            loss = ((y - target) ** 2).mean()
+            loss.backward()
+            with torch.no_grad():
+                for t in p.values():
+                    t -= 1e-3 * t.grad
+                    t.grad = None
+            return loss
+
     def timed(fn, warmup=3):
-        with torch.inference_mode():
+        import contextlib
+        with contextlib.nullcontext() if args.train else torch.inference_mode():
             for _ in range(warmup):
                 fn(x, p)
             if dev.type == "cuda":
@@ -108,7 +132,8 @@ def main():
             return (time.perf_counter() - t0) * 1e3 / args.iters
 
     rc = 0
-    shape = "tokens=%d hidden=%d heads=%d ffn=%d" % (b * s, h, nh, f)
+    shape = "tokens=%d hidden=%d heads=%d ffn=%d%s" % (b * s, h, nh, f,
+                                                        " train" if args.train else "")
     for mode in args.modes.split(","):
         if mode == "eager":
             fn = layer

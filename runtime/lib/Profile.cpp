@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/resource.h>
 
 using namespace summa::rt;
 
@@ -177,6 +178,12 @@ std::string summa::rt::profileToJson() {
             ",\"seconds\":" + formatDouble(local.seconds) + "}";
   if (counters.readBytes != 0)
     json += ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) +
+            "}";
+  // The process's peak resident memory so far (Linux: ru_maxrss in KiB).
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) == 0)
+    json += ",\"memory\":{\"peak_rss_bytes\":" +
+            std::to_string(static_cast<long long>(usage.ru_maxrss) * 1024) +
             "}";
   json += "}\n";
   return json;

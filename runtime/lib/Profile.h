@@ -15,7 +15,8 @@
 //    "collectives":[{"op":"broadcast","group":"col","count":N,"bytes":B,
 //                    "seconds":S[,"async":A,"wait_seconds":W]}, ...],
 //    "matmul":{"count":N,"flops":F,"seconds":S}
-//    [,"local_matmul":{"count":N,"flops":F,"seconds":S}][,"io":{"read_bytes":R}]}
+//    [,"local_matmul":{"count":N,"flops":F,"seconds":S}][,"io":{"read_bytes":R}]
+//    ,"memory":{"peak_rss_bytes":M}}
 //
 // Definitions:
 //  * `bytes` is the size in bytes of this rank's buffer argument: the buffer
@@ -49,6 +50,10 @@
 //    (--inputs) and token files (--data) into this rank's tiles: each rank
 //    reads only the elements it holds. Omitted while 0. The --check
 //    reference's whole-tensor reads, under ProfilePause, are not counted.
+//  * `peak_rss_bytes` is the process's peak resident memory when the profile
+//    is written (getrusage), host memory on both backends: with buffers
+//    freed at their last use (summa-dealloc-at-last-use), that of the live
+//    buffers, not of all of them.
 //  * Entries with a zero count are omitted from the JSON.
 //
 // The C++ accessors below are exported from libsumma_runtime.so for tests;

@@ -2,25 +2,36 @@
 // RUN: summa-opt %summa_src/examples/mlp.mlir --summa-pipeline="grid=1,1,4" | FileCheck %s --check-prefix=DP
 // RUN: summa-opt %summa_src/examples/mlp.mlir --summa-lower-to-llvm | FileCheck %s --check-prefix=REF
 
-// The whole pipeline ends in the LLVM dialect: two SUMMA loops, each with a
-// row and a column broadcast and one local GEMM, and nothing of summa left.
+// The whole pipeline ends in the LLVM dialect, nothing of summa left. The
+// local ops and the two SUMMA loops are dispatch functions of their own
+// (fill, loop, bias, GeLU, fill, loop, epilogue), each loop with a row and a
+// column broadcast and one local GEMM per step; the entry is glue that
+// calls them, compiled without optimisation.
 // CHECK-NOT: summa.
 // CHECK-DAG: llvm.func @summaRtBroadcast(i64, i64, i64, i32, i32, i64)
 // CHECK-DAG: llvm.func @summaRtMatmul(
-// CHECK-LABEL: llvm.func @mlp(
-// CHECK-COUNT-2: llvm.call @summaRtBroadcast
-// CHECK: llvm.call @summaRtMatmul
+// CHECK-LABEL: llvm.func internal @mlp_dispatch_1(
 // CHECK-COUNT-2: llvm.call @summaRtBroadcast
 // CHECK: llvm.call @summaRtMatmul
 // CHECK-NOT: llvm.call @summaRt
 // CHECK: llvm.return
+// CHECK-LABEL: llvm.func internal @mlp_dispatch_5(
+// CHECK-COUNT-2: llvm.call @summaRtBroadcast
+// CHECK: llvm.call @summaRtMatmul
+// CHECK-NOT: llvm.call @summaRt
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @mlp(
+// CHECK-SAME: passthrough = ["noinline", "optnone"]
+// CHECK-NOT: llvm.call @summaRt
+// CHECK: llvm.call @mlp_dispatch_1(
+// CHECK-NOT: llvm.call @summaRt
+// CHECK: llvm.call @mlp_dispatch_5(
+// CHECK-NOT: llvm.call @summaRt
+// CHECK: llvm.return
 
 // Pure data parallelism ([1,1,4]) has no broadcast at all.
-// DP-LABEL: llvm.func @mlp(
 // DP-NOT: summaRtBroadcast
-// DP: llvm.call @summaRtMatmul
-// DP-NOT: summaRtBroadcast
-// DP: llvm.call @summaRtMatmul
+// DP-COUNT-2: llvm.call @summaRtMatmul(
 // DP-NOT: summaRtBroadcast
 
 // The unpartitioned reference calls only the local GEMM.
@@ -36,10 +47,9 @@
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-pipeline="grid=2,2,1" | FileCheck %s --check-prefix=FAST
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-pipeline="grid=2,2,1" | FileCheck %s --check-prefix=NOLIBM
 // RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-lower-to-llvm="plain" | FileCheck %s --check-prefix=PLAIN
-// FAST-LABEL: llvm.func @gpt_layer(
 // FAST-COUNT-2: llvm.call @summaRtMatmulBatched(
 // FAST-NOT: llvm.call @summaRtMatmulBatched(
-// FAST: llvm.return
+// FAST: llvm.func @gpt_layer(
 // NOLIBM-NOT: llvm.intr.tanh
 // NOLIBM-NOT: llvm.intr.exp
 // PLAIN-NOT: summaRtMatmulBatched

@@ -16,7 +16,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -41,6 +40,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -161,6 +161,11 @@ static cl::opt<bool> overlap(
              "GEMM (summa-overlap: asynchronous collectives, two buffers "
              "per panel)"),
     cl::cat(category));
+static cl::opt<bool> remarks(
+    "remarks",
+    cl::desc("report at each local op of the partitioned program whether it "
+             "went to a library call (BLAS, cuBLAS) or stays generated code"),
+    cl::cat(category));
 
 namespace {
 
@@ -223,7 +228,7 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
                                       DictionaryAttr attrs, std::string name) {
   TensorInfo info;
   info.name = std::move(name);
-  if (auto label = attrs ? attrs.getAs<StringAttr>("summa.name") : nullptr)
+  if (auto label = attrs ? attrs.getAs<StringAttr>(summa::kNameAttrName) : nullptr)
     info.label = label.getValue().str();
   info.globalType = dyn_cast<RankedTensorType>(type);
   auto layout =
@@ -249,7 +254,7 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
       info.splits[0] == SmallVector<summa::GridAxis>{summa::GridAxis::row} &&
       info.splits[1] == SmallVector<summa::GridAxis>{summa::GridAxis::col})
     info.scale = 1.0 / std::sqrt(double(info.globalType.getDimSize(0)));
-  if (auto init = attrs.getAs<StringAttr>("summa.init")) {
+  if (auto init = attrs.getAs<StringAttr>(summa::kInitAttrName)) {
     if (init.getValue() != "nonnegative")
       return func.emitError() << info.name << " has unknown summa.init \""
                               << init.getValue()
@@ -315,7 +320,7 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
                  "result" + std::to_string(i));
     if (failed(t))
       return failure();
-    if (auto updates = func.getResultAttrOfType<IntegerAttr>(i, "summa.updates")) {
+    if (auto updates = func.getResultAttrOfType<IntegerAttr>(i, summa::kUpdatesAttrName)) {
       int64_t arg = updates.getInt();
       if (arg < 0 || arg >= func.getNumArguments() ||
           func.getArgumentTypes()[arg] != func.getResultTypes()[i])
@@ -347,21 +352,14 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
   return program;
 }
 
-/// Gives every defined function of `module` the suffix `suffix`, and asks
-/// for a C interface on the entry.
-static void renameFunctions(ModuleOp module, StringRef entry,
-                            StringRef suffix) {
+/// Gives every defined function of `module` the suffix `suffix`.
+static void renameFunctions(ModuleOp module, StringRef suffix) {
   SymbolTable table(module);
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (func.isExternal())
       continue;
-    bool isEntry = func.getSymName() == entry;
     std::string newName = (func.getSymName() + suffix).str();
-    if (failed(table.rename(func, StringAttr::get(module.getContext(),
-                                                  newName))))
-      continue;
-    if (isEntry)
-      func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+    (void)table.rename(func, StringAttr::get(module.getContext(), newName));
   }
 }
 
@@ -373,17 +371,6 @@ static const char *dtypeName(Type t) {
          : t.isSignlessInteger(32)  ? "SUMMA_DT_I32"
                                     : "SUMMA_DT_F32";
 }
-/// The element type of a trampoline's memref descriptor (16-bit floats are
-/// only passed through, as their bits).
-static const char *ctypeName(Type t) {
-  if (t.isSignlessInteger(64))
-    return "int64_t";
-  if (t.isSignlessInteger(32))
-    return "int32_t";
-  return t.isF64() ? "double" : t.getIntOrFloatBitWidth() == 16 ? "uint16_t"
-                                                                 : "float";
-}
-
 static void writeTensorTable(raw_ostream &os, StringRef name,
                              ArrayRef<TensorInfo> tensors) {
   if (tensors.empty()) {
@@ -430,42 +417,12 @@ static void writeTensorTable(raw_ostream &os, StringRef name,
   os << "};\n";
 }
 
-/// One trampoline: builds memref descriptors over the buffers and calls the
-/// C interface of the compiled function.
-static void writeTrampoline(raw_ostream &os, StringRef fnName,
-                            const ProgramInfo &p, bool local) {
-  SmallVector<const TensorInfo *> all;
-  for (const TensorInfo &t : p.inputs)
-    all.push_back(&t);
-  for (const TensorInfo &t : p.outputs)
-    all.push_back(&t);
-  os << "extern \"C\" void _mlir_ciface_" << fnName << "(";
-  llvm::interleaveComma(all, os, [&](const TensorInfo *t) {
-    os << "MemRef<" << ctypeName(t->globalType.getElementType()) << ", "
-       << t->globalType.getRank() << "> *";
-  });
-  os << ");\n";
-  os << "static void invoke_" << fnName << "(void **b) {\n";
-  for (auto [i, t] : llvm::enumerate(all)) {
-    ArrayRef<int64_t> shape =
-        local ? ArrayRef<int64_t>(t->localShape) : t->globalType.getShape();
-    if (shape.empty()) {
-      // A 0-d tensor (a loss as JAX returns it): no sizes, no strides.
-      os << "  auto m" << i << " = makeScalarMemRef<"
-         << ctypeName(t->globalType.getElementType()) << ">(b[" << i
-         << "]);\n";
-      continue;
-    }
-    os << "  auto m" << i << " = makeMemRef<"
-       << ctypeName(t->globalType.getElementType()) << ", " << shape.size()
-       << ">(b[" << i << "], {";
-    llvm::interleaveComma(shape, os);
-    os << "});\n";
-  }
-  os << "  _mlir_ciface_" << fnName << "(";
-  llvm::interleaveComma(llvm::seq<size_t>(0, all.size()), os,
-                        [&](size_t i) { os << "&m" << i; });
-  os << ");\n}\n";
+/// One trampoline: the compiled function takes the buffers' array itself
+/// (summa-pack-arguments).
+static void writeTrampoline(raw_ostream &os, StringRef fnName) {
+  os << "extern \"C\" void " << fnName << "(void **);\n";
+  os << "static void invoke_" << fnName << "(void **b) { " << fnName
+     << "(b); }\n";
 }
 
 static void writeMain(raw_ostream &os, const ProgramInfo &p,
@@ -478,44 +435,9 @@ static void writeMain(raw_ostream &os, const ProgramInfo &p,
 #include <cstdint>
 #include <cstdio>
 
-template <typename T, int N> struct MemRef {
-  T *allocated;
-  T *aligned;
-  int64_t offset;
-  int64_t sizes[N];
-  int64_t strides[N];
-};
-
-template <typename T, int N>
-static MemRef<T, N> makeMemRef(void *data, const int64_t (&shape)[N]) {
-  MemRef<T, N> m;
-  m.allocated = m.aligned = static_cast<T *>(data);
-  m.offset = 0;
-  int64_t stride = 1;
-  for (int d = N - 1; d >= 0; --d) {
-    m.sizes[d] = shape[d];
-    m.strides[d] = stride;
-    stride *= shape[d];
-  }
-  return m;
-}
-
-template <typename T> struct MemRef<T, 0> {
-  T *allocated;
-  T *aligned;
-  int64_t offset;
-};
-
-template <typename T> static MemRef<T, 0> makeScalarMemRef(void *data) {
-  MemRef<T, 0> m;
-  m.allocated = m.aligned = static_cast<T *>(data);
-  m.offset = 0;
-  return m;
-}
-
 )";
-  writeTrampoline(os, p.entry + "__spmd", p, /*local=*/true);
-  writeTrampoline(os, p.reference + "__ref", p, /*local=*/false);
+  writeTrampoline(os, p.entry + "__spmd");
+  writeTrampoline(os, p.reference + "__ref");
   writeTensorTable(os, "inputs", p.inputs);
   writeTensorTable(os, "outputs", p.outputs);
   os << "static const SummaProgramDesc program = {\"" << p.entry << "\", "
@@ -596,6 +518,37 @@ toLLVM(ModuleOp module, llvm::LLVMContext &context, StringRef name) {
   return translateModuleToLLVMIR(module, context, name);
 }
 
+/// LLVM's default pipeline at -O<optLevel>, without called-value
+/// propagation: it looks for indirect calls, of which the compiled model has
+/// none, and its time grows faster than quadratically with the length of
+/// the model's glue function (40 s of 45 for a 96-layer GPT).
+static void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassInstrumentationCallbacks callbacks;
+  callbacks.registerShouldRunOptionalPassCallback(
+      [](StringRef pass, llvm::Any) {
+        return pass != "CalledValuePropagationPass";
+      });
+  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
+                            std::nullopt, &callbacks);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager pm = level == llvm::OptimizationLevel::O0
+                                   ? builder.buildO0DefaultPipeline(level)
+                                   : builder.buildPerModuleDefaultPipeline(level);
+  pm.run(module, mam);
+}
+
 static LogicalResult emitObject(llvm::Module &module, StringRef path) {
   std::string error;
   std::string triple = llvm::sys::getDefaultTargetTriple();
@@ -612,12 +565,7 @@ static LogicalResult emitObject(llvm::Module &module, StringRef path) {
                       : llvm::CodeGenOptLevel::Default));
   module.setDataLayout(machine->createDataLayout());
   module.setTargetTriple(llvm::Triple(triple));
-  auto optimize =
-      makeOptimizingTransformer(std::min(optLevel.getValue(), 3u), 0,
-                                machine.get());
-  if (llvm::Error err = optimize(&module))
-    return fail("LLVM optimisation failed: " +
-                llvm::toString(std::move(err)));
+  optimizeModule(module, *machine);
   std::error_code ec;
   llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
@@ -835,8 +783,8 @@ static LogicalResult compile(MLIRContext &context,
     out->keep();
     return success();
   }
-  renameFunctions(*spmd, entryFn, "__spmd");
-  renameFunctions(*reference, refFn, "__ref");
+  renameFunctions(*spmd, "__spmd");
+  renameFunctions(*reference, "__ref");
   for (ModuleOp m : {*spmd, *reference})
     if (failed(runPasses(m, [&](OpPassManager &pm) {
           // The reference of --gpu-loops-on-host and of the CPU target goes
@@ -844,9 +792,14 @@ static LogicalResult compile(MLIRContext &context,
           // forms, no BLAS for local contractions, libm), so that a bug in
           // those forms cannot hide in both sides of --check.
           bool kernels = cuda && (m == *spmd || !cuda->loopsOnHost);
-          summa::buildLowerToLLVMPipeline(pm, overlap && m == *spmd,
-                                          kernels ? &*cuda : nullptr,
-                                          /*plain=*/m == *reference);
+          summa::LowerOptions lower;
+          lower.overlap = overlap && m == *spmd;
+          lower.cuda = kernels ? &*cuda : nullptr;
+          lower.plain = m == *reference;
+          lower.remarks = remarks && m == *spmd;
+          lower.packArguments.push_back(
+              (m == *spmd ? entryFn + "__spmd" : refFn + "__ref"));
+          summa::buildLowerToLLVMPipeline(pm, lower);
         })))
       return failure();
 

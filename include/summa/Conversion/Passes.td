@@ -29,6 +29,32 @@ def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
                            "::mlir::memref::MemRefDialect"];
 }
 
+def SummaPackArguments : Pass<"summa-pack-arguments", "::mlir::ModuleOp"> {
+  let summary = "Pass a function's buffers as one array of data pointers";
+  let description = [{
+    The named functions, whose arguments are memrefs of static shape and
+    identity layout (the tensors of a compiled program, contiguous and
+    row-major), take instead one `!llvm.ptr`: an array of the buffers' data
+    pointers, in the order of the arguments (the `void **` that the
+    runtime's driver hands to a program). Each memref is rebuilt in the
+    function from its pointer and its static shape. The driver calls the
+    function directly, and a model with many tensors does not become a
+    call with thousands of scalar arguments (memref descriptors unpacked),
+    whose instruction selection in LLVM grows faster than linearly.
+
+    ```mlir
+    func.func @model(%x: memref<8x64xf32>, %y: memref<8x64xf32>)
+    // becomes
+    func.func @model(%buffers: !llvm.ptr)   // %x from buffers[0], %y from buffers[1]
+    ```
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "the functions to rewrite">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // --target=cuda: every local op of a host function becomes a GPU kernel
 //===----------------------------------------------------------------------===//
@@ -68,7 +94,19 @@ def SummaContractionsToRuntime : Pass<"summa-contractions-to-runtime",
     GPU instead of a generated loop nest or kernel. The runtime counts these
     GEMMs apart (the profile's `local_matmul`), so that its `matmul`
     counters stay those of the SUMMA GEMMs that summa-plan predicts.
+
+    With `remarks`, every local `linalg` op left at this point gets a
+    remark at its location: `library:` (this GEMM) or `generated:` with the
+    reason it is not a contraction the runtime takes (the SUMMA steps'
+    GEMMs are runtime calls already, from `convert-summa-to-runtime`).
+    `summa-compile --remarks` and the pipelines' `remarks` option turn it
+    on.
   }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report, at each local linalg op, whether it went to the "
+           "runtime's GEMM (library) or stays generated code, and why">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
@@ -97,6 +135,66 @@ def SummaApproximateMath : Pass<"summa-approximate-math"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def SummaDeallocAtLastUse : Pass<"summa-dealloc-at-last-use"> {
+  let summary = "Free each local buffer right after its last use";
+  let description = [{
+    Runs right after `ownership-based-buffer-deallocation`. Every entry of a
+    `bufferization.dealloc` that frees, unconditionally, a `memref.alloc` of
+    the same block that does not escape (no alias is returned, yielded,
+    passed into a loop's carried values, freed elsewhere or produced by an
+    op that is not a view) becomes a `memref.dealloc` right after the last
+    op of the block that uses the buffer or one of its views; entries whose
+    condition is the constant `false` are dropped. Entries it cannot prove
+    stay for upstream's simplification and lowering.
+
+    Two effects: a buffer's memory is back in the heap as soon as the
+    buffer is dead, so a call's peak memory is that of its live buffers, not
+    the sum of all of them; and the end-of-function `bufferization.dealloc`,
+    which lists every buffer of the function and which
+    `buffer-deallocation-simplification` compares pairwise (quadratic in
+    the size of the model), is gone.
+
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    linalg.fill ins(%c : f32) outs(%a : memref<8xf32>)
+    memref.copy %a, %out : memref<8xf32> to memref<8xf32>
+    memref.dealloc %a : memref<8xf32>        // here, not at the end
+    ... // the rest of the function
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def SummaOutlineDispatches : Pass<"summa-outline-dispatches",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Each local loop nest of a function into its own function";
+  let description = [{
+    Every op with regions at the top level of a function's body (a `linalg`
+    op on buffers, an `scf.for`/`scf.parallel`/`scf.forall`/`scf.while`/
+    `scf.if`: the local ops and the SUMMA loops of a partitioned program)
+    becomes a call of a private function
+    `@<function>_dispatch_<n>(values it uses)` that holds it; the constants
+    it uses are copied into that function, other values are arguments and
+    its results are the function's. Functions with the same body are one
+    function: the layers of a model share their dispatch functions.
+
+    Each dispatch function is small, internal and not inlined back
+    (`passthrough = ["noinline"]`), so the conversion to control flow and
+    LLVM and LLVM's optimisation work on small functions: compile time
+    grows linearly with the number of layers, not quadratically with the
+    size of one function, and identical layers are compiled once.
+
+    ```mlir
+    linalg.generic {...} ins(%x : memref<8x64xf32>) outs(%y : memref<8x64xf32>) {...}
+    // becomes
+    call @model_dispatch_3(%x, %y) : (memref<8x64xf32>, memref<8x64xf32>) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def SummaPrepareDeviceOps : Pass<"summa-prepare-device-ops", "::mlir::ModuleOp"> {

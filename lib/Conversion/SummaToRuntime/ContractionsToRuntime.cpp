@@ -126,22 +126,32 @@ loopStrides(linalg::GenericOp op) {
   return table;
 }
 
-/// Lowers `op` if it is a contraction whose batches are strided GEMMs.
-void lowerContraction(linalg::GenericOp op, ModuleOp module) {
+/// Lowers `op` if it is a contraction whose batches are strided GEMMs;
+/// otherwise says why not in `why`.
+LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
+                               std::string &why) {
   std::optional<Contraction> c = matchContraction(op);
-  if (!c)
-    return;
+  if (!c) {
+    why = op.getNumReductionLoops() == 0
+              ? "elementwise"
+              : "a reduction that is not a product summed over one dimension";
+    return failure();
+  }
   int32_t dtype = -1;
   for (Value v : op->getOperands()) {
     int32_t code =
         abi::getDTypeCode(cast<MemRefType>(v.getType()).getElementType());
-    if (code < 0 || (dtype >= 0 && code != dtype))
-      return;
+    if (code < 0 || (dtype >= 0 && code != dtype)) {
+      why = "an element type the GEMM does not take, or mixed types";
+      return failure();
+    }
     dtype = code;
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return;
+  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+    why = "dynamic sizes";
+    return failure();
+  }
   SmallVector<SmallVector<std::optional<int64_t>>> strides = loopStrides(op);
   auto stride = [&](unsigned operand, unsigned d) {
     return strides[operand][d];
@@ -149,20 +159,21 @@ void lowerContraction(linalg::GenericOp op, ModuleOp module) {
   std::optional<int64_t> aM = stride(0, c->m), aK = stride(0, c->k),
                          bK = stride(1, c->k), bN = stride(1, c->n),
                          cM = stride(2, c->m), cN = stride(2, c->n);
+  why = "operand strides that are not a (transposed) row-major matrix";
   if (!aM || !aK || !bK || !bN || !cM || !cN || *cN != 1)
-    return;
+    return failure();
   // Row-major op(A)[m, k]: A itself (unit stride along k) or Aᵀ stored
   // [k, m] (unit stride along m); likewise op(B)[k, n].
   bool transA = *aK != 1, transB = *bN != 1;
   if ((transA && *aM != 1) || (transB && *bK != 1))
-    return;
+    return failure();
   int64_t lda = transA ? *aK : *aM, ldb = transB ? *bN : *bK, ldc = *cM;
   SmallVector<SmallVector<int64_t>> batchStrides(3);
   for (unsigned d : c->batch)
     for (unsigned operand = 0; operand < 3; ++operand) {
       std::optional<int64_t> s = stride(operand, d);
       if (!s)
-        return;
+        return failure();
       batchStrides[operand].push_back(*s);
     }
 
@@ -239,17 +250,35 @@ void lowerContraction(linalg::GenericOp op, ModuleOp module) {
                          acc});
       });
   op.erase();
+  return success();
 }
 
 struct SummaContractionsToRuntimePass
     : summa::impl::SummaContractionsToRuntimeBase<
           SummaContractionsToRuntimePass> {
+  using SummaContractionsToRuntimeBase::SummaContractionsToRuntimeBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::GenericOp> generics;
-    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      lowerContraction(op, module);
+    SmallVector<linalg::LinalgOp> ops;
+    module.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops) {
+      std::string why = "not a contraction";
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      Location loc = op->getLoc();
+      StringRef name = op->getName().getStringRef();
+      if (generic && succeeded(lowerContraction(generic, module, why))) {
+        if (emitRemarks)
+          emitRemark(loc) << "library: " << name
+                          << " to the runtime's batched GEMM "
+                             "(summaRtMatmulBatched: OpenBLAS on the CPU, "
+                             "cuBLAS on the GPU)";
+        continue;
+      }
+      if (emitRemarks)
+        emitRemark(loc) << "generated: " << name << " (" << why
+                        << "): loops on the CPU, a kernel on the GPU";
+    }
   }
 };
 

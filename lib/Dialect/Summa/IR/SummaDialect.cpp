@@ -37,6 +37,93 @@ void SummaDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Where a discardable attribute sits.
+enum Place : unsigned { OnArgument = 1, OnResult = 2, OnOperation = 4 };
+
+struct KnownAttr {
+  StringLiteral name;
+  unsigned places;
+  /// What its value must be, for the message.
+  StringLiteral what;
+  bool (*accepts)(Attribute);
+};
+
+template <typename T> bool isA(Attribute a) { return isa<T>(a); }
+
+const KnownAttr kKnownAttrs[] = {
+    {kLayoutAttrName, OnArgument | OnResult, "a #summa.layout",
+     isA<LayoutAttr>},
+    {kRoleAttrName, OnArgument, "a string", isA<StringAttr>},
+    {kInitAttrName, OnArgument, "a string", isA<StringAttr>},
+    {kNameAttrName, OnArgument | OnResult | OnOperation, "a string",
+     isA<StringAttr>},
+    // Results become arguments in buffer-results-to-out-params, with
+    // their attributes.
+    {kUpdatesAttrName, OnResult | OnArgument, "an integer",
+     isA<IntegerAttr>},
+    {kLayoutsAttrName, OnOperation, "an array", isA<ArrayAttr>},
+    {kReduceAxesAttrName, OnOperation, "an array of i32",
+     isA<DenseI32ArrayAttr>},
+    {kReduceKindsAttrName, OnOperation, "an array", isA<ArrayAttr>},
+    {kDispatchAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
+};
+
+StringRef placeName(Place place) {
+  return place == OnArgument ? "a function argument"
+         : place == OnResult ? "a function result"
+                             : "an operation";
+}
+
+/// A summa attribute at `place` of `op`: a known name, in a place it may
+/// be, with a value of its type.
+LogicalResult verifyDiscardable(Operation *op, NamedAttribute attr,
+                                Place place,
+                                std::optional<unsigned> index = {}) {
+  std::string where = index ? (" (#" + Twine(*index) + ")").str() : "";
+  StringRef name = attr.getName().getValue();
+  for (const KnownAttr &known : kKnownAttrs) {
+    if (known.name != name)
+      continue;
+    if (!(known.places & place))
+      return op->emitError() << "'" << name << "' is not an attribute of "
+                             << placeName(place) << where;
+    if (!known.accepts(attr.getValue()))
+      return op->emitError() << "'" << name << "'" << where << " must be "
+                             << known.what << ", not " << attr.getValue();
+    return success();
+  }
+  std::string names;
+  for (const KnownAttr &known : kKnownAttrs)
+    if (known.places & place)
+      names += (names.empty() ? "" : ", ") + known.name.str();
+  return op->emitError() << "unknown attribute '" << name << "' on "
+                         << placeName(place) << where << " (summa's are "
+                         << names << ")";
+}
+} // namespace
+
+LogicalResult SummaDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  return verifyDiscardable(op, attr, OnOperation);
+}
+
+LogicalResult SummaDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                     unsigned argIndex,
+                                                     NamedAttribute attr) {
+  return verifyDiscardable(op, attr, OnArgument, argIndex);
+}
+
+LogicalResult SummaDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                        unsigned resultIndex,
+                                                        NamedAttribute attr) {
+  return verifyDiscardable(op, attr, OnResult, resultIndex);
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 

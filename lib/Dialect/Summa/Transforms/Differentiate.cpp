@@ -518,7 +518,7 @@ LogicalResult Differentiator::run() {
       results.size(), DictionaryAttr::get(func.getContext())));
   if (lr > 0)
     for (auto [i, p] : llvm::enumerate(params))
-      func.setResultAttr(1 + params.size() + i, "summa.updates",
+      func.setResultAttr(1 + params.size() + i, kUpdatesAttrName,
                          b.getI64IntegerAttr(p.getArgNumber()));
   return success();
 }

@@ -22,8 +22,6 @@ namespace mlir::summa {
 using namespace mlir;
 using namespace mlir::summa;
 
-constexpr llvm::StringLiteral kNameAttr = "summa.name";
-
 /// The name a lifted constant's argument gets.
 static std::string constantName(ElementsAttr value, unsigned index) {
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
@@ -56,7 +54,7 @@ struct SummaLiftConstantsPass
         unsigned position = func.getNumArguments();
         MLIRContext *ctx = func.getContext();
         NamedAttrList attrs;
-        attrs.set(kNameAttr,
+        attrs.set(kNameAttrName,
                   StringAttr::get(ctx, constantName(
                                            cast<ElementsAttr>(cst.getValue()),
                                            index++)));

@@ -27,8 +27,21 @@ static const char *const kBufferize =
     "summa-decompose-aggregates,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true},"
-    "buffer-deallocation-pipeline,"
+    "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true}";
+/// Deallocation: upstream's buffer-deallocation-pipeline, with, on the CPU,
+/// each buffer freed right after its last use (%EARLY%: the model's peak
+/// memory is its live buffers, and the pipeline stays linear in the size of
+/// a function).
+static const char *const kDeallocate =
+    "expand-realloc{emit-deallocs=false},"
+    "canonicalize,"
+    "ownership-based-buffer-deallocation,"
+    "%EARLY%"
+    "canonicalize,"
+    "buffer-deallocation-simplification,"
+    "bufferization-lower-deallocations,"
+    "cse,"
+    "canonicalize,"
     "convert-bufferization-to-memref,"
     "canonicalize";
 /// summa-overlap goes between the two halves, which begin with
@@ -37,16 +50,20 @@ static const char *const kRuntimeCalls = "convert-summa-to-runtime";
 /// The CPU target's fast path, before kToLLVM: contractions (2-D, batched,
 /// strided: attention's products) to the runtime's BLAS GEMMs, and f32
 /// tanh/exp/erf as polynomials that LLVM vectorises. The --check reference
-/// goes without it (buildLowerToLLVMPipeline's `plain`).
-static const char *const kFastCPU =
-    "summa-contractions-to-runtime,"
-    "func.func(summa-approximate-math)";
+/// goes without it (LowerOptions::plain).
+static const char *const kFastCPU = "summa-contractions-to-runtime";
+/// The other half of the fast path, once the loop nests are functions of
+/// their own (so that it runs on small functions).
+static const char *const kApproximate = "func.func(summa-approximate-math)";
+/// Each local loop nest into a function of its own (identical ones shared),
+/// so that what follows, and LLVM, work on small functions.
+static const char *const kOutline = "summa-outline-dispatches";
 /// Local ops to loops, and everything to LLVM.
 static const char *const kToLLVM =
-    "convert-linalg-to-loops,"
+    "func.func(convert-linalg-to-loops,"
     "expand-strided-metadata,"
     "lower-affine,"
-    "convert-scf-to-cf,"
+    "convert-scf-to-cf),"
     "convert-math-to-llvm,"
     "convert-math-to-libm,"
     "finalize-memref-to-llvm,"
@@ -95,38 +112,60 @@ static const char *const kHostToLLVM =
 
 static std::string substitute(std::string text, StringRef key,
                               StringRef value) {
-  for (size_t at; (at = text.find(key.str())) != std::string::npos;)
+  for (size_t at = 0; (at = text.find(key.str(), at)) != std::string::npos;
+       at += value.size())
     text.replace(at, key.size(), value.str());
   return text;
 }
 
-static void addTextual(OpPassManager &pm, StringRef pipeline) {
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+static void addTextual(OpPassManager &pm, const Twine &pipeline) {
+  if (failed(parsePassPipeline(pipeline.str(), pm, llvm::errs())))
     llvm::report_fatal_error("summa: malformed built-in pipeline");
 }
 
-void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
-                                           const CudaOptions *cuda,
-                                           bool plain) {
+void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                           const LowerOptions &options) {
+  const CudaOptions *cuda = options.cuda;
+  // Just before the host code goes to LLVM.
+  auto packArguments = [&] {
+    if (options.packArguments.empty())
+      return;
+    addTextual(pm, "summa-pack-arguments{functions=" +
+                       llvm::join(options.packArguments, ",") + "}");
+  };
   if (cuda)
     addTextual(pm, "summa-materialize-splats");
   addTextual(pm, kBufferize);
-  if (overlap) {
+  addTextual(pm, substitute(kDeallocate, "%EARLY%",
+                            cuda ? "" : "summa-dealloc-at-last-use,"));
+  if (options.overlap) {
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());
   }
   addTextual(pm, kRuntimeCalls);
+  // summa-contractions-to-runtime, with remarks if asked.
+  auto library = [&](const char *pipeline) {
+    return substitute(pipeline, "summa-contractions-to-runtime",
+                      options.remarks ? "summa-contractions-to-runtime{remarks}"
+                                      : "summa-contractions-to-runtime");
+  };
   if (!cuda) {
-    if (!plain)
-      addTextual(pm, kFastCPU);
+    if (!options.plain)
+      addTextual(pm, library(kFastCPU));
+    packArguments();
+    addTextual(pm, kOutline);
+    if (!options.plain)
+      addTextual(pm, kApproximate);
     addTextual(pm, kToLLVM);
     return;
   }
-  addTextual(pm, substitute(kToLoops, "%BLOCK%",
+  addTextual(pm, substitute(library(kToLoops), "%BLOCK%",
                             std::to_string(cuda->blockSize)));
   if (cuda->afterKernelLoops)
     cuda->afterKernelLoops(pm);
   if (cuda->loopsOnHost) {
+    packArguments();
+    addTextual(pm, kOutline);
     addTextual(pm, kToLLVM);
     return;
   }
@@ -137,6 +176,7 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap,
                        cuda->toolkit.empty() ? std::string()
                                              : " toolkit=" + cuda->toolkit);
   addTextual(pm, kernels);
+  packArguments();
   addTextual(pm, kHostToLLVM);
 }
 
@@ -155,7 +195,10 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
     keep.memoryBudget = *options.memoryBudget;
     pm.addPass(createSummaReusePanels(keep));
   }
-  buildLowerToLLVMPipeline(pm, options.overlap);
+  LowerOptions lower;
+  lower.overlap = options.overlap;
+  lower.remarks = options.remarks;
+  buildLowerToLLVMPipeline(pm, lower);
 }
 
 namespace {
@@ -171,6 +214,11 @@ struct SummaPipelineCLOptions
   Option<bool> overlap{*this, "overlap",
                        llvm::cl::desc("software-pipeline the SUMMA loops "
                                       "(summa-overlap)"),
+                       llvm::cl::init(false)};
+  Option<bool> remarks{*this, "remarks",
+                       llvm::cl::desc("report at each local op whether it "
+                                      "went to a library call or stays "
+                                      "generated code"),
                        llvm::cl::init(false)};
 };
 
@@ -192,6 +240,11 @@ struct LowerToCudaCLOptions : public PassPipelineOptions<LowerToCudaCLOptions> {
                        llvm::cl::desc("software-pipeline the SUMMA loops "
                                       "(summa-overlap)"),
                        llvm::cl::init(false)};
+  Option<bool> remarks{*this, "remarks",
+                       llvm::cl::desc("report at each local op whether it "
+                                      "went to cuBLAS or stays a generated "
+                                      "kernel"),
+                       llvm::cl::init(false)};
 };
 struct LowerToLLVMCLOptions : public PassPipelineOptions<LowerToLLVMCLOptions> {
   Option<bool> plain{*this, "plain",
@@ -211,6 +264,7 @@ void mlir::summa::registerSummaPipelines() {
         PipelineOptions options;
         options.grid.assign(cl.grid.begin(), cl.grid.end());
         options.overlap = cl.overlap;
+        options.remarks = cl.remarks;
         if (cl.reuseBudget.hasValue())
           options.memoryBudget = cl.reuseBudget.getValue();
         buildSummaPipeline(pm, options);
@@ -220,8 +274,9 @@ void mlir::summa::registerSummaPipelines() {
       "Bufferize and lower summa/linalg on tensors to the LLVM dialect with "
       "runtime calls (no partitioning)",
       [](OpPassManager &pm, const LowerToLLVMCLOptions &cl) {
-        buildLowerToLLVMPipeline(pm, /*overlap=*/false, /*cuda=*/nullptr,
-                                 cl.plain);
+        LowerOptions lower;
+        lower.plain = cl.plain;
+        buildLowerToLLVMPipeline(pm, lower);
       });
   PassPipelineRegistration<LowerToCudaCLOptions>(
       "summa-lower-to-cuda",
@@ -233,6 +288,10 @@ void mlir::summa::registerSummaPipelines() {
         cuda.toolkit = cl.toolkit;
         cuda.format = cl.format;
         cuda.blockSize = cl.blockSize;
-        buildLowerToLLVMPipeline(pm, cl.overlap, &cuda);
+        LowerOptions lower;
+        lower.overlap = cl.overlap;
+        lower.remarks = cl.remarks;
+        lower.cuda = &cuda;
+        buildLowerToLLVMPipeline(pm, lower);
       });
 }

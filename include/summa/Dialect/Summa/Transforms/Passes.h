@@ -22,16 +22,6 @@ namespace mlir::summa {
 #define GEN_PASS_DECL
 #include "summa/Dialect/Summa/Transforms/Passes.h.inc"
 
-/// Attribute names written by summa-assign-layouts.
-constexpr llvm::StringLiteral kLayoutAttrName = "summa.layout";
-constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
-constexpr llvm::StringLiteral kRoleAttrName = "summa.role";
-/// On a structured op that reduces over split dimensions: the axes its
-/// partial results are all-reduced over, and the kind per result (by
-/// name: "sum", "max", ...).
-constexpr llvm::StringLiteral kReduceAxesAttrName = "summa.reduce_axes";
-constexpr llvm::StringLiteral kReduceKindsAttrName = "summa.reduce_kinds";
-
 /// Options of the end-to-end pipelines.
 struct PipelineOptions {
   SmallVector<int64_t, 3> grid;
@@ -40,6 +30,9 @@ struct PipelineOptions {
   /// Keep SUMMA panels for later loops within this many bytes per rank
   /// (summa-reuse-panels; -1: no bound; unset: no reuse).
   std::optional<int64_t> memoryBudget;
+  /// Report at each local op whether it went to a library call or stays
+  /// generated code.
+  bool remarks = false;
 };
 
 /// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM.
@@ -73,9 +66,23 @@ struct CudaOptions {
 /// and buffers device memory (docs/GPU.md). `plain` (CPU only): no fast
 /// path (no BLAS for local contractions, libm for tanh/exp/erf), the
 /// lowering of --check's independent reference.
-void buildLowerToLLVMPipeline(OpPassManager &pm, bool overlap = false,
-                              const CudaOptions *cuda = nullptr,
-                              bool plain = false);
+/// How buildLowerToLLVMPipeline lowers a module.
+struct LowerOptions {
+  /// Software-pipeline the SUMMA loops after bufferization (summa-overlap).
+  bool overlap = false;
+  /// --target=cuda; null: the CPU.
+  const CudaOptions *cuda = nullptr;
+  /// Without the CPU fast path: the --check reference's lowering.
+  bool plain = false;
+  /// Functions that take their buffers as one array of data pointers
+  /// (summa-pack-arguments): the entries that a driver calls.
+  SmallVector<std::string> packArguments;
+  /// Report at each local op whether it went to a library call or stays
+  /// generated code (summa-contractions-to-runtime{remarks}).
+  bool remarks = false;
+};
+void buildLowerToLLVMPipeline(OpPassManager &pm,
+                              const LowerOptions &options = {});
 /// Registers `summa-pipeline`, `summa-lower-to-llvm` and
 /// `summa-lower-to-cuda`.
 void registerSummaPipelines();

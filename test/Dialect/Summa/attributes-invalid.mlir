@@ -1,0 +1,39 @@
+// RUN: summa-opt %s -split-input-file -verify-diagnostics
+
+// The dialect's discardable attributes are checked where they are parsed:
+// a misspelt name is an error with its location, not silently ignored.
+
+// expected-error @+1 {{unknown attribute 'summa.rol' on a function argument (#1) (summa's are summa.layout, summa.role, summa.init, summa.name, summa.updates)}}
+func.func @misspelt_role(%x: tensor<8x4xf32> {summa.role = "activation"},
+                         %w: tensor<4x4xf32> {summa.rol = "weight"}) -> tensor<8x4xf32> {
+  return %x : tensor<8x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'summa.layouts' is not an attribute of a function argument (#0)}}
+func.func @layouts_on_argument(%w: tensor<4x4xf32> {summa.layouts = []}) -> tensor<4x4xf32> {
+  return %w : tensor<4x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'summa.updates' (#0) must be an integer, not "w"}}
+func.func @updates_not_integer(%w: tensor<4x4xf32>) -> (tensor<4x4xf32> {summa.updates = "w"}) {
+  return %w : tensor<4x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'summa.role' (#0) must be a string, not 1 : i64}}
+func.func @role_not_string(%w: tensor<4x4xf32> {summa.role = 1}) -> tensor<4x4xf32> {
+  return %w : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @unknown_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unknown attribute 'summa.layuots' on an operation (summa's are summa.name, summa.layouts, summa.reduce_axes, summa.reduce_kinds, summa.dispatch)}}
+  %y = arith.addf %x, %x {summa.layuots = []} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

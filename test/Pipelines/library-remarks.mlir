@@ -1,0 +1,17 @@
+// Which local ops of a GPT layer go to a library call and which stay
+// generated code, on both targets: attention's two batched products
+// (Q·Kᵀ and P·V) to the runtime's batched GEMM (OpenBLAS / cuBLAS), the
+// other local ops generated (the SUMMA steps' GEMMs are runtime calls
+// already). Each remark is at the op's location in the input.
+// RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-pipeline="grid=2,2,1 remarks" -o /dev/null 2>&1 | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --emit=spmd-mlir -o %t.layer.mlir
+// RUN: summa-opt %t.layer.mlir --summa-lower-to-cuda="format=isa remarks" -o /dev/null 2>&1 | FileCheck %s
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --remarks --emit=obj -o %t.o 2>&1 | FileCheck %s
+// RUN: summa-opt %summa_src/examples/gpt_layer.mlir --summa-pipeline="grid=2,2,1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+
+// CHECK-COUNT-2: {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: library: linalg.generic to the runtime's batched GEMM
+// CHECK-NOT: remark: library:
+// CHECK-DAG: remark: generated: linalg.fill (not a contraction)
+// CHECK-DAG: remark: generated: linalg.generic (elementwise)
+// CHECK-DAG: remark: generated: linalg.generic (a reduction that is not a product summed over one dimension)
+// QUIET-NOT: remark
