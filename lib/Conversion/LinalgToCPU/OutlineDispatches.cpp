@@ -65,11 +65,15 @@ struct SummaOutlineDispatchesPass
           !func.getBody().hasOneBlock())
         continue;
       int64_t counter = 0;
+      bool outlined = false;
       for (Operation &op :
            llvm::make_early_inc_range(func.getBody().front().getOperations()))
-        if (isDispatchRoot(&op))
+        if (isDispatchRoot(&op)) {
           outline(&op, func, symbols, bodies, counter);
-      if (counter > 0)
+          outlined = true;
+        }
+      // Also when every dispatch was one another function made.
+      if (outlined)
         markGlue(func);
     }
   }
@@ -140,7 +144,6 @@ struct SummaOutlineDispatchesPass
     std::string text;
     llvm::raw_string_ostream os(text);
     dispatch->print(os, OpPrintingFlags().printGenericOpForm());
-    StringAttr name;
     auto [it, inserted] = bodies.try_emplace(text, StringAttr());
     if (inserted) {
       std::string wanted =
@@ -151,10 +154,8 @@ struct SummaOutlineDispatchesPass
     } else {
       dispatch.erase();
     }
-    name = it->second;
-
     b.setInsertionPoint(root);
-    auto call = func::CallOp::create(b, root->getLoc(), name,
+    auto call = func::CallOp::create(b, root->getLoc(), it->second,
                                      root->getResultTypes(), arguments);
     root->replaceAllUsesWith(call.getResults());
     root->erase();

@@ -60,3 +60,25 @@ func.func @glue_only(%x: memref<8xf32>, %out: memref<8xf32>) {
   memref.copy %x, %out : memref<8xf32> to memref<8xf32>
   return
 }
+
+// -----
+
+// A function whose only loop nest is the same as an earlier function's
+// calls that function's dispatch, and is glue all the same.
+// CHECK-LABEL: func.func private @first_dispatch_0(
+// CHECK-NOT:   func.func private @second_dispatch_
+// CHECK-LABEL: func.func @first(
+// CHECK-SAME:      passthrough = ["noinline", "optnone"]
+// CHECK-LABEL: func.func @second(
+// CHECK-SAME:      passthrough = ["noinline", "optnone"]
+// CHECK:         call @first_dispatch_0(%arg0)
+func.func @first(%x: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%x : memref<8xf32>)
+  return
+}
+func.func @second(%x: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%x : memref<8xf32>)
+  return
+}
