@@ -249,7 +249,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   run("summa-pipeline{reuse-panels overlap}", [&](OpPassManager &pm) {
     summa::PipelineOptions options;
     options.grid.assign(grid.begin(), grid.end());
-    options.overlap = true;
+    options.lower.overlap = true;
     options.memoryBudget = -1;
     summa::buildSummaPipeline(pm, options);
     return success();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: lit (check-summa: dialect, passes,
-# pipelines, end-to-end multi-rank runs) and ctest (runtime unit tests under
-# mpirun, driver behaviour).
+# pipelines, end-to-end multi-rank runs), ctest (runtime unit tests under
+# mpirun, driver behaviour) and the fuzz corpus replay.
 source "$(dirname "$0")/common.sh"
 
 # scripts/test.sh --sanitize: the same tests built with ASan + UBSan in

@@ -30,6 +30,8 @@
 
 #include "PlannerInternal.h"
 
+#include "summa/Dialect/Summa/IR/SummaDialect.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -300,9 +302,7 @@ FailureOr<Plan> plan::planDescribed(const GptDescription &model,
   SmallVector<SmallVector<int64_t, 3>> grids;
   if (options.grid) {
     ArrayRef<int64_t> g = *options.grid;
-    if (g.size() != 3 || g[0] != g[1] ||
-        llvm::any_of(g, [](int64_t v) { return v <= 0; }) ||
-        g[0] * g[1] * g[2] != P) {
+    if (!isGridShape(g) || g[0] * g[1] * g[2] != P) {
       error = "the grid must be q,q,d with q*q*d = " + std::to_string(P) +
               ", got " + gridName(g);
       return failure();

@@ -776,22 +776,14 @@ static StrategyPlan planGridOnce(ModuleOp module, StringRef entryName,
         firstError = diag.str(); // the message, without notes
       return success();
     });
+    // The same passes as summa-compile and buildSummaPipeline before
+    // bufferization.
     PassManager pm(context);
     SummaAssignLayoutsOptions assign;
     assign.grid.assign(grid.begin(), grid.end());
-    pm.addPass(createSummaNormalize());
-    pm.addPass(createSummaAssignLayouts(assign));
-    pm.addPass(createSummaPartition());
-    pm.addPass(createSummaExpandMatmul());
-    pm.addPass(createCanonicalizerPass());
-    // The same passes as summa-compile and buildSummaPipeline before
-    // bufferization.
-    pm.addPass(createSummaCombineCollectives());
-    if (reuse) {
-      SummaReusePanelsOptions keep;
-      keep.memoryBudget = *options.panelReuseBudget;
-      pm.addPass(createSummaReusePanels(keep));
-    }
+    buildAssignLayoutsPipeline(pm, assign);
+    buildPartitionPipeline(pm, reuse ? options.panelReuseBudget
+                                     : std::nullopt);
     if (failed(pm.run(*clone))) {
       s.infeasibleReason =
           firstError.empty() ? "the partitioning passes failed" : firstError;
@@ -866,11 +858,10 @@ static SmallVector<unsigned> annotateArgumentLayouts(ModuleOp module,
   OwningOpRef<ModuleOp> clone = module.clone();
   ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
   PassManager pm(context);
-  pm.addPass(createSummaNormalize());
   SummaAssignLayoutsOptions assign;
   assign.grid = {1, 1, 1};
   assign.gridName = "__summa_plan_roles";
-  pm.addPass(createSummaAssignLayouts(assign));
+  buildAssignLayoutsPipeline(pm, assign);
   if (failed(pm.run(*clone)))
     return annotated;
   auto laid = clone->lookupSymbol<func::FuncOp>(entry.getSymName());
@@ -891,8 +882,7 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
            << "the number of ranks must be positive, got " << options.ranks;
   if (options.grid) {
     ArrayRef<int64_t> g = *options.grid;
-    if (g.size() != 3 || g[0] != g[1] ||
-        llvm::any_of(g, [](int64_t v) { return v <= 0; }))
+    if (!isGridShape(g))
       return module.emitError()
              << "the grid must be q,q,d with q >= 1 and d >= 1, got "
              << gridName(g);

@@ -67,20 +67,6 @@ void *allocate(size_t bytes, const std::string &what) {
 
 void release(void *buffer) { std::free(buffer); }
 
-/// Fills the tile at `coords` (or the whole tensor) of input `index`.
-void fill(const Tensor &tensor, int index, uint64_t seed, const int64_t *coords,
-          void *data) {
-  double scale = tensor.desc->scale;
-  bool nonnegative = tensor.desc->init == SUMMA_INIT_NONNEGATIVE;
-  tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
-    double value = summaRtInputValue(seed, index, global);
-    // [-1, 1) -> [0, 1) for tensors that must not be negative.
-    if (nonnegative)
-      value = 0.5 * (value + 1.0);
-    tensor.store(data, local, value * scale);
-  });
-}
-
 void copy(void *dst, const void *src, size_t bytes) {
   std::memcpy(dst, src, bytes);
 }
@@ -88,7 +74,7 @@ void copy(void *dst, const void *src, size_t bytes) {
 const driver::Backend cpuBackend = {
     /*usageWhere=*/"",
     /*usageEnvironment=*/"", elementSize,
-    /*announce=*/nullptr,    allocate,    release, fill, copy,
+    /*announce=*/nullptr,    allocate,    release, driver::fillHost, copy,
     /*toHost=*/nullptr,
     /*fromHost=*/nullptr,
     /*settle=*/nullptr,

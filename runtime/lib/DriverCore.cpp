@@ -364,8 +364,69 @@ void Tensor::store(void *data, int64_t i, double value) const {
     static_cast<int64_t *>(data)[i] = static_cast<int64_t>(std::floor(value));
   else if (desc->dtype == SUMMA_DT_I32)
     static_cast<int32_t *>(data)[i] = static_cast<int32_t>(std::floor(value));
+  // 16-bit floats through float, as the GPU backend's fill rounds them.
+  else if (desc->dtype == SUMMA_DT_F16)
+    static_cast<uint16_t *>(data)[i] = floatToHalf(static_cast<float>(value));
+  else if (desc->dtype == SUMMA_DT_BF16)
+    static_cast<uint16_t *>(data)[i] =
+        floatToBFloat16(static_cast<float>(value));
   else
     static_cast<float *>(data)[i] = static_cast<float>(value);
+}
+
+void summa::rt::driver::fillHost(const Tensor &tensor, int index,
+                                 uint64_t seed, const int64_t *coords,
+                                 void *data) {
+  double scale = tensor.desc->scale;
+  bool nonnegative = tensor.desc->init == SUMMA_INIT_NONNEGATIVE;
+  tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
+    double value = summaRtInputValue(seed, index, global);
+    // [-1, 1) -> [0, 1) for tensors that must not be negative.
+    if (nonnegative)
+      value = 0.5 * (value + 1.0);
+    tensor.store(data, local, value * scale);
+  });
+}
+
+namespace {
+/// Host memory holds every element type of the ABI.
+size_t hostElementSize(const SummaTensorDesc &desc, const char *role,
+                       const char *name) {
+  switch (desc.dtype) {
+  case SUMMA_DT_F64:
+  case SUMMA_DT_I64:
+    return 8;
+  case SUMMA_DT_F32:
+  case SUMMA_DT_I32:
+    return 4;
+  case SUMMA_DT_F16:
+  case SUMMA_DT_BF16:
+    return 2;
+  default:
+    fatal("summaRtMain: %s '%s' has an invalid element type %d", role, name,
+          desc.dtype);
+  }
+}
+void hostCopy(void *dst, const void *src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+} // namespace
+
+const Backend &summa::rt::driver::hostBackend() {
+  static const Backend host = {
+      /*usageWhere=*/"",
+      /*usageEnvironment=*/"",
+      hostElementSize,
+      /*announce=*/nullptr,
+      allocateHost,
+      std::free,
+      fillHost,
+      hostCopy,
+      /*toHost=*/nullptr,
+      /*fromHost=*/nullptr,
+      /*settle=*/nullptr,
+  };
+  return host;
 }
 
 void *summa::rt::driver::allocateHost(size_t bytes, const std::string &what) {
@@ -495,17 +556,19 @@ struct Comparison {
 };
 
 /// Compares every rank's tile of `tensor` (`tiles`, in world-rank order) with
-/// the reference. Ranks that hold the same block (replicas over axes that
+/// the reference (`reference`, the whole tensor as `referenceTensor` describes
+/// it: in f64 where the reference computes in f64). Ranks that hold the same block (replicas over axes that
 /// split no dimension) are numbered by world rank; the relative error is the
 /// worst over the tensors assembled from the c-th replica of every block, so
 /// a single wrong replica fails the check.
 Comparison compareOutput(const Tensor &tensor, const char *tiles,
-                         const void *reference, double tol) {
+                         const Tensor &referenceTensor, const void *reference,
+                         double tol) {
   const GridState &g = grid();
   Comparison result;
   double refSq = 0;
   for (int64_t i = 0; i < tensor.globalCount; ++i) {
-    double value = tensor.load(reference, i);
+    double value = referenceTensor.load(reference, i);
     if (!std::isfinite(value))
       result.nonFiniteReference = true;
     refSq += value * value;
@@ -534,7 +597,7 @@ Comparison compareOutput(const Tensor &tensor, const char *tiles,
     double diffSq = 0, replicaDiffSq = 0, replicaSq = 0;
     tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
       double y = tensor.load(tile, local);
-      double ref = tensor.load(reference, global);
+      double ref = referenceTensor.load(reference, global);
       if (!std::isfinite(y))
         result.nonFiniteOutput = true;
       double diff = y - ref;
@@ -902,7 +965,48 @@ double toleranceFor(const Tensor &output) {
   }
 }
 
-/// Runs the reference on rank 0 and compares; returns the exit status.
+/// The tensors as the reference takes them: the program's, with f16, bf16
+/// and f32 as f64 when the reference computes in f64
+/// (SummaProgramDesc::referenceF64). `descs` holds their descriptions.
+struct ReferenceTensors {
+  std::vector<SummaTensorDesc> descs;
+  std::vector<Tensor> inputs, outputs;
+
+  ReferenceTensors(const SummaProgramDesc &program,
+                   const std::vector<Tensor> &programInputs,
+                   const std::vector<Tensor> &programOutputs) {
+    descs.reserve(programInputs.size() + programOutputs.size());
+    auto widen = [&](const Tensor &tensor) {
+      Tensor wide = tensor;
+      descs.push_back(*tensor.desc);
+      int32_t dtype = tensor.desc->dtype;
+      if (program.referenceF64 && (dtype == SUMMA_DT_F32 ||
+                                   dtype == SUMMA_DT_F16 ||
+                                   dtype == SUMMA_DT_BF16)) {
+        descs.back().dtype = SUMMA_DT_F64;
+        wide.elementSize = sizeof(double);
+      }
+      wide.desc = &descs.back();
+      return wide;
+    };
+    for (const Tensor &input : programInputs)
+      inputs.push_back(widen(input));
+    for (const Tensor &output : programOutputs)
+      outputs.push_back(widen(output));
+  }
+};
+
+/// Copies the whole `from` (host memory, as `fromTensor`) into `to` (as
+/// `toTensor`, the same shape in a wider or the same element type).
+void widenInto(const Tensor &fromTensor, const void *from,
+               const Tensor &toTensor, void *to) {
+  for (int64_t i = 0; i < fromTensor.globalCount; ++i)
+    toTensor.store(to, i, fromTensor.load(from, i));
+}
+
+/// Runs the reference on rank 0, in host memory on either backend, and
+/// compares; returns the exit status. The inputs are loaded (or filled) as
+/// the program's, then widened exactly where the reference computes in f64.
 int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
                 const TensorSource *source, const std::vector<Tensor> &inputs,
                 const std::vector<Tensor> &outputs,
@@ -912,28 +1016,48 @@ int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
   // spmd program's operations before pausing.
   settle(backend);
   ProfilePause pause;
-  std::vector<Buffer> buffers;
-  std::vector<void *> pointers;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    buffers.emplace_back(backend, inputs[i].globalBytes(),
-                         "the whole input '" + inputs[i].name +
+  const Backend &host = hostBackend();
+  ReferenceTensors ref(program, inputs, outputs);
+  std::vector<HostBuffer> buffers;
+  buffers.reserve(2 * inputs.size() + outputs.size());
+  std::vector<void *> given, pointers;
+  for (const Tensor &input : inputs) {
+    buffers.emplace_back(input.globalBytes(), "the whole input '" +
+                                                  input.name +
+                                                  "' of the --check reference");
+    given.push_back(buffers.back().data());
+  }
+  loadInputs(source, inputs, given, /*coords=*/nullptr, host, options, feed);
+  auto wideInput = [&](size_t i) {
+    return ref.inputs[i].elementSize != inputs[i].elementSize;
+  };
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!wideInput(i)) {
+      pointers.push_back(given[i]);
+      continue;
+    }
+    buffers.emplace_back(ref.inputs[i].globalBytes(),
+                         "the f64 copy of the input '" + inputs[i].name +
                              "' of the --check reference");
-  for (const Tensor &output : outputs)
-    buffers.emplace_back(backend, output.globalBytes(),
+    pointers.push_back(buffers.back().data());
+    widenInto(inputs[i], given[i], ref.inputs[i], pointers[i]);
+  }
+  for (const Tensor &output : ref.outputs) {
+    buffers.emplace_back(output.globalBytes(),
                          "the whole output '" + output.name +
                              "' of the --check reference");
-  for (const Buffer &buffer : buffers)
-    pointers.push_back(buffer.data());
-  loadInputs(source, inputs, pointers, /*coords=*/nullptr, backend, options,
-             feed);
+    pointers.push_back(buffers.back().data());
+  }
   for (int64_t step = 0; step < options.steps; ++step) {
-    feed.beforeStep(step, inputs, pointers, /*coords=*/nullptr, options.seed,
-                    backend);
+    feed.beforeStep(step, inputs, given, /*coords=*/nullptr, options.seed,
+                    host);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (feed.feeds(i) && wideInput(i))
+        widenInto(inputs[i], given[i], ref.inputs[i], pointers[i]);
     program.reference(pointers.data());
     if (step + 1 < options.steps)
-      feedBack(backend, inputs, outputs, pointers, /*local=*/false);
+      feedBack(host, ref.inputs, ref.outputs, pointers, /*local=*/false);
   }
-  settle(backend);
 
   double maxRel = 0;
   int failed = -1;
@@ -943,12 +1067,9 @@ int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor &output = outputs[o];
     double tol = std::isnan(options.tol) ? toleranceFor(output) : options.tol;
-    HostView reference(
-        backend, pointers[inputs.size() + o], output.globalBytes(),
-        "the host copy of the reference's '" + output.name + "'");
     Comparison cmp =
         compareOutput(output, static_cast<const char *>(gathered[o].data()),
-                      reference.data(), tol);
+                      ref.outputs[o], pointers[inputs.size() + o], tol);
     bool absolute = cmp.relErr > tol && cmp.maxAbsErr <= options.atol;
     zeroReferences += cmp.zeroReference;
     const char *note = cmp.nonFiniteReference ? " (non-finite reference)"
@@ -1025,7 +1146,7 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
     double tol = std::isnan(options.tol) ? toleranceFor(output) : options.tol;
     Comparison cmp =
         compareOutput(output, static_cast<const char *>(gathered[o].data()),
-                      stored->data, tol);
+                      output, stored->data, tol);
     bool ok = !cmp.nonFiniteOutput && !cmp.nonFiniteReference &&
               (cmp.relErr <= tol || cmp.maxAbsErr <= options.atol);
     // As --check: an output that passes by --atol alone (zero in exact

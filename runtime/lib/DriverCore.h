@@ -89,7 +89,8 @@ struct Tensor {
   /// Element `i` of host memory `data` (f32, f64, and f16/bf16 widened
   /// exactly).
   double load(const void *data, int64_t i) const;
-  /// Stores `value` as f32 or f64 (the element types of host tiles).
+  /// Stores `value` in the tensor's element type (integers rounded down,
+  /// 16-bit floats rounded through float as the GPU backend's fill does).
   void store(void *data, int64_t i, double value) const;
 };
 
@@ -125,6 +126,16 @@ struct Backend {
   /// reference run; null when calls complete on return.
   void (*settle)();
 };
+
+/// Fills input number `index` from `seed` in host memory: the tile held at
+/// `coords`, or the whole tensor when `coords` is null (the CPU backend's
+/// fill, and the host's for --check's reference on both backends).
+void fillHost(const Tensor &tensor, int index, uint64_t seed,
+              const int64_t *coords, void *buffer);
+
+/// Host memory as a Backend: where --check's reference runs on both
+/// backends.
+const Backend &hostBackend();
 
 /// summaRtMain of a backend.
 int run(int argc, char **argv, const SummaProgramDesc *program,

@@ -25,6 +25,21 @@
 // RUN: summa-compile %t.f16.mlir --grid=2,2,1 --target=cuda -o %t.f16
 // RUN: not summa-compile %t.bf16.mlir --grid=2,2,1 -o %t.bf16.cpu 2>&1 | FileCheck %s --check-prefix=CPU16
 
+// --check's reference is host code in f64, independent of the kernels: the
+// bf16 layer's reference functions compute in doubles, launch nothing and
+// call no runtime function (loops and libm only).
+// RUN: summa-compile %t.bf16.mlir --grid=2,2,1 --target=cuda --emit=llvm -o %t.bf16.ll
+// RUN: sed -n '/^define[^@]*@gpt_layer__ref/,/^}/p' %t.bf16.ll > %t.bf16.ref.ll
+// RUN: FileCheck %s --check-prefix=REF < %t.bf16.ref.ll
+// RUN: FileCheck %s --check-prefix=REFCALLS < %t.bf16.ref.ll
+// REF: define void @gpt_layer__ref(ptr
+// REF: fmul double
+// REFCALLS-NOT: @mgpu
+// REFCALLS-NOT: @summaRt
+// REFCALLS-NOT: bfloat
+// A planted kernel bug compiles for the GPU too (cuda-run.mlir runs it).
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --target=cuda --test-plant-kernel-bug -o %t.mlp.bug
+
 // HELP: Runs the summa program 'mlp', compiled for the grid [2,2,1], on GPUs
 // HELP: (libsumma_runtime_cuda.so)
 

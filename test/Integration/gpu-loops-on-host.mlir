@@ -14,7 +14,7 @@
 // RUN: not %mpirun -np 4 %t.bug --check | FileCheck %s --check-prefix=BUG
 // BUG: check: FAIL output
 // RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --test-plant-kernel-bug -o %t.bug2 2>&1 | FileCheck %s --check-prefix=BUGOPT
-// BUGOPT: --test-plant-kernel-bug needs --gpu-loops-on-host
+// BUGOPT: --test-plant-kernel-bug needs --gpu-loops-on-host or --target=cuda
 // RUN: summa-compile %summa_src/examples/mlp.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=7 -o %t.mlp
 // RUN: %mpirun -np 4 %t.mlp --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,2 --gpu-loops-on-host -o %t.erf

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
@@ -97,10 +98,16 @@ static cl::opt<bool> gpuLoopsOnHost(
     cl::Hidden, cl::cat(category));
 static cl::opt<bool> testPlantKernelBug(
     "test-plant-kernel-bug",
-    cl::desc("tests only, with --gpu-loops-on-host: miscompile the last "
+    cl::desc("tests only, with --gpu-loops-on-host or --target=cuda: "
+             "miscompile the last "
              "kernel loop nest (its stores write value + 1), to show that "
              "--check's reference does not share the kernels' code"),
     cl::Hidden, cl::cat(category));
+static cl::opt<bool> referenceInF64(
+    "reference-f64",
+    cl::desc("--check's reference computes in f64 (default; =false: in the "
+             "model's own element types)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<int64_t> gpuBlockSize(
     "gpu-block-size",
     cl::desc("--target=cuda: threads per block of generated kernels"),
@@ -191,6 +198,8 @@ struct ProgramInfo {
   std::string entry;
   /// The function --check runs unpartitioned on rank 0.
   std::string reference;
+  /// The reference computes in f64 (summa-promote-floats).
+  bool referenceF64 = false;
   SmallVector<TensorInfo, 0> inputs, outputs;
 };
 
@@ -417,12 +426,10 @@ static void writeTensorTable(raw_ostream &os, StringRef name,
   os << "};\n";
 }
 
-/// One trampoline: the compiled function takes the buffers' array itself
-/// (summa-pack-arguments).
-static void writeTrampoline(raw_ostream &os, StringRef fnName) {
+/// The declaration of a compiled entry: it takes the buffers' array itself
+/// (summa-pack-arguments), so it is a SummaInvokeFn.
+static void writeDeclaration(raw_ostream &os, StringRef fnName) {
   os << "extern \"C\" void " << fnName << "(void **);\n";
-  os << "static void invoke_" << fnName << "(void **b) { " << fnName
-     << "(b); }\n";
 }
 
 static void writeMain(raw_ostream &os, const ProgramInfo &p,
@@ -436,14 +443,15 @@ static void writeMain(raw_ostream &os, const ProgramInfo &p,
 #include <cstdio>
 
 )";
-  writeTrampoline(os, p.entry + "__spmd");
-  writeTrampoline(os, p.reference + "__ref");
+  writeDeclaration(os, p.entry + "__spmd");
+  writeDeclaration(os, p.reference + "__ref");
   writeTensorTable(os, "inputs", p.inputs);
   writeTensorTable(os, "outputs", p.outputs);
   os << "static const SummaProgramDesc program = {\"" << p.entry << "\", "
      << grid[0] << ", " << grid[2] << ", " << p.inputs.size() << ", "
-     << p.outputs.size() << ", inputs, outputs, invoke_" << p.entry
-     << "__spmd, invoke_" << p.reference << "__ref};\n\n";
+     << p.outputs.size() << ", inputs, outputs, " << p.entry << "__spmd, "
+     << p.reference << "__ref, "
+     << (p.referenceF64 ? 1 : 0) << "};\n\n";
   // The header this main is compiled against, the library it runs with
   // and this compiler must agree on the ABI (the tables above follow it).
   os << "static_assert(SUMMA_RT_API_VERSION == " << summa::kRuntimeAPIVersion
@@ -651,20 +659,25 @@ static LogicalResult compile(MLIRContext &context,
                              llvm::SourceMgr &sourceMgr) {
   std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
   std::optional<summa::CudaOptions> cuda;
-  if (testPlantKernelBug && !gpuLoopsOnHost)
-    return fail("--test-plant-kernel-bug needs --gpu-loops-on-host");
+  if (testPlantKernelBug && !gpuLoopsOnHost && target != "cuda")
+    return fail("--test-plant-kernel-bug needs --gpu-loops-on-host or "
+                "--target=cuda");
+  auto plantKernelBug = [](summa::CudaOptions &options) {
+    if (testPlantKernelBug)
+      options.afterKernelLoops = [](OpPassManager &pm) {
+        pm.addPass(std::make_unique<PlantKernelBugPass>());
+      };
+  };
   if (target == "cpu" && gpuLoopsOnHost) {
     cuda.emplace();
     cuda->loopsOnHost = true;
     cuda->blockSize = gpuBlockSize;
-    if (testPlantKernelBug)
-      cuda->afterKernelLoops = [](OpPassManager &pm) {
-        pm.addPass(std::make_unique<PlantKernelBugPass>());
-      };
+    plantKernelBug(*cuda);
   } else if (target == "cuda") {
 #ifdef SUMMA_RUNTIME_CUDA_LIBRARY
     runtimeLib = SUMMA_RUNTIME_CUDA_LIBRARY;
     cuda.emplace();
+    plantKernelBug(*cuda);
     cuda->chip = cudaChip;
     cuda->toolkit =
         cudaToolkit.empty() ? SUMMA_CUDA_TOOLKIT_DIR : cudaToolkit.getValue();
@@ -723,8 +736,7 @@ static LogicalResult compile(MLIRContext &context,
       grid.push_back(v);
     }
   }
-  if (grid.size() != 3 || grid[0] != grid[1] ||
-      llvm::any_of(grid, [](int64_t s) { return s <= 0; }))
+  if (!summa::isGridShape(grid))
     return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
   std::string entryFn = entry.getSymName().str();
   OwningOpRef<ModuleOp> reference;
@@ -753,8 +765,7 @@ static LogicalResult compile(MLIRContext &context,
   if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
         summa::SummaAssignLayoutsOptions options;
         options.grid.assign(grid.begin(), grid.end());
-        pm.addPass(summa::createSummaNormalize());
-        pm.addPass(summa::createSummaAssignLayouts(options));
+        summa::buildAssignLayoutsPipeline(pm, options);
       })))
     return failure();
   FailureOr<ProgramInfo> program =
@@ -763,15 +774,10 @@ static LogicalResult compile(MLIRContext &context,
     return failure();
   program->reference = refFn;
   if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
-        pm.addPass(summa::createSummaPartition());
-        pm.addPass(summa::createSummaExpandMatmul());
-        pm.addPass(createCanonicalizerPass());
-        pm.addPass(summa::createSummaCombineCollectives());
-        if (reusePanels || memoryBudget.getNumOccurrences()) {
-          summa::SummaReusePanelsOptions keep;
-          keep.memoryBudget = memoryBudget;
-          pm.addPass(summa::createSummaReusePanels(keep));
-        }
+        summa::buildPartitionPipeline(
+            pm, reusePanels || memoryBudget.getNumOccurrences()
+                    ? std::optional<int64_t>(memoryBudget)
+                    : std::nullopt);
       })))
     return failure();
   if (emit == Emit::SpmdMLIR) {
@@ -785,16 +791,38 @@ static LogicalResult compile(MLIRContext &context,
   }
   renameFunctions(*spmd, "__spmd");
   renameFunctions(*reference, "__ref");
+  if (referenceInF64) {
+    // In f64 where the module allows it; otherwise in its own types, with
+    // the reason as a warning.
+    std::string why;
+    {
+      ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+        if (why.empty()) {
+          llvm::raw_string_ostream os(why);
+          os << diag.getLocation() << ": " << diag.str();
+        }
+        return success();
+      });
+      program->referenceF64 =
+          succeeded(runPasses(*reference, [](OpPassManager &pm) {
+            pm.addPass(summa::createSummaPromoteFloats());
+          }));
+    }
+    if (!program->referenceF64)
+      llvm::errs() << "summa-compile: warning: --check's reference computes "
+                      "in the model's own element types: "
+                   << why << "\n";
+  }
   for (ModuleOp m : {*spmd, *reference})
     if (failed(runPasses(m, [&](OpPassManager &pm) {
-          // The reference of --gpu-loops-on-host and of the CPU target goes
-          // through the plain CPU pipeline (linalg to loops, no kernel loop
-          // forms, no BLAS for local contractions, libm), so that a bug in
-          // those forms cannot hide in both sides of --check.
-          bool kernels = cuda && (m == *spmd || !cuda->loopsOnHost);
+          // The reference of every target is host code through the plain
+          // CPU pipeline (linalg to loops, no kernels or kernel loop forms,
+          // no BLAS for local contractions, libm), so that a bug in the
+          // spmd program's code generation cannot hide in both sides of
+          // --check.
           summa::LowerOptions lower;
           lower.overlap = overlap && m == *spmd;
-          lower.cuda = kernels ? &*cuda : nullptr;
+          lower.cuda = cuda && m == *spmd ? &*cuda : nullptr;
           lower.plain = m == *reference;
           lower.remarks = remarks && m == *spmd;
           lower.packArguments.push_back(

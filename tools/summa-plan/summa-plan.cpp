@@ -151,8 +151,7 @@ int main(int argc, char **argv) {
   options.ranks = ranksOpt;
   if (!gridOpt.empty()) {
     SmallVector<int64_t, 3> grid(gridOpt.begin(), gridOpt.end());
-    if (grid.size() != 3 || grid[0] != grid[1] ||
-        llvm::any_of(grid, [](int64_t v) { return v <= 0; }))
+    if (!summa::isGridShape(grid))
       return fail("--grid must be q,q,d with q >= 1 and d >= 1");
     if (grid[0] * grid[1] * grid[2] != ranksOpt)
       return fail("--grid " + std::to_string(grid[0]) + "," +

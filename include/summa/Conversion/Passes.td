@@ -23,7 +23,16 @@ def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
     runtime's `...Start` functions, `summa.wait` calls `summaRtWait`, and
     `!summa.token` becomes the runtime's request handle (`i64`), also where
     `scf` loops carry it.
+
+    With `library-matmuls=false`, `linalg.matmul` stays (it becomes loops
+    with the other local ops): the lowering of `--check`'s reference, which
+    uses no library and runs on host memory on every backend.
   }];
+  let options = [
+    Option<"libraryMatmuls", "library-matmuls", "bool", "true",
+           "linalg.matmul on buffers becomes the runtime's GEMM "
+           "(summaRtMatmul)">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -165,6 +174,28 @@ def SummaDeallocAtLastUse : Pass<"summa-dealloc-at-last-use"> {
     ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def SummaPromoteFloats : Pass<"summa-promote-floats", "::mlir::ModuleOp"> {
+  let summary = "Compute a module in f64: every f16, bf16 and f32 becomes f64";
+  let description = [{
+    For `--check`'s reference: every `f16`, `bf16` and `f32` in the module
+    (function signatures, tensor, memref and vector element types, block
+    arguments, scalar and tensor constants, `dense_resource` data) becomes
+    `f64`, and the `arith.extf`/`arith.truncf` that became conversions of
+    a type to itself are dropped. The reference then computes in f64 from
+    the same (exactly widened) inputs, independent of the rounding of the
+    program it checks.
+
+    A module that cannot be promoted (a bitcast of a float to an integer,
+    a constant whose data is not available) is left as it was and the pass
+    fails with the reason at the op's location.
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32>  // tensor<4xf64>
+      %c = arith.constant 0.5 : f32                    // 0.5 : f64
+    ```
+  }];
 }
 
 def SummaOutlineDispatches : Pass<"summa-outline-dispatches",

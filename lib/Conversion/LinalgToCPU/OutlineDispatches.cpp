@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Conversion/Passes.h"
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
@@ -30,9 +31,6 @@ using namespace mlir;
 
 /// Ops per block of a glue function.
 static constexpr int64_t kGlueBlock = 64;
-
-/// The marker of a function this pass made.
-static constexpr StringLiteral kDispatchAttr = "summa.dispatch";
 
 /// Whether `op` is a loop nest to outline: a linalg op or structured
 /// control flow holding one.
@@ -61,7 +59,7 @@ struct SummaOutlineDispatchesPass
     // The printed body of each dispatch function, to its name.
     llvm::StringMap<StringAttr> bodies;
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-      if (func.isExternal() || func->hasAttr(kDispatchAttr) ||
+      if (func.isExternal() || func->hasAttr(summa::kDispatchAttrName) ||
           !func.getBody().hasOneBlock())
         continue;
       int64_t counter = 0;
@@ -134,7 +132,7 @@ struct SummaOutlineDispatchesPass
     Operation *copy = b.clone(*root, map);
     func::ReturnOp::create(b, root->getLoc(), copy->getResults());
     dispatch.setPrivate();
-    dispatch->setAttr(kDispatchAttr, UnitAttr::get(ctx));
+    dispatch->setAttr(summa::kDispatchAttrName, UnitAttr::get(ctx));
     dispatch->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                           ctx, LLVM::Linkage::Internal));
     dispatch->setAttr("passthrough",

@@ -375,6 +375,7 @@ LogicalResult lowerAsync(ModuleOp module) {
 
 struct ConvertSummaToRuntimePass
     : summa::impl::ConvertSummaToRuntimeBase<ConvertSummaToRuntimePass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Lowering lowering(module);
@@ -384,7 +385,7 @@ struct ConvertSummaToRuntimePass
     module.walk([&](Operation *op) {
       if (isa<SummaDialect>(op->getDialect()) && !isa<GridOp>(op))
         ops.push_back(op);
-      else if (isa<linalg::MatmulOp>(op))
+      else if (libraryMatmuls && isa<linalg::MatmulOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)

@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Stands in for the main that `summa-compile --target=cuda` will emit (it
-// does not exist yet): a SummaProgramDesc written by hand whose spmd and
-// reference functions receive DEVICE pointers and call the runtime only.
-// Links libsumma_runtime_cuda.so alone. The environment selects:
+// A SummaProgramDesc written by hand, as `summa-compile --target=cuda`
+// writes one: its spmd functions receive DEVICE pointers and call the
+// runtime only; its references are host code in f64 (referenceF64), as
+// summa-compile's are, independent of the runtime's kernels. Links
+// libsumma_runtime_cuda.so alone. The environment selects:
 //
 //   SUMMA_DRIVER_TEST_PROGRAM  double (default): y = 2x via summaRtKernelScale
 //                              double-wrong: the last rank's tile is off
@@ -24,6 +25,7 @@
 #include "summa/Runtime/SummaRuntime.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -76,10 +78,13 @@ void doubleSpmd(void **buffers) {
                      factor);
 }
 
+/// Host references: f64 buffers of the global shapes.
+double *host(void *buffer) { return static_cast<double *>(buffer); }
+
 void doubleReference(void **buffers) {
   const SummaTensorDesc &x = tensorDescs[0];
-  summaRtKernelScale(dtype, address(buffers[0]), address(buffers[1]),
-                     x.globalShape[0] * x.globalShape[1], 2.0);
+  for (int64_t i = 0; i < x.globalShape[0] * x.globalShape[1]; ++i)
+    host(buffers[1])[i] = 2.0 * host(buffers[0])[i];
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,12 +115,22 @@ void matmulSpmd(void **buffers) {
   summa(address(buffers[0]), address(buffers[1]), address(buffers[2]));
 }
 
+/// y[m, n] = x[m, k] w[k, n] on the host.
+void hostMatmul(const double *x, const double *w, double *y, int64_t m,
+                int64_t n, int64_t k) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t l = 0; l < k; ++l)
+        sum += x[i * k + l] * w[l * n + j];
+      y[i * n + j] = sum;
+    }
+}
+
 void matmulReference(void **buffers) {
-  int64_t m = tensorDescs[0].globalShape[0];
-  int64_t k = tensorDescs[0].globalShape[1];
-  int64_t n = tensorDescs[1].globalShape[1];
-  summaRtMatmul(dtype, address(buffers[0]), 0, k, address(buffers[1]), 0, n,
-                address(buffers[2]), 0, n, m, n, k, 0, 0, 0);
+  hostMatmul(host(buffers[0]), host(buffers[1]), host(buffers[2]),
+             tensorDescs[0].globalShape[0], tensorDescs[1].globalShape[1],
+             tensorDescs[0].globalShape[1]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -146,15 +161,27 @@ void layerReference(void **buffers) {
   int64_t m = tensorDescs[0].globalShape[0];
   int64_t k = tensorDescs[0].globalShape[1];
   int64_t n = tensorDescs[1].globalShape[1];
-  intptr_t x = address(buffers[0]), w = address(buffers[1]),
-           b = address(buffers[2]), gamma = address(buffers[3]),
-           beta = address(buffers[4]), y = address(buffers[5]);
-  Scratch h(m * n);
-  summaRtMatmul(dtype, x, 0, k, w, 0, n, h.get(), 0, n, m, n, k, 0, 0, 0);
-  summaRtKernelBiasActivation(dtype, h.get(), b, h.get(), m, n,
-                              SUMMA_ACT_GELU_TANH);
-  summaRtKernelResidualAdd(dtype, h.get(), x, h.get(), m * n);
-  summaRtKernelLayerNorm(dtype, h.get(), gamma, beta, y, 0, 0, m, n, 1e-5);
+  const double *x = host(buffers[0]), *b = host(buffers[2]),
+               *gamma = host(buffers[3]), *beta = host(buffers[4]);
+  double *y = host(buffers[5]);
+  std::vector<double> h(m * n);
+  hostMatmul(x, host(buffers[1]), h.data(), m, n, k);
+  const double c = std::sqrt(2.0 / 3.14159265358979323846);
+  for (int64_t i = 0; i < m; ++i) {
+    double *row = &h[i * n];
+    double mean = 0, square = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      double v = row[j] + b[j];
+      v = 0.5 * v * (1.0 + std::tanh(c * (v + 0.044715 * v * v * v)));
+      row[j] = v + x[i * k + j];
+      mean += row[j] / n;
+    }
+    for (int64_t j = 0; j < n; ++j)
+      square += (row[j] - mean) * (row[j] - mean) / n;
+    double scale = 1.0 / std::sqrt(square + 1e-5);
+    for (int64_t j = 0; j < n; ++j)
+      y[i * n + j] = (row[j] - mean) * scale * gamma[j] + beta[j];
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -227,6 +254,7 @@ SummaProgramDesc makeProgram() {
   }
   program.numOutputs = 1;
   program.outputs = &tensorDescs[program.numInputs];
+  program.referenceF64 = 1;
   return program;
 }
 

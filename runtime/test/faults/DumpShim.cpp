@@ -23,6 +23,10 @@
 // block differs from the others (exact-replicas.sh: --exact-replicas must
 // fail on it).
 //
+// With SUMMA_SHIM_API_VERSION=N, summaRtGetAPIVersion answers N, as a
+// runtime library of another version would (abi-mismatch.sh: the program
+// must refuse to start, naming both versions).
+//
 //===----------------------------------------------------------------------===//
 
 #include "summa/Runtime/SummaRuntime.h"
@@ -150,4 +154,13 @@ extern "C" SUMMA_RT_EXPORT int summaRtMain(int argc, char **argv,
   wrapped.spmd = spmdAndDump;
   int status = next(argc, argv, &wrapped);
   return status == 0 && differed ? 3 : status;
+}
+
+extern "C" SUMMA_RT_EXPORT int32_t summaRtGetAPIVersion(void) {
+  if (const char *version = std::getenv("SUMMA_SHIM_API_VERSION"))
+    return static_cast<int32_t>(std::atoi(version));
+  using VersionFn = int32_t (*)(void);
+  auto next =
+      reinterpret_cast<VersionFn>(dlsym(RTLD_NEXT, "summaRtGetAPIVersion"));
+  return next ? next() : -1;
 }

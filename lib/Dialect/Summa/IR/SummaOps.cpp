@@ -148,6 +148,18 @@ LogicalResult GridOp::verify() {
   return success();
 }
 
+std::string mlir::summa::gridShapeError(ArrayRef<int64_t> shape) {
+  if (shape.size() != 3 || shape[0] != shape[1] ||
+      llvm::any_of(shape, [](int64_t s) { return s <= 0; }))
+    return "expected q,q,d with q >= 1 and d >= 1";
+  int64_t ranks = 1;
+  for (int64_t s : shape)
+    if (llvm::MulOverflow(ranks, s, ranks) || ranks > INT32_MAX)
+      return "more than " + std::to_string(INT32_MAX) +
+             " ranks (the most MPI can address)";
+  return "";
+}
+
 int64_t GridOp::getGroupSize(ArrayRef<int32_t> axes) {
   int64_t size = 1;
   for (int32_t a : axes)

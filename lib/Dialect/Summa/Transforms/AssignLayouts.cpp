@@ -761,22 +761,12 @@ GridOp SummaAssignLayoutsPass::getOrCreateGrid() {
                          << gridName;
     return existing;
   }
-  if (grid.size() != 3 || grid[0] != grid[1] ||
-      llvm::any_of(grid, [](int64_t s) { return s <= 0; })) {
+  if (std::string why = gridShapeError(grid); !why.empty()) {
     auto diag = module.emitError() << "invalid grid [";
     llvm::interleaveComma(grid, diag);
-    diag << "]: expected q,q,d with q >= 1 and d >= 1";
+    diag << "]: " << why;
     return {};
   }
-  int64_t ranks = 1;
-  for (int64_t s : grid)
-    if (llvm::MulOverflow(ranks, s, ranks) || ranks > INT32_MAX) {
-      auto diag = module.emitError() << "invalid grid [";
-      llvm::interleaveComma(grid, diag);
-      diag << "]: more than " << INT32_MAX
-           << " ranks (the most MPI can address)";
-      return {};
-    }
   if (existing) {
     if (existing.getShape() != ArrayRef<int64_t>(grid)) {
       existing.emitError() << "summa.grid @" << gridName

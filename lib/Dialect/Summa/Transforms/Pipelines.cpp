@@ -6,7 +6,7 @@
 //
 // summa-pipeline{grid=q,q,d overlap}: unsharded linalg on tensors -> LLVM dialect.
 // summa-lower-to-llvm{plain}: the same without the partitioning half; with
-// `plain`, without the CPU fast path either: the lowering of the
+// `plain`, without any library either (loops and libm): the lowering of the
 // unpartitioned reference that summa-compile links into every binary.
 //
 //===----------------------------------------------------------------------===//
@@ -142,7 +142,9 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());
   }
-  addTextual(pm, kRuntimeCalls);
+  addTextual(pm, options.plain
+                     ? std::string(kRuntimeCalls) + "{library-matmuls=false}"
+                     : std::string(kRuntimeCalls));
   // summa-contractions-to-runtime, with remarks if asked.
   auto library = [&](const char *pipeline) {
     return substitute(pipeline, "summa-contractions-to-runtime",
@@ -180,25 +182,32 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   addTextual(pm, kHostToLLVM);
 }
 
-void mlir::summa::buildSummaPipeline(OpPassManager &pm,
-                                     const PipelineOptions &options) {
-  SummaAssignLayoutsOptions assign;
-  assign.grid.assign(options.grid.begin(), options.grid.end());
+void mlir::summa::buildAssignLayoutsPipeline(
+    OpPassManager &pm, const SummaAssignLayoutsOptions &options) {
   pm.addPass(createSummaNormalize());
-  pm.addPass(createSummaAssignLayouts(assign));
+  pm.addPass(createSummaAssignLayouts(options));
+}
+
+void mlir::summa::buildPartitionPipeline(OpPassManager &pm,
+                                         std::optional<int64_t> memoryBudget) {
   pm.addPass(createSummaPartition());
   pm.addPass(createSummaExpandMatmul());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSummaCombineCollectives());
-  if (options.memoryBudget) {
+  if (memoryBudget) {
     SummaReusePanelsOptions keep;
-    keep.memoryBudget = *options.memoryBudget;
+    keep.memoryBudget = *memoryBudget;
     pm.addPass(createSummaReusePanels(keep));
   }
-  LowerOptions lower;
-  lower.overlap = options.overlap;
-  lower.remarks = options.remarks;
-  buildLowerToLLVMPipeline(pm, lower);
+}
+
+void mlir::summa::buildSummaPipeline(OpPassManager &pm,
+                                     const PipelineOptions &options) {
+  SummaAssignLayoutsOptions assign;
+  assign.grid.assign(options.grid.begin(), options.grid.end());
+  buildAssignLayoutsPipeline(pm, assign);
+  buildPartitionPipeline(pm, options.memoryBudget);
+  buildLowerToLLVMPipeline(pm, options.lower);
 }
 
 namespace {
@@ -248,9 +257,10 @@ struct LowerToCudaCLOptions : public PassPipelineOptions<LowerToCudaCLOptions> {
 };
 struct LowerToLLVMCLOptions : public PassPipelineOptions<LowerToLLVMCLOptions> {
   Option<bool> plain{*this, "plain",
-                     llvm::cl::desc("without the CPU fast path (no BLAS for "
-                                    "local contractions, libm for tanh/exp/"
-                                    "erf): the --check reference's lowering"),
+                     llvm::cl::desc("without any library (matmuls and "
+                                    "contractions as loops, libm for tanh/"
+                                    "exp/erf): the --check reference's "
+                                    "lowering"),
                      llvm::cl::init(false)};
 };
 } // namespace
@@ -263,8 +273,8 @@ void mlir::summa::registerSummaPipelines() {
       [](OpPassManager &pm, const SummaPipelineCLOptions &cl) {
         PipelineOptions options;
         options.grid.assign(cl.grid.begin(), cl.grid.end());
-        options.overlap = cl.overlap;
-        options.remarks = cl.remarks;
+        options.lower.overlap = cl.overlap;
+        options.lower.remarks = cl.remarks;
         if (cl.reuseBudget.hasValue())
           options.memoryBudget = cl.reuseBudget.getValue();
         buildSummaPipeline(pm, options);

@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 5
+#define SUMMA_RT_API_VERSION 6
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -237,7 +237,8 @@ enum SummaInit {
 
 /// Calls a compiled function on buffers (inputs, then outputs), each buffer
 /// a dense row-major array of the tensor's local (spmd) or global
-/// (reference) shape.
+/// (reference) shape. The spmd function's buffers are the backend's (device
+/// memory on the GPU); the reference's are host memory on every backend.
 typedef void (*SummaInvokeFn)(void **buffers);
 
 typedef struct SummaProgramDesc {
@@ -249,7 +250,13 @@ typedef struct SummaProgramDesc {
   const SummaTensorDesc *inputs;
   const SummaTensorDesc *outputs;
   SummaInvokeFn spmd;
+  /// The unpartitioned program, compiled for the host CPU without the
+  /// spmd function's code generation (--check's independent reference).
   SummaInvokeFn reference;
+  /// 1: the reference computes in f64 and takes every f16, bf16 and f32
+  /// tensor as f64 (the driver widens the inputs exactly); 0: in the
+  /// tensors' own types.
+  int32_t referenceF64;
 } SummaProgramDesc;
 
 /// The deterministic input value of element `globalIndex` (row-major linear
@@ -276,7 +283,8 @@ SUMMA_RT_EXPORT float summaRtInputValue(uint64_t seed, int32_t tensor,
 /// timed calls; rel_err is ||y - ref||_2 / ||ref||_2 over each output (the
 /// worst over replicas of replicated blocks), non-finite values fail; every
 /// rank returns rank 0's verdict (0 pass, 1 fail, 2 bad option). The
-/// reference must not call collectives (only rank 0 runs it).
+/// reference must not call collectives (only rank 0 runs it) and runs on
+/// host memory on both backends.
 SUMMA_RT_EXPORT int summaRtMain(int argc, char **argv,
                                 const SummaProgramDesc *program);
 

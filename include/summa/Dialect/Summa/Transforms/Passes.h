@@ -22,21 +22,6 @@ namespace mlir::summa {
 #define GEN_PASS_DECL
 #include "summa/Dialect/Summa/Transforms/Passes.h.inc"
 
-/// Options of the end-to-end pipelines.
-struct PipelineOptions {
-  SmallVector<int64_t, 3> grid;
-  /// Software-pipeline the SUMMA loops after bufferization (summa-overlap).
-  bool overlap = false;
-  /// Keep SUMMA panels for later loops within this many bytes per rank
-  /// (summa-reuse-panels; -1: no bound; unset: no reuse).
-  std::optional<int64_t> memoryBudget;
-  /// Report at each local op whether it went to a library call or stays
-  /// generated code.
-  bool remarks = false;
-};
-
-/// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM.
-void buildSummaPipeline(OpPassManager &pm, const PipelineOptions &options);
 /// How --target=cuda lowers local ops: every one becomes a GPU kernel,
 /// compiled through NVVM into a binary embedded in the host code.
 struct CudaOptions {
@@ -61,11 +46,12 @@ struct CudaOptions {
   std::function<void(OpPassManager &)> afterKernelLoops;
 };
 
-/// The lowering half alone (bufferize -> runtime calls -> LLVM), used for
-/// the unpartitioned reference. With `cuda`, local ops become GPU kernels
-/// and buffers device memory (docs/GPU.md). `plain` (CPU only): no fast
-/// path (no BLAS for local contractions, libm for tanh/exp/erf), the
-/// lowering of --check's independent reference.
+/// The lowering (bufferize -> runtime calls -> LLVM), alone for the
+/// unpartitioned reference. With `cuda`, local ops become GPU kernels
+/// and buffers device memory (docs/GPU.md). `plain` (CPU only): no library
+/// at all (matmuls and local contractions as loops, libm for tanh/exp/erf),
+/// host code on host memory: the lowering of --check's independent
+/// reference on every target.
 /// How buildLowerToLLVMPipeline lowers a module.
 struct LowerOptions {
   /// Software-pipeline the SUMMA loops after bufferization (summa-overlap).
@@ -83,6 +69,31 @@ struct LowerOptions {
 };
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerOptions &options = {});
+
+/// The partitioning, in two halves (summa-compile describes the program's
+/// layouts between them). First: summa-normalize, summa-assign-layouts.
+void buildAssignLayoutsPipeline(OpPassManager &pm,
+                                const SummaAssignLayoutsOptions &options);
+/// Second: summa-partition, summa-expand-matmul, canonicalize,
+/// summa-combine-collectives and, with a `memoryBudget` (bytes per rank,
+/// -1: no bound), summa-reuse-panels.
+void buildPartitionPipeline(OpPassManager &pm,
+                            std::optional<int64_t> memoryBudget);
+
+/// Options of the end-to-end pipeline.
+struct PipelineOptions {
+  SmallVector<int64_t, 3> grid;
+  /// Keep SUMMA panels for later loops within this many bytes per rank
+  /// (summa-reuse-panels; -1: no bound; unset: no reuse).
+  std::optional<int64_t> memoryBudget;
+  /// How the partitioned program is lowered (overlap, remarks, target).
+  LowerOptions lower;
+};
+
+/// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM:
+/// buildAssignLayoutsPipeline, buildPartitionPipeline,
+/// buildLowerToLLVMPipeline.
+void buildSummaPipeline(OpPassManager &pm, const PipelineOptions &options);
 /// Registers `summa-pipeline`, `summa-lower-to-llvm` and
 /// `summa-lower-to-cuda`.
 void registerSummaPipelines();

@@ -1,0 +1,45 @@
+//===- SummaAttrNames.h - names of the discardable attributes ---*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The names of the summa dialect's discardable attributes, in a header of
+// their own (no generated code) so that passes outside the dialect's
+// libraries name them from here too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_DIALECT_SUMMA_IR_SUMMAATTRNAMES_H
+#define SUMMA_DIALECT_SUMMA_IR_SUMMAATTRNAMES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::summa {
+/// The dialect's discardable attributes; SummaDialect's verifiers check each
+/// one's place and type, and refuse other `summa.` names.
+/// On function arguments and results: the tensor's layout (written by
+/// summa-assign-layouts, or given).
+constexpr llvm::StringLiteral kLayoutAttrName = "summa.layout";
+/// On a function argument: activation, weight, bias or replicated.
+constexpr llvm::StringLiteral kRoleAttrName = "summa.role";
+/// On a function argument: how the driver fills it ("nonnegative").
+constexpr llvm::StringLiteral kInitAttrName = "summa.init";
+/// On arguments, results and ops: a name for files and messages.
+constexpr llvm::StringLiteral kNameAttrName = "summa.name";
+/// On a function result (an argument once results are out-parameters): the
+/// argument it is the updated value of.
+constexpr llvm::StringLiteral kUpdatesAttrName = "summa.updates";
+/// On an op: the layouts of its operands and results (summa-assign-layouts).
+constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
+/// On a structured op that reduces over split dimensions: the axes its
+/// partial results are all-reduced over, and the kind per result (by
+/// name: "sum", "max", ...).
+constexpr llvm::StringLiteral kReduceAxesAttrName = "summa.reduce_axes";
+constexpr llvm::StringLiteral kReduceKindsAttrName = "summa.reduce_kinds";
+/// On a function: a dispatch function of summa-outline-dispatches.
+constexpr llvm::StringLiteral kDispatchAttrName = "summa.dispatch";
+
+} // namespace mlir::summa
+
+#endif // SUMMA_DIALECT_SUMMA_IR_SUMMAATTRNAMES_H
