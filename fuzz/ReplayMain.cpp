@@ -60,7 +60,8 @@ int main(int argc, char **argv) {
     } else if (fs::is_regular_file(arg, error)) {
       files.push_back(arg);
     } else {
-      std::fprintf(stderr, "summa-fuzz-replay: no such file or directory '%s'\n",
+      std::fprintf(stderr,
+                   "summa-fuzz-replay: no such file or directory '%s'\n",
                    arg.c_str());
       return 2;
     }
@@ -89,9 +90,9 @@ int main(int argc, char **argv) {
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t *>(data.data()),
                            data.size());
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::printf("summa-fuzz-replay: %zu inputs ran in %.1f s, no crash\n",
               files.size(), seconds);
   return 0;

@@ -50,14 +50,12 @@
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/InitAllSumma.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -173,15 +171,9 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   // Upstream passes are needed by name: the lowering is a textual pipeline.
-  registerAllPasses();
-  summa::registerSummaPasses();
-  summa::registerSummaConversionPasses();
-  summa::registerSummaPipelines();
+  summa::registerAllSummaPasses();
   registry = new DialectRegistry();
-  registerAllDialects(*registry);
-  registerAllExtensions(*registry);
-  registry->insert<summa::SummaDialect>();
-  summa::registerBufferizableOpInterfaceExternalModels(*registry);
+  summa::registerAllSummaDialects(*registry);
   if (const char *text = std::getenv("SUMMA_FUZZ_VERBOSE"))
     verbose = *text && std::strcmp(text, "0") != 0;
   if (const char *text = std::getenv("SUMMA_FUZZ_DIFFERENTIATE"))

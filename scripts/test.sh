@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: lit (check-summa: dialect, passes,
-# pipelines, end-to-end multi-rank runs), ctest (runtime unit tests under
-# mpirun, driver behaviour) and the fuzz corpus replay.
+# Sets everything up and runs every test: the sources' format
+# (scripts/check-format.sh), lit (check-summa: dialect, passes, pipelines,
+# end-to-end multi-rank runs), ctest (runtime unit tests under mpirun,
+# driver behaviour) and the fuzz corpus replay.
 source "$(dirname "$0")/common.sh"
 
 # scripts/test.sh --sanitize: the same tests built with ASan + UBSan in
@@ -11,7 +12,11 @@ if [ "${1:-}" = "--sanitize" ]; then
   exec bash "$SUMMA_ROOT/scripts/sanitize.sh" "$@"
 fi
 
+# The format check needs clang-format of the LLVM version the project uses.
+SUMMA_PACKAGES+=(clang-format-22)
 summa_setup
+echo "summa: format (scripts/check-format.sh)"
+bash "$SUMMA_ROOT/scripts/check-format.sh"
 echo "summa: lit (check-summa)"
 ninja -C "$SUMMA_BUILD" check-summa
 echo "summa: ctest"

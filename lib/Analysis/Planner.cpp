@@ -562,8 +562,7 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
         // The hidden dimension is the one split over col; the others hold
         // tokens ([batch, seq, hidden] as well as [tokens, hidden]).
         int64_t hiddenDim = type.getRank() - 1;
-        if (auto layout =
-                func.getArgAttrOfType<LayoutAttr>(i, kLayoutAttrName))
+        if (auto layout = func.getArgAttrOfType<LayoutAttr>(i, kLayoutAttrName))
           for (unsigned d = 0; d < layout.getRank(); ++d)
             if (llvm::is_contained(layout.getDimSplit(d), GridAxis::col))
               hiddenDim = d;
@@ -592,12 +591,12 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
         weights.insert(arg);
     }
   if (weights.empty())
-  func.walk([&](linalg::MatmulOp mm) {
-    Value w = mm.getDpsInputOperand(1)->get();
-    if (!mm.hasUserDefinedMaps() && isa<BlockArgument>(w) &&
-        cast<BlockArgument>(w).getOwner() == &func.getBody().front())
-      weights.insert(w);
-  });
+    func.walk([&](linalg::MatmulOp mm) {
+      Value w = mm.getDpsInputOperand(1)->get();
+      if (!mm.hasUserDefinedMaps() && isa<BlockArgument>(w) &&
+          cast<BlockArgument>(w).getOwner() == &func.getBody().front())
+        weights.insert(w);
+    });
   info.weightMatrices = weights.size();
   func.walk([&](Operation *op) {
     if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
@@ -782,8 +781,7 @@ static StrategyPlan planGridOnce(ModuleOp module, StringRef entryName,
     SummaAssignLayoutsOptions assign;
     assign.grid.assign(grid.begin(), grid.end());
     buildAssignLayoutsPipeline(pm, assign);
-    buildPartitionPipeline(pm, reuse ? options.panelReuseBudget
-                                     : std::nullopt);
+    buildPartitionPipeline(pm, reuse ? options.panelReuseBudget : std::nullopt);
     if (failed(pm.run(*clone))) {
       s.infeasibleReason =
           firstError.empty() ? "the partitioning passes failed" : firstError;
@@ -845,7 +843,6 @@ static StrategyPlan planGrid(ModuleOp module, StringRef entryName,
   return with;
 }
 
-
 /// Gives the entry's arguments the `summa.layout` that summa-normalize and
 /// summa-assign-layouts choose on [1, 1, 1] (the same axes on every grid),
 /// so that the model's description and the 1D and data-parallel strategies
@@ -856,7 +853,8 @@ static SmallVector<unsigned> annotateArgumentLayouts(ModuleOp module,
   SmallVector<unsigned> annotated;
   MLIRContext *context = module.getContext();
   OwningOpRef<ModuleOp> clone = module.clone();
-  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
   PassManager pm(context);
   SummaAssignLayoutsOptions assign;
   assign.grid = {1, 1, 1};

@@ -130,10 +130,9 @@ void plan::printPlanTable(const Plan &plan, const PlanOptions &options,
         os << "unbounded";
       else
         os << *options.panelReuseBudget << " B";
-      os << "): broadcasts " << w.broadcastBytes << " -> "
-         << s.broadcastBytes() << " B per call ("
-         << s.broadcastBytes() - w.broadcastBytes << " B), memory "
-         << formatBytes(w.memoryBytes) << " -> "
+      os << "): broadcasts " << w.broadcastBytes << " -> " << s.broadcastBytes()
+         << " B per call (" << s.broadcastBytes() - w.broadcastBytes
+         << " B), memory " << formatBytes(w.memoryBytes) << " -> "
          << formatBytes(s.memory.total()) << ", predicted "
          << formatSeconds(w.seconds) << " -> " << formatSeconds(s.seconds())
          << "\n";

@@ -21,12 +21,12 @@
 
 #include "DeviceFill.h"
 #include "DriverCore.h"
-#include "Model.h"
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
 #include "GpuRuntime.h"
 #include "Grid.h"
+#include "Model.h"
 #include "Validate.h"
 
 #include "summa/Runtime/SummaRuntime.h"

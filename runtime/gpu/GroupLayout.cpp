@@ -9,7 +9,6 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
-
 using namespace summa::gpu;
 
 void summa::gpu::coordsOfWorldRank(int64_t q, int64_t worldRank,

@@ -146,7 +146,8 @@ struct InPlaceCall {
   int64_t bytes() const { return count * static_cast<int64_t>(type.size); }
   /// Calls `f(chunkData, chunkCount)` for each chunk of at most maxChunk
   /// elements (MPI counts are int); at least once, also for 0 elements.
-  template <typename F> void forEachChunk(F f) const {
+  template <typename F>
+  void forEachChunk(F f) const {
     int64_t done = 0;
     do {
       int chunk = static_cast<int>(std::min(count - done, maxChunk));
@@ -210,9 +211,9 @@ void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
     // The root reduces in place; the others only send, and MPI ignores their
     // receive buffer, so their data is left unchanged.
     SUMMA_MPI_CHECK(MPI_Reduce(isRoot ? MPI_IN_PLACE : chunk,
-                               isRoot ? chunk : nullptr, n,
-                               call->type.mpiType, call->op,
-                               static_cast<int>(root), call->group->comm));
+                               isRoot ? chunk : nullptr, n, call->type.mpiType,
+                               call->op, static_cast<int>(root),
+                               call->group->comm));
   });
   recordCollective(CollectiveKind::Reduce, axesMask, call->bytes(),
                    profileClock() - start);
@@ -255,10 +256,9 @@ int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
     MPI_Request request = MPI_REQUEST_NULL;
     // As summaRtReduce: the root reduces in place, the others only send.
     SUMMA_MPI_CHECK(MPI_Ireduce(isRoot ? MPI_IN_PLACE : chunk,
-                                isRoot ? chunk : nullptr, n,
-                                call->type.mpiType, call->op,
-                                static_cast<int>(root), call->group->comm,
-                                &request));
+                                isRoot ? chunk : nullptr, n, call->type.mpiType,
+                                call->op, static_cast<int>(root),
+                                call->group->comm, &request));
     pending.requests.push_back(request);
   });
   return fileRequest(std::move(pending), call->bytes(), start);

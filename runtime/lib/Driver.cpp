@@ -13,8 +13,8 @@
 
 #include "DType.h"
 #include "DriverCore.h"
-#include "Model.h"
 #include "Error.h"
+#include "Model.h"
 #include "SplitMix64.h"
 
 #include "summa/Runtime/SummaRuntime.h"
@@ -74,7 +74,8 @@ void copy(void *dst, const void *src, size_t bytes) {
 const driver::Backend cpuBackend = {
     /*usageWhere=*/"",
     /*usageEnvironment=*/"", elementSize,
-    /*announce=*/nullptr,    allocate,    release, driver::fillHost, copy,
+    /*announce=*/nullptr,    allocate,    release,
+    driver::fillHost,        copy,
     /*toHost=*/nullptr,
     /*fromHost=*/nullptr,
     /*settle=*/nullptr,

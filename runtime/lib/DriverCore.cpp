@@ -204,7 +204,7 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
             ? parseInt(value.c_str(), options.steps) && options.steps >= 1
         : name == "--save-every" ? parseInt(value.c_str(), options.saveEvery) &&
                                        options.saveEvery >= 1
-        : name == "--log-every" ? parseInt(value.c_str(), options.logEvery)
+        : name == "--log-every"  ? parseInt(value.c_str(), options.logEvery)
         : name == "--vocab"
             ? parseInt(value.c_str(), options.vocab) && options.vocab >= 1
         : name == "--seed" ? parseUnsigned(value.c_str(), options.seed)
@@ -374,9 +374,8 @@ void Tensor::store(void *data, int64_t i, double value) const {
     static_cast<float *>(data)[i] = static_cast<float>(value);
 }
 
-void summa::rt::driver::fillHost(const Tensor &tensor, int index,
-                                 uint64_t seed, const int64_t *coords,
-                                 void *data) {
+void summa::rt::driver::fillHost(const Tensor &tensor, int index, uint64_t seed,
+                                 const int64_t *coords, void *data) {
   double scale = tensor.desc->scale;
   bool nonnegative = tensor.desc->init == SUMMA_INIT_NONNEGATIVE;
   tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
@@ -557,10 +556,10 @@ struct Comparison {
 
 /// Compares every rank's tile of `tensor` (`tiles`, in world-rank order) with
 /// the reference (`reference`, the whole tensor as `referenceTensor` describes
-/// it: in f64 where the reference computes in f64). Ranks that hold the same block (replicas over axes that
-/// split no dimension) are numbered by world rank; the relative error is the
-/// worst over the tensors assembled from the c-th replica of every block, so
-/// a single wrong replica fails the check.
+/// it: in f64 where the reference computes in f64). Ranks that hold the same
+/// block (replicas over axes that split no dimension) are numbered by world
+/// rank; the relative error is the worst over the tensors assembled from the
+/// c-th replica of every block, so a single wrong replica fails the check.
 Comparison compareOutput(const Tensor &tensor, const char *tiles,
                          const Tensor &referenceTensor, const void *reference,
                          double tol) {
@@ -980,9 +979,9 @@ struct ReferenceTensors {
       Tensor wide = tensor;
       descs.push_back(*tensor.desc);
       int32_t dtype = tensor.desc->dtype;
-      if (program.referenceF64 && (dtype == SUMMA_DT_F32 ||
-                                   dtype == SUMMA_DT_F16 ||
-                                   dtype == SUMMA_DT_BF16)) {
+      if (program.referenceF64 &&
+          (dtype == SUMMA_DT_F32 || dtype == SUMMA_DT_F16 ||
+           dtype == SUMMA_DT_BF16)) {
         descs.back().dtype = SUMMA_DT_F64;
         wide.elementSize = sizeof(double);
       }
@@ -1022,8 +1021,7 @@ int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
   buffers.reserve(2 * inputs.size() + outputs.size());
   std::vector<void *> given, pointers;
   for (const Tensor &input : inputs) {
-    buffers.emplace_back(input.globalBytes(), "the whole input '" +
-                                                  input.name +
+    buffers.emplace_back(input.globalBytes(), "the whole input '" + input.name +
                                                   "' of the --check reference");
     given.push_back(buffers.back().data());
   }

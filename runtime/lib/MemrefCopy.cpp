@@ -1,4 +1,5 @@
-//===- MemrefCopy.cpp - strided memref copies for generated code -*- C++ -*-===//
+//===- MemrefCopy.cpp - strided memref copies for generated code -*- C++
+//-*-===//
 //
 // Part of the summa project.
 //

@@ -177,8 +177,8 @@ std::string summa::rt::profileToJson() {
             ",\"flops\":" + std::to_string(local.flops) +
             ",\"seconds\":" + formatDouble(local.seconds) + "}";
   if (counters.readBytes != 0)
-    json += ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) +
-            "}";
+    json +=
+        ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) + "}";
   // The process's peak resident memory so far (Linux: ru_maxrss in KiB).
   struct rusage usage;
   if (getrusage(RUSAGE_SELF, &usage) == 0)

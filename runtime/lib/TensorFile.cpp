@@ -40,9 +40,9 @@ struct DTypeNames {
 };
 
 constexpr DTypeNames kDTypes[] = {
-    {SUMMA_DT_F32, "F32", "<f4", 4},  {SUMMA_DT_F64, "F64", "<f8", 8},
-    {SUMMA_DT_F16, "F16", "<f2", 2},  {SUMMA_DT_BF16, "BF16", nullptr, 2},
-    {SUMMA_DT_I64, "I64", "<i8", 8},  {SUMMA_DT_I32, "I32", "<i4", 4},
+    {SUMMA_DT_F32, "F32", "<f4", 4}, {SUMMA_DT_F64, "F64", "<f8", 8},
+    {SUMMA_DT_F16, "F16", "<f2", 2}, {SUMMA_DT_BF16, "BF16", nullptr, 2},
+    {SUMMA_DT_I64, "I64", "<i8", 8}, {SUMMA_DT_I32, "I32", "<i4", 4},
 };
 
 const DTypeNames *byDType(int32_t dtype) {
@@ -117,14 +117,30 @@ private:
         return fail("an unterminated escape");
       char e = *p++;
       switch (e) {
-      case '"': out.push_back('"'); break;
-      case '\\': out.push_back('\\'); break;
-      case '/': out.push_back('/'); break;
-      case 'b': out.push_back('\b'); break;
-      case 'f': out.push_back('\f'); break;
-      case 'n': out.push_back('\n'); break;
-      case 'r': out.push_back('\r'); break;
-      case 't': out.push_back('\t'); break;
+      case '"':
+        out.push_back('"');
+        break;
+      case '\\':
+        out.push_back('\\');
+        break;
+      case '/':
+        out.push_back('/');
+        break;
+      case 'b':
+        out.push_back('\b');
+        break;
+      case 'f':
+        out.push_back('\f');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
       case 'u': {
         if (end - p < 4)
           return fail("a short \\u escape");
@@ -433,8 +449,8 @@ bool TensorSource::openSafetensors(std::string &error) {
 bool TensorSource::openNpyDirectory(std::string &error) {
   DIR *dir = opendir(where.c_str());
   if (!dir) {
-    error = "cannot open directory " + quoted(where) + ": " +
-            std::strerror(errno);
+    error =
+        "cannot open directory " + quoted(where) + ": " + std::strerror(errno);
     return false;
   }
   std::vector<std::string> files;
@@ -452,8 +468,8 @@ bool TensorSource::openNpyDirectory(std::string &error) {
   return true;
 }
 
-bool TensorSource::openNpyFile(const std::string &path,
-                               const std::string &name, std::string &error) {
+bool TensorSource::openNpyFile(const std::string &path, const std::string &name,
+                               std::string &error) {
   const char *data;
   size_t size;
   if (!mapFile(path, data, size, error))
@@ -497,12 +513,10 @@ bool TensorSource::openNpyFile(const std::string &path,
     }
     if (at < header.size() && header[at] == '\'') {
       stop = header.find('\'', at + 1);
-      return stop == std::string::npos
-                 ? std::string()
-                 : header.substr(at + 1, stop - at - 1);
+      return stop == std::string::npos ? std::string()
+                                       : header.substr(at + 1, stop - at - 1);
     }
-    while (stop < header.size() && header[stop] != ',' &&
-           header[stop] != '}')
+    while (stop < header.size() && header[stop] != ',' && header[stop] != '}')
       ++stop;
     return header.substr(at, stop - at);
   };
@@ -560,11 +574,11 @@ std::unique_ptr<TensorSource> TensorSource::open(const std::string &path,
     return path.size() > n && path.compare(path.size() - n, n, suffix) == 0;
   };
   std::string base = path.substr(path.find_last_of('/') + 1);
-  bool ok = S_ISDIR(st.st_mode) ? source->openNpyDirectory(error)
-            : endsWith(".npy")
-                ? source->openNpyFile(path, base.substr(0, base.size() - 4),
-                                      error)
-                : source->openSafetensors(error);
+  bool ok =
+      S_ISDIR(st.st_mode) ? source->openNpyDirectory(error)
+      : endsWith(".npy")
+          ? source->openNpyFile(path, base.substr(0, base.size() - 4), error)
+          : source->openSafetensors(error);
   if (!ok)
     return nullptr;
   return source;
@@ -616,7 +630,8 @@ bool summa::rt::driver::writeSafetensors(
     const TensorToWrite &t = tensors[i];
     const char *dtype = safetensorsDTypeName(t.dtype);
     if (!dtype) {
-      error = "tensor '" + t.name + "' has an element type safetensors "
+      error = "tensor '" + t.name +
+              "' has an element type safetensors "
               "cannot name";
       return false;
     }
@@ -647,7 +662,8 @@ bool summa::rt::driver::writeSafetensors(
   bool ok = std::fwrite(length, 1, 8, file) == 8 &&
             std::fwrite(header.data(), 1, header.size(), file) == header.size();
   for (const TensorToWrite &t : tensors)
-    ok = ok && (t.bytes == 0 || std::fwrite(t.data, 1, t.bytes, file) == t.bytes);
+    ok = ok &&
+         (t.bytes == 0 || std::fwrite(t.data, 1, t.bytes, file) == t.bytes);
   int saved = errno;
   if (std::fclose(file) != 0 && ok) {
     ok = false;

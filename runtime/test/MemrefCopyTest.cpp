@@ -13,7 +13,8 @@ extern "C" void memrefCopy(int64_t elemSize, void *src, void *dst);
 
 namespace {
 /// The descriptor of a ranked memref, as MLIR's LLVM lowering lays it out.
-template <int N> struct Descriptor {
+template <int N>
+struct Descriptor {
   float *allocated;
   float *aligned;
   int64_t offset;

@@ -16,6 +16,12 @@
 // RUN: %mpirun -np 4 %t.gpt.114 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/gpt.mlir --grid=2,2,2 -o %t.gpt.222
 // RUN: %mpirun -np 8 %t.gpt.222 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/attention.mlir --grid=1,1,1 -o %t.att.111
+// RUN: %mpirun -np 1 %t.att.111 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/attention.mlir --grid=2,2,1 -o %t.att.221
+// RUN: %mpirun -np 4 %t.att.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/attention.mlir --grid=1,1,4 -o %t.att.114
+// RUN: %mpirun -np 4 %t.att.114 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/attention.mlir --grid=2,2,2 -o %t.att.222
 // RUN: %mpirun -np 8 %t.att.222 --check | FileCheck %s
 // The named linalg.softmax form of the same attention.
@@ -29,6 +35,12 @@
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=1,1,4 -o %t.jax.114
 // RUN: %mpirun -np 4 %t.jax.114 --check | FileCheck %s
 // GeLU through math.erf.
+// RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,1 -o %t.erf.111
+// RUN: %mpirun -np 1 %t.erf.111 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=2,2,1 -o %t.erf.221
+// RUN: %mpirun -np 4 %t.erf.221 --check | FileCheck %s
+// RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=1,1,4 -o %t.erf.114
+// RUN: %mpirun -np 4 %t.erf.114 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/mlp_erf.mlir --grid=2,2,2 -o %t.erf.222
 // RUN: %mpirun -np 8 %t.erf.222 --check | FileCheck %s
 // A slice along an unsplit dimension.

@@ -18,31 +18,24 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "summa/Analysis/Planner.h"
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/InitAllSumma.h"
+#include "summa/InitAllSummaTranslations.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -68,19 +61,19 @@ static cl::opt<std::string> outputFile("o",
                                        cl::desc("output executable or library"),
                                        cl::value_desc("file"),
                                        cl::init("a.out"), cl::cat(category));
-static cl::opt<std::string> gridOpt(
-    "grid",
-    cl::desc("grid shape q,q,d, or auto (the planner's best grid for "
-             "--ranks)"),
-    cl::Required, cl::cat(category));
+static cl::opt<std::string>
+    gridOpt("grid",
+            cl::desc("grid shape q,q,d, or auto (the planner's best grid for "
+                     "--ranks)"),
+            cl::Required, cl::cat(category));
 static cl::opt<int64_t> ranksOpt("ranks",
                                  cl::desc("number of ranks for --grid=auto"),
                                  cl::init(0), cl::cat(category));
-static cl::opt<std::string> target(
-    "target",
-    cl::desc("cpu (MPI + BLAS runtime) or cuda (CUDA + NCCL + cuBLAS "
-             "runtime; every local op a GPU kernel)"),
-    cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("cpu (MPI + BLAS runtime) or cuda (CUDA + NCCL + cuBLAS "
+                    "runtime; every local op a GPU kernel)"),
+           cl::init("cpu"), cl::cat(category));
 static cl::opt<std::string> cudaChip(
     "cuda-chip",
     cl::desc("--target=cuda: GPU architecture of the kernels' SASS; the PTX "
@@ -112,9 +105,10 @@ static cl::opt<int64_t> gpuBlockSize(
     "gpu-block-size",
     cl::desc("--target=cuda: threads per block of generated kernels"),
     cl::init(256), cl::cat(category));
-static cl::opt<std::string> entryName(
-    "entry", cl::desc("function to compile (default: the only public one)"),
-    cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("function to compile (default: the only public one)"),
+              cl::cat(category));
 enum class Emit { Exe, Lib, Obj, SpmdMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Exe),
@@ -133,11 +127,12 @@ static cl::opt<std::string> referenceFile(
     cl::desc("take the function --check compares with from this file "
              "(default: the entry function itself, unpartitioned)"),
     cl::cat(category));
-static cl::opt<std::string> referenceName(
-    "reference", cl::desc("the reference function (default: the entry's "
-                          "name, or the only public function of "
-                          "--reference-file)"),
-    cl::cat(category));
+static cl::opt<std::string>
+    referenceName("reference",
+                  cl::desc("the reference function (default: the entry's "
+                           "name, or the only public function of "
+                           "--reference-file)"),
+                  cl::cat(category));
 static cl::opt<bool> keepTemps("keep-temps",
                                cl::desc("keep the generated main and object"),
                                cl::cat(category));
@@ -151,11 +146,11 @@ static cl::opt<bool> reusePanels(
     cl::desc("keep a SUMMA loop's broadcast panels for the later loops that "
              "broadcast them again (summa-reuse-panels)"),
     cl::cat(category));
-static cl::opt<int64_t> memoryBudget(
-    "memory-budget",
-    cl::desc("bytes per rank the kept panels may take (implies "
-             "--reuse-panels; default: no bound)"),
-    cl::init(-1), cl::cat(category));
+static cl::opt<int64_t>
+    memoryBudget("memory-budget",
+                 cl::desc("bytes per rank the kept panels may take (implies "
+                          "--reuse-panels; default: no bound)"),
+                 cl::init(-1), cl::cat(category));
 static cl::opt<int64_t> liftConstants(
     "lift-constants",
     cl::desc("turn tensor constants of at least this many elements into "
@@ -215,8 +210,7 @@ static func::FuncOp findEntry(ModuleOp module, StringRef entryName) {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    if (!entryName.empty() ? func.getSymName() == entryName
-                           : func.isPublic()) {
+    if (!entryName.empty() ? func.getSymName() == entryName : func.isPublic()) {
       if (entry) {
         module.emitError() << "more than one public function; choose one "
                               "with --entry";
@@ -237,7 +231,8 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
                                       DictionaryAttr attrs, std::string name) {
   TensorInfo info;
   info.name = std::move(name);
-  if (auto label = attrs ? attrs.getAs<StringAttr>(summa::kNameAttrName) : nullptr)
+  if (auto label =
+          attrs ? attrs.getAs<StringAttr>(summa::kNameAttrName) : nullptr)
     info.label = label.getValue().str();
   info.globalType = dyn_cast<RankedTensorType>(type);
   auto layout =
@@ -245,9 +240,9 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
   if (!info.globalType || !layout)
     return func.emitError() << info.name << " has no layout";
   if (info.globalType.getRank() > 4)
-    return func.emitError() << info.name << " has rank "
-                            << info.globalType.getRank()
-                            << "; the driver supports rank <= 4";
+    return func.emitError()
+           << info.name << " has rank " << info.globalType.getRank()
+           << "; the driver supports rank <= 4";
   summa::GridOp grid = summa::lookupGrid(func, layout.getGrid());
   FailureOr<SmallVector<int64_t>> local =
       summa::getLocalShape(info.globalType.getShape(), layout, grid);
@@ -265,9 +260,9 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
     info.scale = 1.0 / std::sqrt(double(info.globalType.getDimSize(0)));
   if (auto init = attrs.getAs<StringAttr>(summa::kInitAttrName)) {
     if (init.getValue() != "nonnegative")
-      return func.emitError() << info.name << " has unknown summa.init \""
-                              << init.getValue()
-                              << "\" (expected \"nonnegative\")";
+      return func.emitError()
+             << info.name << " has unknown summa.init \"" << init.getValue()
+             << "\" (expected \"nonnegative\")";
     info.nonnegative = true;
   }
   return info;
@@ -329,7 +324,8 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
                  "result" + std::to_string(i));
     if (failed(t))
       return failure();
-    if (auto updates = func.getResultAttrOfType<IntegerAttr>(i, summa::kUpdatesAttrName)) {
+    if (auto updates =
+            func.getResultAttrOfType<IntegerAttr>(i, summa::kUpdatesAttrName)) {
       int64_t arg = updates.getInt();
       if (arg < 0 || arg >= func.getNumArguments() ||
           func.getArgumentTypes()[arg] != func.getResultTypes()[i])
@@ -342,8 +338,8 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
   }
   // The GPU driver also fills, gathers and compares f16 and bf16 tensors.
   bool halfTypes = target == "cuda";
-  for (const TensorInfo &t : llvm::concat<const TensorInfo>(program.inputs,
-                                                            program.outputs)) {
+  for (const TensorInfo &t :
+       llvm::concat<const TensorInfo>(program.inputs, program.outputs)) {
     Type type = t.globalType.getElementType();
     if (type.isF32() || type.isF64() ||
         (halfTypes && (type.isF16() || type.isBF16())))
@@ -373,12 +369,12 @@ static void renameFunctions(ModuleOp module, StringRef suffix) {
 }
 
 static const char *dtypeName(Type t) {
-  return t.isF64()                  ? "SUMMA_DT_F64"
-         : t.isF16()                ? "SUMMA_DT_F16"
-         : t.isBF16()               ? "SUMMA_DT_BF16"
-         : t.isSignlessInteger(64)  ? "SUMMA_DT_I64"
-         : t.isSignlessInteger(32)  ? "SUMMA_DT_I32"
-                                    : "SUMMA_DT_F32";
+  return t.isF64()                 ? "SUMMA_DT_F64"
+         : t.isF16()               ? "SUMMA_DT_F16"
+         : t.isBF16()              ? "SUMMA_DT_BF16"
+         : t.isSignlessInteger(64) ? "SUMMA_DT_I64"
+         : t.isSignlessInteger(32) ? "SUMMA_DT_I32"
+                                   : "SUMMA_DT_F32";
 }
 static void writeTensorTable(raw_ostream &os, StringRef name,
                              ArrayRef<TensorInfo> tensors) {
@@ -436,8 +432,7 @@ static void writeMain(raw_ostream &os, const ProgramInfo &p,
                       ArrayRef<int64_t> grid, bool library) {
   os << "// Generated by summa-compile: the "
      << (library ? "library entry" : "driver") << " of @" << p.entry
-     << " on grid [" << grid[0] << ", " << grid[1] << ", " << grid[2]
-     << "].\n";
+     << " on grid [" << grid[0] << ", " << grid[1] << ", " << grid[2] << "].\n";
   os << R"(#include "summa/Runtime/SummaRuntime.h"
 #include <cstdint>
 #include <cstdio>
@@ -450,8 +445,7 @@ static void writeMain(raw_ostream &os, const ProgramInfo &p,
   os << "static const SummaProgramDesc program = {\"" << p.entry << "\", "
      << grid[0] << ", " << grid[2] << ", " << p.inputs.size() << ", "
      << p.outputs.size() << ", inputs, outputs, " << p.entry << "__spmd, "
-     << p.reference << "__ref, "
-     << (p.referenceF64 ? 1 : 0) << "};\n\n";
+     << p.reference << "__ref, " << (p.referenceF64 ? 1 : 0) << "};\n\n";
   // The header this main is compiled against, the library it runs with
   // and this compiler must agree on the ABI (the tables above follow it).
   os << "static_assert(SUMMA_RT_API_VERSION == " << summa::kRuntimeAPIVersion
@@ -483,8 +477,8 @@ static void writeMain(raw_ostream &os, const ProgramInfo &p,
 /// the names and shapes of the model's tensors.
 static void writeLibraryHeader(raw_ostream &os, const ProgramInfo &p,
                                ArrayRef<int64_t> grid, StringRef library) {
-  os << "/* Generated by summa-compile --emit=lib: @" << p.entry
-     << " on grid [" << grid[0] << "," << grid[1] << "," << grid[2] << "] ("
+  os << "/* Generated by summa-compile --emit=lib: @" << p.entry << " on grid ["
+     << grid[0] << "," << grid[1] << "," << grid[2] << "] ("
      << grid[0] * grid[1] * grid[2] << " ranks), in "
      << llvm::sys::path::filename(library) << ".\n"
      << " * Drive it with the calls of summa/Runtime/SummaModel.h:\n"
@@ -551,9 +545,10 @@ static void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
                                   : optLevel == 1 ? llvm::OptimizationLevel::O1
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager pm = level == llvm::OptimizationLevel::O0
-                                   ? builder.buildO0DefaultPipeline(level)
-                                   : builder.buildPerModuleDefaultPipeline(level);
+  llvm::ModulePassManager pm =
+      level == llvm::OptimizationLevel::O0
+          ? builder.buildO0DefaultPipeline(level)
+          : builder.buildPerModuleDefaultPipeline(level);
   pm.run(module, mam);
 }
 
@@ -586,9 +581,8 @@ static LogicalResult emitObject(llvm::Module &module, StringRef path) {
   return success();
 }
 
-static LogicalResult link(StringRef mainCpp, StringRef object,
-                          StringRef output, StringRef runtimeLib,
-                          bool library) {
+static LogicalResult link(StringRef mainCpp, StringRef object, StringRef output,
+                          StringRef runtimeLib, bool library) {
   std::string cxx = "c++";
   if (const char *env = std::getenv("SUMMA_CXX"))
     cxx = env;
@@ -598,11 +592,17 @@ static LogicalResult link(StringRef mainCpp, StringRef object,
                 "' to link the driver (set SUMMA_CXX)");
   std::string rpath =
       "-Wl,-rpath," + llvm::sys::path::parent_path(runtimeLib).str();
-  SmallVector<std::string> args = {*cxxPath, "-O2", "-std=c++17",
+  SmallVector<std::string> args = {*cxxPath,
+                                   "-O2",
+                                   "-std=c++17",
                                    "-I" SUMMA_RUNTIME_INCLUDE_DIR,
-                                   mainCpp.str(), object.str(),
+                                   mainCpp.str(),
+                                   object.str(),
                                    runtimeLib.str(),
-                                   rpath, "-lm", "-o", output.str()};
+                                   rpath,
+                                   "-lm",
+                                   "-o",
+                                   output.str()};
   if (library)
     args.insert(args.begin() + 1, {"-shared", "-fPIC"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
@@ -611,12 +611,11 @@ static LogicalResult link(StringRef mainCpp, StringRef object,
     llvm::errs() << "\n";
   }
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(*cxxPath, argRefs, std::nullopt, {}, 0,
-                                     0, &error);
+  int rc = llvm::sys::ExecuteAndWait(*cxxPath, argRefs, std::nullopt, {}, 0, 0,
+                                     &error);
   if (rc != 0)
     return fail("linking failed (" + cxx + " exited with " +
-                std::to_string(rc) + (error.empty() ? "" : ": " + error) +
-                ")");
+                std::to_string(rc) + (error.empty() ? "" : ": " + error) + ")");
   return success();
 }
 
@@ -655,8 +654,7 @@ struct PlantKernelBugPass
 };
 } // namespace
 
-static LogicalResult compile(MLIRContext &context,
-                             llvm::SourceMgr &sourceMgr) {
+static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
   std::optional<summa::CudaOptions> cuda;
   if (testPlantKernelBug && !gpuLoopsOnHost && target != "cuda")
@@ -684,7 +682,8 @@ static LogicalResult compile(MLIRContext &context,
     cuda->blockSize = gpuBlockSize;
     if (!StringRef(cuda->chip).starts_with("sm_"))
       return fail("--cuda-chip must name an architecture such as sm_80 or "
-                  "sm_90, got '" + cuda->chip + "'");
+                  "sm_90, got '" +
+                  cuda->chip + "'");
 #else
     return fail("--target=cuda: this build has no GPU backend (nvcc was not "
                 "found when it was configured); use --target=cpu");
@@ -699,8 +698,7 @@ static LogicalResult compile(MLIRContext &context,
     return failure();
   if (liftConstants < 0)
     return fail("--lift-constants must be >= 0");
-  if (liftConstants > 0 &&
-      failed(runPasses(*spmd, [&](OpPassManager &pm) {
+  if (liftConstants > 0 && failed(runPasses(*spmd, [&](OpPassManager &pm) {
         summa::SummaLiftConstantsOptions lift;
         lift.minElements = liftConstants;
         pm.addPass(summa::createSummaLiftConstants(lift));
@@ -726,8 +724,7 @@ static LogicalResult compile(MLIRContext &context,
     grid.assign(plan->strategies[plan->best].grid.begin(),
                 plan->strategies[plan->best].grid.end());
     llvm::errs() << "summa-compile: --grid=auto picked [" << grid[0] << ","
-                 << grid[1] << "," << grid[2] << "]: " << plan->reason
-                 << "\n";
+                 << grid[1] << "," << grid[2] << "]: " << plan->reason << "\n";
   } else {
     for (StringRef part : llvm::split(StringRef(gridOpt), ',')) {
       int64_t v;
@@ -749,10 +746,10 @@ static LogicalResult compile(MLIRContext &context,
     if (!reference)
       return fail("cannot parse the reference file '" + referenceFile + "'");
   }
-  func::FuncOp refEntry = findEntry(
-      *reference, !referenceName.empty()      ? StringRef(referenceName)
-                  : referenceFile.empty()     ? StringRef(entryFn)
-                                              : StringRef());
+  func::FuncOp refEntry =
+      findEntry(*reference, !referenceName.empty()  ? StringRef(referenceName)
+                            : referenceFile.empty() ? StringRef(entryFn)
+                                                    : StringRef());
   if (!refEntry)
     return failure();
   if (refEntry.getFunctionType() != entry.getFunctionType())
@@ -854,8 +851,8 @@ static LogicalResult compile(MLIRContext &context,
   if (emit == Emit::Obj) {
     objPath = outputFile;
   } else {
-    if (auto ec = llvm::sys::fs::createTemporaryFile("summa-model", "o",
-                                                     objPath))
+    if (auto ec =
+            llvm::sys::fs::createTemporaryFile("summa-model", "o", objPath))
       return fail("cannot create a temporary file: " + ec.message());
   }
   if (failed(emitObject(*llvmModule, objPath)))
@@ -898,9 +895,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  registerAllPasses();
-  summa::registerSummaPasses();
-  summa::registerSummaConversionPasses();
+  summa::registerAllSummaPasses();
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
@@ -913,18 +908,8 @@ int main(int argc, char **argv) {
       "  mpirun -np 8 ./model --check --iters 10\n");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<summa::SummaDialect>();
-  summa::registerBufferizableOpInterfaceExternalModels(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  // --target=cuda: kernels through NVVM, launches through the offloading
-  // translation of gpu.binary / gpu.launch_func.
-  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registerGPUDialectTranslation(registry);
-  registerNVVMDialectTranslation(registry);
-  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+  summa::registerAllSummaDialects(registry);
+  summa::registerAllSummaTranslations(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 

@@ -22,11 +22,10 @@
 #include "summa/Analysis/Planner.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/InitAllSumma.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 
@@ -104,11 +103,11 @@ static cl::opt<bool> reusePanels(
     cl::desc("plan every grid with summa-reuse-panels (kept forward panels "
              "instead of broadcasting them again) and also without it"),
     cl::cat(category));
-static cl::opt<int64_t> memoryBudget(
-    "memory-budget",
-    cl::desc("bytes per rank the kept panels may take (implies "
-             "--reuse-panels; default: no bound)"),
-    cl::init(-1), cl::cat(category));
+static cl::opt<int64_t>
+    memoryBudget("memory-budget",
+                 cl::desc("bytes per rank the kept panels may take (implies "
+                          "--reuse-panels; default: no bound)"),
+                 cl::init(-1), cl::cat(category));
 
 static int fail(const Twine &message) {
   llvm::errs() << "summa-plan: error: " << message << "\n";
@@ -205,9 +204,7 @@ int main(int argc, char **argv) {
     return fail("no model: give a model.mlir or --describe");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<summa::SummaDialect>();
+  summa::registerAllSummaDialects(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
   context.printOpOnDiagnostic(false);

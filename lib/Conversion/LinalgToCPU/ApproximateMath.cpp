@@ -36,8 +36,8 @@ struct SummaApproximateMathPass
   void runOnOperation() override {
     // The functions upstream approximates.
     static constexpr StringLiteral kKnown[] = {
-        "tanh", "exp",  "expm1", "erf",  "erfc", "log", "log2", "log1p",
-        "atan", "atan2", "asin", "acos", "cbrt", "sin", "cos"};
+        "tanh", "exp",   "expm1", "erf",  "erfc", "log", "log2", "log1p",
+        "atan", "atan2", "asin",  "acos", "cbrt", "sin", "cos"};
     llvm::StringSet<> functions;
     for (StringRef name : llvm::split(StringRef(ops), ',')) {
       name = name.trim();

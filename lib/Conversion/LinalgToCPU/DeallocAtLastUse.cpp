@@ -14,8 +14,8 @@
 #include "summa/Conversion/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMADEALLOCATLASTUSE
@@ -75,9 +75,8 @@ static Operation *lastUseInBlock(memref::AllocOp alloc, Block *block,
         for (Value r : user->getResults())
           if (isa<BaseMemRefType>(r.getType()))
             worklist.push_back(r);
-      } else if (llvm::any_of(user->getResultTypes(), [](Type t) {
-                   return isa<BaseMemRefType>(t);
-                 })) {
+      } else if (llvm::any_of(user->getResultTypes(),
+                              [](Type t) { return isa<BaseMemRefType>(t); })) {
         return nullptr;
       }
       Operation *ancestor = block->findAncestorOpInBlock(*user);

@@ -133,8 +133,8 @@ struct SummaOutlineDispatchesPass
     func::ReturnOp::create(b, root->getLoc(), copy->getResults());
     dispatch.setPrivate();
     dispatch->setAttr(summa::kDispatchAttrName, UnitAttr::get(ctx));
-    dispatch->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
-                                          ctx, LLVM::Linkage::Internal));
+    dispatch->setAttr("llvm.linkage",
+                      LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
     dispatch->setAttr("passthrough",
                       b.getArrayAttr({b.getStringAttr("noinline")}));
 

@@ -1,4 +1,5 @@
-//===- MapParallelLoops.cpp - scf.parallel onto blocks and threads -*- C++ -*-===//
+//===- MapParallelLoops.cpp - scf.parallel onto blocks and threads -*- C++
+//-*-===//
 //
 // Part of the summa project.
 //
@@ -71,7 +72,8 @@ struct SummaMapParallelLoopsPass
     SmallVector<scf::ParallelOp> outermost;
     summa::walkHostCode(getOperation(), [&](Operation *op) {
       if (auto loop = dyn_cast<scf::ParallelOp>(op))
-        if (!loop->getParentOfType<scf::ParallelOp>() && !loop.getNumReductions())
+        if (!loop->getParentOfType<scf::ParallelOp>() &&
+            !loop.getNumReductions())
           outermost.push_back(loop);
     });
     IRRewriter rewriter(&getContext());

@@ -220,10 +220,11 @@ LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
           // A batch of one, so that the runtime counts it among the local
           // GEMMs, apart from the SUMMA GEMMs of summaRtMatmul.
           abi::createCall(nb, loc, module, abi::kMatmulBatched,
-                          {dt, bases[0], at[0], constant(lda), constant(0),
-                           bases[1], at[1], constant(ldb), constant(0),
-                           bases[2], at[2], constant(ldc), constant(0), mv, nv,
-                           kv, constant(1), ta, tb, acc});
+                          {dt,          bases[0], at[0], constant(lda),
+                           constant(0), bases[1], at[1], constant(ldb),
+                           constant(0), bases[2], at[2], constant(ldc),
+                           constant(0), mv,       nv,    kv,
+                           constant(1), ta,       tb,    acc});
           return;
         }
         unsigned inner = c->batch.back();

@@ -85,8 +85,7 @@ struct SummaPackArgumentsPass
           type.getMemorySpace())
         return func.emitError()
                << "summa-pack-arguments: argument #" << arg.getArgNumber()
-               << " of @" << func.getSymName() << " has type "
-               << arg.getType()
+               << " of @" << func.getSymName() << " has type " << arg.getType()
                << "; only static, contiguous memrefs can be passed as a "
                   "pointer";
     }

@@ -23,21 +23,21 @@ using namespace mlir::summa::abi;
 namespace mlir::summa::abi {
 constexpr CType IntPtr = CType::IntPtr, I64 = CType::I64, I32 = CType::I32;
 
-const RuntimeFunction kBroadcast = {
-    "summaRtBroadcast",
-    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
-     I32 /*axesMask*/, I64 /*root*/}};
+const RuntimeFunction kBroadcast = {"summaRtBroadcast",
+                                    {IntPtr /*base*/, I64 /*offset*/,
+                                     I64 /*count*/, I32 /*dtype*/,
+                                     I32 /*axesMask*/, I64 /*root*/}};
 
 const RuntimeFunction kReduce = {
     "summaRtReduce",
     {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
      I32 /*axesMask*/, I64 /*root*/, I32 /*kind*/}};
 
-const RuntimeFunction kBroadcastStart = {
-    "summaRtBroadcastStart",
-    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
-     I32 /*axesMask*/, I64 /*root*/},
-    /*result: int64_t request*/ I64};
+const RuntimeFunction kBroadcastStart = {"summaRtBroadcastStart",
+                                         {IntPtr /*base*/, I64 /*offset*/,
+                                          I64 /*count*/, I32 /*dtype*/,
+                                          I32 /*axesMask*/, I64 /*root*/},
+                                         /*result: int64_t request*/ I64};
 
 const RuntimeFunction kReduceStart = {
     "summaRtReduceStart",
@@ -47,16 +47,16 @@ const RuntimeFunction kReduceStart = {
 
 const RuntimeFunction kWait = {"summaRtWait", {I64 /*request*/}};
 
-const RuntimeFunction kAllReduce = {
-    "summaRtAllReduce",
-    {IntPtr /*base*/, I64 /*offset*/, I64 /*count*/, I32 /*dtype*/,
-     I32 /*axesMask*/, I32 /*kind*/}};
+const RuntimeFunction kAllReduce = {"summaRtAllReduce",
+                                    {IntPtr /*base*/, I64 /*offset*/,
+                                     I64 /*count*/, I32 /*dtype*/,
+                                     I32 /*axesMask*/, I32 /*kind*/}};
 
-const RuntimeFunction kAllGather = {
-    "summaRtAllGather",
-    {IntPtr /*srcBase*/, I64 /*srcOffset*/, IntPtr /*dstBase*/,
-     I64 /*dstOffset*/, I64 /*outer*/, I64 /*inner*/, I32 /*dtype*/,
-     I32 /*axesMask*/}};
+const RuntimeFunction kAllGather = {"summaRtAllGather",
+                                    {IntPtr /*srcBase*/, I64 /*srcOffset*/,
+                                     IntPtr /*dstBase*/, I64 /*dstOffset*/,
+                                     I64 /*outer*/, I64 /*inner*/,
+                                     I32 /*dtype*/, I32 /*axesMask*/}};
 
 const RuntimeFunction kReduceScatter = {
     "summaRtReduceScatter",
@@ -73,11 +73,11 @@ const RuntimeFunction kMatmul = {
 
 const RuntimeFunction kMatmulBatched = {
     "summaRtMatmulBatched",
-    {I32 /*dtype*/, IntPtr /*aBase*/, I64 /*aOffset*/, I64 /*lda*/,
+    {I32 /*dtype*/,   IntPtr /*aBase*/, I64 /*aOffset*/, I64 /*lda*/,
      I64 /*strideA*/, IntPtr /*bBase*/, I64 /*bOffset*/, I64 /*ldb*/,
      I64 /*strideB*/, IntPtr /*cBase*/, I64 /*cOffset*/, I64 /*ldc*/,
-     I64 /*strideC*/, I64 /*m*/, I64 /*n*/, I64 /*k*/, I64 /*batch*/,
-     I32 /*transA*/, I32 /*transB*/, I32 /*accumulate*/}};
+     I64 /*strideC*/, I64 /*m*/,        I64 /*n*/,       I64 /*k*/,
+     I64 /*batch*/,   I32 /*transA*/,   I32 /*transB*/,  I32 /*accumulate*/}};
 
 const RuntimeFunction kGridCoord = {
     "summaRtGridCoord", {I32 /*axis*/}, /*result: int64_t*/ I64};

@@ -147,9 +147,12 @@ LogicalResult Lowering::lowerReshaping(OpTy op,
   auto [outer, inner] = splitAt(small, op.getDim());
   BufferArgs src = decompose(b, loc, op.getInput());
   BufferArgs dst = decompose(b, loc, op.getOutput());
-  SmallVector<Value> args = {src.base,           src.offset,
-                             dst.base,           dst.offset,
-                             i64(b, loc, outer), i64(b, loc, inner),
+  SmallVector<Value> args = {src.base,
+                             src.offset,
+                             dst.base,
+                             dst.offset,
+                             i64(b, loc, outer),
+                             i64(b, loc, inner),
                              i32(b, loc, *dtype),
                              i32(b, loc, axesMask(op.getAxes()))};
   if constexpr (std::is_same_v<OpTy, ReduceScatterOp>)
@@ -166,7 +169,8 @@ LogicalResult Lowering::lowerMatmul(linalg::MatmulOp op) {
   if (!form)
     return op.emitOpError() << "with these indexing maps is not A·B, A·Bᵀ "
                                "or Aᵀ·B; it has no runtime GEMM";
-  Value a = op.getDpsInputOperand(0)->get(), bv = op.getDpsInputOperand(1)->get(),
+  Value a = op.getDpsInputOperand(0)->get(),
+        bv = op.getDpsInputOperand(1)->get(),
         c = op.getDpsInitOperand(0)->get();
   int32_t dtype = -1;
   for (Value v : {a, bv, c}) {
@@ -195,8 +199,8 @@ LogicalResult Lowering::lowerMatmul(linalg::MatmulOp op) {
   Value n = transB ? B.sizes[0] : B.sizes[1];
   abi::createCall(b, loc, module, abi::kMatmul,
                   {i32(b, loc, dtype), A.base, A.offset, A.strides[0], B.base,
-                   B.offset, B.strides[0], C.base, C.offset, C.strides[0], m,
-                   n, k, i32(b, loc, transA), i32(b, loc, transB),
+                   B.offset, B.strides[0], C.base, C.offset, C.strides[0], m, n,
+                   k, i32(b, loc, transA), i32(b, loc, transB),
                    i32(b, loc, 1)});
   op.erase();
   return success();
@@ -217,8 +221,8 @@ LogicalResult Lowering::lower(Operation *op) {
   if (auto red = dyn_cast<ReduceOp>(op))
     return failed(requireBuffers(red.hasBufferSemantics()))
                ? failure()
-               : lowerInPlace(op, red.getInput(), red.getAxes(),
-                              red.getRoot(), red.getKind(), abi::kReduce);
+               : lowerInPlace(op, red.getInput(), red.getAxes(), red.getRoot(),
+                              red.getKind(), abi::kReduce);
   if (auto ar = dyn_cast<AllReduceOp>(op))
     return failed(requireBuffers(ar.hasBufferSemantics()))
                ? failure()
@@ -235,11 +239,11 @@ LogicalResult Lowering::lower(Operation *op) {
   if (auto coord = dyn_cast<CoordOp>(op)) {
     OpBuilder b(op);
     Location loc = op->getLoc();
-    func::CallOp call = abi::createCall(
-        b, loc, module, abi::kGridCoord,
-        {i32(b, loc, static_cast<int32_t>(coord.getAxis()))});
-    Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                             call.getResult(0));
+    func::CallOp call =
+        abi::createCall(b, loc, module, abi::kGridCoord,
+                        {i32(b, loc, static_cast<int32_t>(coord.getAxis()))});
+    Value index =
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), call.getResult(0));
     coord.replaceAllUsesWith(index);
     coord.erase();
     return success();
@@ -274,9 +278,8 @@ namespace {
 
 /// The arguments every in-place collective call starts with: base, offset,
 /// count, dtype, axes mask.
-FailureOr<SmallVector<Value>> inPlaceArgs(OpBuilder &b, Operation *op,
-                                          Value buffer,
-                                          ArrayRef<int32_t> axes) {
+FailureOr<SmallVector<Value>>
+inPlaceArgs(OpBuilder &b, Operation *op, Value buffer, ArrayRef<int32_t> axes) {
   FailureOr<int32_t> dtype = checkBuffer(op, buffer);
   if (failed(dtype))
     return failure();
@@ -349,9 +352,8 @@ LogicalResult lowerAsync(ModuleOp module) {
     return success();
   TypeConverter converter;
   converter.addConversion([](Type t) { return t; });
-  converter.addConversion([](TokenType t) -> Type {
-    return IntegerType::get(t.getContext(), 64);
-  });
+  converter.addConversion(
+      [](TokenType t) -> Type { return IntegerType::get(t.getContext(), 64); });
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {
     return UnrealizedConversionCastOp::create(b, loc, type, inputs)
@@ -364,7 +366,7 @@ LogicalResult lowerAsync(ModuleOp module) {
   target.addIllegalOp<AsyncBroadcastOp, AsyncReduceOp, WaitOp>();
   RewritePatternSet patterns(ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                        target);
+                                                       target);
   patterns.add<StartCollective<AsyncBroadcastOp>>(converter, ctx,
                                                   abi::kBroadcastStart);
   patterns.add<StartCollective<AsyncReduceOp>>(converter, ctx,

@@ -1,4 +1,5 @@
-//===- DumpShim.cpp - LD_PRELOAD shim that dumps each rank's outputs -------===//
+//===- DumpShim.cpp - LD_PRELOAD shim that dumps each rank's outputs
+//-------===//
 //
 // Part of the summa project.
 //
@@ -102,8 +103,8 @@ void spmdAndDump(void **buffers) {
   perturb(buffers, rank);
   if (calls == 1) {
     const char *pattern = std::getenv("SUMMA_DUMP_OUTPUTS");
-    FILE *file = pattern ? std::fopen(dumpPath(pattern, rank).c_str(), "wb")
-                         : nullptr;
+    FILE *file =
+        pattern ? std::fopen(dumpPath(pattern, rank).c_str(), "wb") : nullptr;
     if (pattern && !file) {
       std::fprintf(stderr, "dump-shim: rank %lld: cannot open '%s'\n", rank,
                    dumpPath(pattern, rank).c_str());

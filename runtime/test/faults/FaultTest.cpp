@@ -58,10 +58,8 @@ bool isFaultyRank() { return summaRtWorldRank() == faultRank; }
 
 void spmd(void **buffers) {
   const float *x = static_cast<const float *>(buffers[0]);
-  float *y = static_cast<float *>(buffers[faultCase == "oom" ||
-                                                  faultCase == "oom-overflow"
-                                              ? 2
-                                              : 1]);
+  float *y = static_cast<float *>(
+      buffers[faultCase == "oom" || faultCase == "oom-overflow" ? 2 : 1]);
   for (int64_t m = 0; m < kTileM; ++m) {
     float sum = 0;
     for (int64_t k = 0; k < kTileK; ++k)

@@ -75,8 +75,8 @@ struct InPlaceCollectiveInterface
 /// all_gather / reduce_scatter: read the input, write a new buffer.
 template <typename OpTy>
 struct ReshapingCollectiveInterface
-    : BufferizableOpInterface::ExternalModel<
-          ReshapingCollectiveInterface<OpTy>, OpTy> {
+    : BufferizableOpInterface::ExternalModel<ReshapingCollectiveInterface<OpTy>,
+                                             OpTy> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
@@ -90,9 +90,10 @@ struct ReshapingCollectiveInterface
                                       const AnalysisState &) const {
     return {};
   }
-  FailureOr<BufferLikeType>
-  getBufferType(Operation *, Value value, const BufferizationOptions &,
-                const BufferizationState &, SmallVector<Value> &) const {
+  FailureOr<BufferLikeType> getBufferType(Operation *, Value value,
+                                          const BufferizationOptions &,
+                                          const BufferizationState &,
+                                          SmallVector<Value> &) const {
     auto type = cast<RankedTensorType>(value.getType());
     return cast<BufferLikeType>(
         MemRefType::get(type.getShape(), type.getElementType()));
@@ -123,11 +124,9 @@ struct ReshapingCollectiveInterface
 void mlir::summa::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, SummaDialect *) {
-    BroadcastOp::attachInterface<InPlaceCollectiveInterface<BroadcastOp>>(
-        *ctx);
+    BroadcastOp::attachInterface<InPlaceCollectiveInterface<BroadcastOp>>(*ctx);
     ReduceOp::attachInterface<InPlaceCollectiveInterface<ReduceOp>>(*ctx);
-    AllReduceOp::attachInterface<InPlaceCollectiveInterface<AllReduceOp>>(
-        *ctx);
+    AllReduceOp::attachInterface<InPlaceCollectiveInterface<AllReduceOp>>(*ctx);
     AllGatherOp::attachInterface<ReshapingCollectiveInterface<AllGatherOp>>(
         *ctx);
     ReduceScatterOp::attachInterface<

@@ -13,8 +13,8 @@
 using namespace mlir;
 using namespace mlir::summa;
 
-#include "summa/Dialect/Summa/IR/SummaOpsDialect.cpp.inc"
 #include "summa/Dialect/Summa/IR/SummaEnums.cpp.inc"
+#include "summa/Dialect/Summa/IR/SummaOpsDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "summa/Dialect/Summa/IR/SummaAttrs.cpp.inc"
@@ -52,7 +52,10 @@ struct KnownAttr {
   bool (*accepts)(Attribute);
 };
 
-template <typename T> bool isA(Attribute a) { return isa<T>(a); }
+template <typename T>
+bool isA(Attribute a) {
+  return isa<T>(a);
+}
 
 const KnownAttr kKnownAttrs[] = {
     {kLayoutAttrName, OnArgument | OnResult, "a #summa.layout",
@@ -63,8 +66,7 @@ const KnownAttr kKnownAttrs[] = {
      isA<StringAttr>},
     // Results become arguments in buffer-results-to-out-params, with
     // their attributes.
-    {kUpdatesAttrName, OnResult | OnArgument, "an integer",
-     isA<IntegerAttr>},
+    {kUpdatesAttrName, OnResult | OnArgument, "an integer", isA<IntegerAttr>},
     {kLayoutsAttrName, OnOperation, "an array", isA<ArrayAttr>},
     {kReduceAxesAttrName, OnOperation, "an array of i32",
      isA<DenseI32ArrayAttr>},
@@ -80,8 +82,7 @@ StringRef placeName(Place place) {
 
 /// A summa attribute at `place` of `op`: a known name, in a place it may
 /// be, with a value of its type.
-LogicalResult verifyDiscardable(Operation *op, NamedAttribute attr,
-                                Place place,
+LogicalResult verifyDiscardable(Operation *op, NamedAttribute attr, Place place,
                                 std::optional<unsigned> index = {}) {
   std::string where = index ? (" (#" + Twine(*index) + ")").str() : "";
   StringRef name = attr.getName().getValue();
@@ -134,8 +135,7 @@ StringRef mlir::summa::getAxisName(GridAxis axis) {
 std::string mlir::summa::formatAxes(ArrayRef<GridAxis> axes) {
   std::string s = "[";
   llvm::interleave(
-      axes, [&](GridAxis a) { s += getAxisName(a).str(); },
-      [&] { s += ", "; });
+      axes, [&](GridAxis a) { s += getAxisName(a).str(); }, [&] { s += ", "; });
   return s + "]";
 }
 
@@ -178,10 +178,9 @@ LayoutAttr LayoutAttr::get(MLIRContext *context, FlatSymbolRefAttr grid,
   return get(context, grid, splits, groups);
 }
 
-LayoutAttr
-LayoutAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
-                       MLIRContext *context, FlatSymbolRefAttr grid,
-                       ArrayRef<DimLayout> dims) {
+LayoutAttr LayoutAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                                  MLIRContext *context, FlatSymbolRefAttr grid,
+                                  ArrayRef<DimLayout> dims) {
   auto [splits, groups] = encodeDims(context, dims);
   return getChecked(emitError, context, grid, splits, groups);
 }
@@ -216,18 +215,16 @@ SmallVector<GridAxis> LayoutAttr::getSplitAxes() const {
   return all;
 }
 
-LogicalResult
-LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   FlatSymbolRefAttr grid, ArrayAttr splits,
-                   DenseI64ArrayAttr groups) {
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 FlatSymbolRefAttr grid, ArrayAttr splits,
+                                 DenseI64ArrayAttr groups) {
   if (!grid)
     return emitError() << "layout needs a grid symbol";
   if (!groups)
     return emitError() << "layout needs a (possibly empty) list of groups";
   if (!groups.empty() && groups.size() != static_cast<int64_t>(splits.size()))
-    return emitError() << "layout has " << groups.size()
-                       << " group counts for " << splits.size()
-                       << " dimensions";
+    return emitError() << "layout has " << groups.size() << " group counts for "
+                       << splits.size() << " dimensions";
   llvm::SmallBitVector seen(3);
   for (auto [d, dim] : llvm::enumerate(splits)) {
     auto axes = dyn_cast<DenseI32ArrayAttr>(dim);
@@ -302,7 +299,8 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess() || parser.parseAttribute(grid) || parser.parseComma())
     return {};
   if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          AsmParser::Delimiter::Square,
+          [&]() -> ParseResult {
             // `gx[axes]`: a dimension factored into g groups.
             int64_t g = 1;
             OptionalParseResult hasGroups = parser.parseOptionalInteger(g);
@@ -312,8 +310,7 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
             SmallVector<int32_t> axes;
             if (parseAxisList(parser, axes))
               return failure();
-            dims.push_back(
-                DenseI32ArrayAttr::get(parser.getContext(), axes));
+            dims.push_back(DenseI32ArrayAttr::get(parser.getContext(), axes));
             groups.push_back(g);
             return success();
           }) ||
@@ -350,8 +347,7 @@ ParseResult parseGridAxes(OpAsmParser &parser, DenseI32ArrayAttr &axes) {
   return success();
 }
 
-void printGridAxes(OpAsmPrinter &printer, Operation *,
-                   DenseI32ArrayAttr axes) {
+void printGridAxes(OpAsmPrinter &printer, Operation *, DenseI32ArrayAttr axes) {
   printAxisList(printer, axes.asArrayRef());
 }
 } // namespace mlir::summa

@@ -41,8 +41,7 @@ GridOp mlir::summa::lookupGrid(Operation *from, FlatSymbolRefAttr symbol) {
 
 MatmulLayouts mlir::summa::getMatmulLayouts(MLIRContext *context,
                                             FlatSymbolRefAttr grid,
-                                            MatmulForm form,
-                                            int64_t groupsM,
+                                            MatmulForm form, int64_t groupsM,
                                             int64_t groupsN) {
   DimLayout tokens({GridAxis::depth, GridAxis::row});
   DimLayout rows({GridAxis::row}), cols({GridAxis::col});
@@ -55,13 +54,16 @@ MatmulLayouts mlir::summa::getMatmulLayouts(MLIRContext *context,
   };
   switch (form) {
   case MatmulForm::ab: // [M, K] · [K, N] -> [M, N]
-    return {make(grouped(tokens, groupsM), cols), make(rows, grouped(cols, groupsN)),
+    return {make(grouped(tokens, groupsM), cols),
+            make(rows, grouped(cols, groupsN)),
             make(grouped(tokens, groupsM), grouped(cols, groupsN))};
   case MatmulForm::abt: // [M, K] · [N, K]ᵀ -> [M, N]
-    return {make(grouped(tokens, groupsM), cols), make(grouped(rows, groupsN), cols),
+    return {make(grouped(tokens, groupsM), cols),
+            make(grouped(rows, groupsN), cols),
             make(grouped(tokens, groupsM), grouped(cols, groupsN))};
   case MatmulForm::atb: // [K, M]ᵀ · [K, N] -> [M, N]
-    return {make(tokens, grouped(cols, groupsM)), make(tokens, grouped(cols, groupsN)),
+    return {make(tokens, grouped(cols, groupsM)),
+            make(tokens, grouped(cols, groupsN)),
             make(grouped(rows, groupsM), grouped(cols, groupsN))};
   }
   llvm_unreachable("unknown matmul form");
@@ -191,15 +193,14 @@ LogicalResult RelayoutOp::verify() {
   auto type = cast<RankedTensorType>(getInput().getType());
   if (getLayout().getRank() != static_cast<unsigned>(type.getRank()))
     return emitOpError() << "layout " << getLayout() << " has rank "
-                         << getLayout().getRank() << " but the tensor "
-                         << type << " has rank " << type.getRank();
+                         << getLayout().getRank() << " but the tensor " << type
+                         << " has rank " << type.getRank();
   return success();
 }
 
-LogicalResult
-RelayoutOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return success(verifyGridSymbol(*this, getLayout().getGrid(),
-                                  symbolTable) != nullptr);
+LogicalResult RelayoutOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return success(verifyGridSymbol(*this, getLayout().getGrid(), symbolTable) !=
+                 nullptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -238,8 +239,7 @@ LogicalResult MatmulOp::verify() {
   return success();
 }
 
-LogicalResult
-MatmulOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult MatmulOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success(verifyGridSymbol(*this, getGridAttr(), symbolTable) !=
                  nullptr);
 }
@@ -274,9 +274,9 @@ static LogicalResult verifyInPlaceForm(Operation *op, Value input,
   if (!result)
     return op->emitOpError() << "on a tensor must have a result";
   if (result.getType() != input.getType())
-    return op->emitOpError() << "result type " << result.getType()
-                             << " must equal the input type "
-                             << input.getType();
+    return op->emitOpError()
+           << "result type " << result.getType()
+           << " must equal the input type " << input.getType();
   return success();
 }
 
@@ -287,9 +287,9 @@ static LogicalResult verifyReshapingForm(Operation *op, Value input,
                                          int64_t dim) {
   auto inputType = cast<ShapedType>(input.getType());
   if (dim >= inputType.getRank())
-    return op->emitOpError() << "dimension " << dim
-                             << " is out of range for rank "
-                             << inputType.getRank();
+    return op->emitOpError()
+           << "dimension " << dim << " is out of range for rank "
+           << inputType.getRank();
   ShapedType outType;
   if (isa<MemRefType>(inputType)) {
     if (result)
@@ -306,9 +306,9 @@ static LogicalResult verifyReshapingForm(Operation *op, Value input,
   }
   if (outType.getRank() != inputType.getRank() ||
       outType.getElementType() != inputType.getElementType())
-    return op->emitOpError() << "result " << outType
-                             << " must have the rank and element type of "
-                             << inputType;
+    return op->emitOpError()
+           << "result " << outType << " must have the rank and element type of "
+           << inputType;
   for (int64_t d = 0; d < inputType.getRank(); ++d)
     if (d != dim && outType.getDimSize(d) != inputType.getDimSize(d))
       return op->emitOpError()
@@ -325,9 +325,9 @@ static LogicalResult verifyGroupDim(Operation *op, ShapedType small,
     return success();
   if (small.getDimSize(dim) * group != big.getDimSize(dim))
     return op->emitOpError()
-           << "dimension " << dim << " must grow from "
-           << small.getDimSize(dim) << " to " << small.getDimSize(dim) * group
-           << " over a group of " << group << ", got " << big.getDimSize(dim);
+           << "dimension " << dim << " must grow from " << small.getDimSize(dim)
+           << " to " << small.getDimSize(dim) * group << " over a group of "
+           << group << ", got " << big.getDimSize(dim);
   return success();
 }
 
@@ -395,8 +395,7 @@ static LogicalResult verifyRoot(OpTy op, GridOp grid) {
   int64_t group = grid.getGroupSize(op.getAxes());
   if (root.getSExtValue() < 0 || root.getSExtValue() >= group)
     return op.emitOpError() << "root " << root.getSExtValue()
-                            << " is outside the group of " << group
-                            << " ranks";
+                            << " is outside the group of " << group << " ranks";
   return success();
 }
 
@@ -418,7 +417,7 @@ static LogicalResult verifyRoot(OpTy op, GridOp grid) {
     addBufferEffects(*this, getInputMutable(), &getInputMutable(), effects);   \
   }                                                                            \
   LogicalResult OpTy::fold(FoldAdaptor,                                        \
-                            SmallVectorImpl<OpFoldResult> &results) {          \
+                           SmallVectorImpl<OpFoldResult> &results) {           \
     return foldSingletonCollective(*this, results);                            \
   }                                                                            \
   void OpTy::getCanonicalizationPatterns(RewritePatternSet &results,           \
@@ -467,7 +466,7 @@ static ShapedType getOutType(OpTy op) {
                        effects);                                               \
   }                                                                            \
   LogicalResult OpTy::fold(FoldAdaptor,                                        \
-                            SmallVectorImpl<OpFoldResult> &results) {          \
+                           SmallVectorImpl<OpFoldResult> &results) {           \
     return foldSingletonCollective(*this, results);                            \
   }                                                                            \
   void OpTy::getCanonicalizationPatterns(RewritePatternSet &results,           \
@@ -483,7 +482,7 @@ SUMMA_DEFINE_RESHAPING_COLLECTIVE(ReduceScatterOp, outType, inType)
 //===----------------------------------------------------------------------===//
 
 #define SUMMA_DEFINE_ASYNC_COLLECTIVE(OpTy)                                    \
-  LogicalResult OpTy::verify() { return verifyAxes(*this, getAxes()); }       \
+  LogicalResult OpTy::verify() { return verifyAxes(*this, getAxes()); }        \
   LogicalResult OpTy::verifySymbolUses(SymbolTableCollection &symbolTable) {   \
     GridOp grid = verifyGridSymbol(*this, getGridAttr(), symbolTable);         \
     if (!grid)                                                                 \

@@ -26,9 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/Transforms/LayoutRules.h"
+#include "summa/Dialect/Summa/Transforms/Passes.h"
 
 #include "Reductions.h"
 
@@ -67,7 +67,6 @@ DimSplits activationSplits(int64_t rank) {
     s.back() = {GridAxis::col};
   return s;
 }
-
 
 using Phase = LayoutPhase;
 
@@ -120,10 +119,8 @@ public:
   /// layout `v` has where it differs and the resolution phase must
   /// reconcile the two; null otherwise.
   LayoutAttr conflict(Value v, LayoutAttr &layout);
-  int64_t hintedGroups(Value v, unsigned dim,
-                       ArrayRef<GridAxis> axes) override;
-  bool recordPartialReduction(Operation *op,
-                              ArrayRef<GridAxis> axes) override;
+  int64_t hintedGroups(Value v, unsigned dim, ArrayRef<GridAxis> axes) override;
+  bool recordPartialReduction(Operation *op, ArrayRef<GridAxis> axes) override;
   void forgetPartialReduction(Operation *op) override { partials.erase(op); }
 
 private:
@@ -233,20 +230,18 @@ void LayoutSolver::define(OpResult result, LayoutAttr layout) {
   // The uses keep the layout they gave; the op produces its own.
   OpBuilder b(result.getOwner()->getContext());
   b.setInsertionPointAfter(result.getOwner());
-  auto relayout =
-      RelayoutOp::create(b, result.getOwner()->getLoc(), result.getType(),
-                         result, have);
+  auto relayout = RelayoutOp::create(b, result.getOwner()->getLoc(),
+                                     result.getType(), result, have);
   result.replaceAllUsesExcept(relayout.getResult(), relayout);
   layouts[relayout.getResult()] = have;
   layouts[result] = layout;
   changed = true;
 }
 
-
 /// The one dimension of `group` whose size in `type` is not 1, if exactly
 /// one is.
-static std::optional<int64_t> soleNonUnitDim(RankedTensorType type,
-                                             const ReassociationIndices &group) {
+static std::optional<int64_t>
+soleNonUnitDim(RankedTensorType type, const ReassociationIndices &group) {
   std::optional<int64_t> found;
   for (int64_t d : group) {
     if (type.getDimSize(d) == 1)
@@ -314,8 +309,7 @@ void LayoutSolver::addChunkHint(Value v, int64_t dim, int64_t chunk) {
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
     ReassociationIndices group = collapse.getReassociationIndices()[dim];
-    if (std::optional<int64_t> d =
-            soleNonUnitDim(collapse.getSrcType(), group))
+    if (std::optional<int64_t> d = soleNonUnitDim(collapse.getSrcType(), group))
       addChunkHint(collapse.getSrc(), *d, merged);
   }
 }
@@ -401,8 +395,7 @@ static bool reachesWeightSlot(Value value, int depth = 0) {
     Operation *user = use.getOwner();
     if (auto mm = dyn_cast<linalg::MatmulOp>(user)) {
       std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
-      if (form && *form != MatmulForm::atb &&
-          use.getOperandNumber() == 1)
+      if (form && *form != MatmulForm::atb && use.getOperandNumber() == 1)
         return true;
       continue;
     }
@@ -433,9 +426,9 @@ LogicalResult LayoutSolver::seedArguments() {
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type)
-      return emitError(arg.getLoc()) << "argument " << arg.getArgNumber()
-                                     << " has type " << arg.getType()
-                                     << "; summa needs ranked tensors";
+      return emitError(arg.getLoc())
+             << "argument " << arg.getArgNumber() << " has type "
+             << arg.getType() << "; summa needs ranked tensors";
     Role role = Role::Unknown;
     int64_t rank = type.getRank();
     if (auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
@@ -461,9 +454,9 @@ LogicalResult LayoutSolver::seedArguments() {
     auto checkRank = [&](int64_t want, StringRef what) -> LogicalResult {
       if (rank == want)
         return success();
-      return emitError(arg.getLoc()) << "argument " << arg.getArgNumber()
-                                     << " is a " << what << " and must have rank "
-                              << want << ", got " << type;
+      return emitError(arg.getLoc())
+             << "argument " << arg.getArgNumber() << " is a " << what
+             << " and must have rank " << want << ", got " << type;
     };
     switch (role) {
     case Role::Activation:
@@ -471,14 +464,12 @@ LogicalResult LayoutSolver::seedArguments() {
         return emitError(arg.getLoc())
                << "argument " << arg.getArgNumber()
                << " is an activation and must have rank >= 2, got " << type;
-      layouts[arg] =
-          fit(make(withHints(arg, activationSplits(rank))), type);
+      layouts[arg] = fit(make(withHints(arg, activationSplits(rank))), type);
       break;
     case Role::Weight:
       if (failed(checkRank(2, "weight")))
         return failure();
-      layouts[arg] =
-          make(withHints(arg, {{GridAxis::row}, {GridAxis::col}}));
+      layouts[arg] = make(withHints(arg, {{GridAxis::row}, {GridAxis::col}}));
       break;
     case Role::Bias:
       if (failed(checkRank(1, "bias")))
@@ -752,8 +743,8 @@ struct SummaAssignLayoutsPass
 
 GridOp SummaAssignLayoutsPass::getOrCreateGrid() {
   ModuleOp module = getOperation();
-  auto existing = dyn_cast_or_null<GridOp>(
-      SymbolTable::lookupSymbolIn(module, gridName));
+  auto existing =
+      dyn_cast_or_null<GridOp>(SymbolTable::lookupSymbolIn(module, gridName));
   if (grid.empty()) {
     if (!existing)
       module.emitError() << "summa-assign-layouts needs a grid: pass "

@@ -73,8 +73,8 @@ void combine(ArrayRef<AllReduceOp> group) {
   AllReduceOp last = group.back();
   OpBuilder b(last);
   Location loc = last.getLoc();
-  Type element = cast<RankedTensorType>(last.getInput().getType())
-                     .getElementType();
+  Type element =
+      cast<RankedTensorType>(last.getInput().getType()).getElementType();
   int64_t total = 0;
   SmallVector<int64_t> offsets;
   for (AllReduceOp op : group) {
@@ -82,7 +82,8 @@ void combine(ArrayRef<AllReduceOp> group) {
     total += cast<RankedTensorType>(op.getInput().getType()).getNumElements();
   }
   auto packedType = RankedTensorType::get({total}, element);
-  Value packed = tensor::EmptyOp::create(b, loc, packedType.getShape(), element);
+  Value packed =
+      tensor::EmptyOp::create(b, loc, packedType.getShape(), element);
   for (auto [i, offset] : llvm::enumerate(offsets)) {
     AllReduceOp op = group[i];
     Value flat = flatten(b, loc, op.getInput());
@@ -92,10 +93,10 @@ void combine(ArrayRef<AllReduceOp> group) {
         ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   }
-  Value reduced = AllReduceOp::create(b, loc, packedType, packed,
-                                      last.getGridAttr(), last.getAxesAttr(),
-                                      last.getKindAttr())
-                      .getResult();
+  Value reduced =
+      AllReduceOp::create(b, loc, packedType, packed, last.getGridAttr(),
+                          last.getAxesAttr(), last.getKindAttr())
+          .getResult();
   for (auto [i, offset] : llvm::enumerate(offsets)) {
     AllReduceOp op = group[i];
     auto type = cast<RankedTensorType>(op.getResult().getType());

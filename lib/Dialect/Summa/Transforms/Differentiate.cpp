@@ -159,8 +159,8 @@ LogicalResult ScalarTangents::propagate(Operation *op) {
             return mul(mul(cst(loc, y.getType(), -0.5), y3), t(0));
           })
           .Case([&](math::SqrtOp) {
-            Value half = arith::DivFOp::create(
-                b, loc, cst(loc, y.getType(), 0.5), y);
+            Value half =
+                arith::DivFOp::create(b, loc, cst(loc, y.getType(), 0.5), y);
             return mul(half, t(0));
           })
           .Case([&](math::LogOp l) {
@@ -187,8 +187,7 @@ LogicalResult ScalarTangents::propagate(Operation *op) {
                 .getResult();
           })
           .Case([&](arith::ExtFOp) {
-            return arith::ExtFOp::create(b, loc, y.getType(), t(0))
-                .getResult();
+            return arith::ExtFOp::create(b, loc, y.getType(), t(0)).getResult();
           })
           .Case([&](arith::TruncFOp) {
             return arith::TruncFOp::create(b, loc, y.getType(), t(0))
@@ -202,9 +201,8 @@ LogicalResult ScalarTangents::propagate(Operation *op) {
             return Value();
           });
   if (!handled)
-    return owner->emitError()
-           << "summa-differentiate: no derivative for '" << op->getName()
-           << "' in the body of this op";
+    return owner->emitError() << "summa-differentiate: no derivative for '"
+                              << op->getName() << "' in the body of this op";
   if (out)
     tangents[y] = out;
   return success();
@@ -235,8 +233,8 @@ Value Differentiator::add(Location loc, Value lhs, Value rhs) {
              ArrayRef<AffineMap>{id, id, id}, parallel,
              [](OpBuilder &nb, Location nl, ValueRange args) {
                linalg::YieldOp::create(
-                   nb, nl, arith::AddFOp::create(nb, nl, args[0], args[1])
-                               .getResult());
+                   nb, nl,
+                   arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
              })
       .getResult(0);
 }
@@ -257,7 +255,8 @@ LogicalResult Differentiator::visitMatmul(linalg::MatmulOp op) {
   if (!dC)
     return success();
   Location loc = op.getLoc();
-  Value a = op.getDpsInputOperand(0)->get(), bm = op.getDpsInputOperand(1)->get(),
+  Value a = op.getDpsInputOperand(0)->get(),
+        bm = op.getDpsInputOperand(1)->get(),
         c0 = op.getDpsInitOperand(0)->get();
   MLIRContext *ctx = b.getContext();
   AffineExpr d0, d1, d2;
@@ -292,9 +291,8 @@ LogicalResult Differentiator::visitMatmul(linalg::MatmulOp op) {
   return success();
 }
 
-FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op,
-                                                unsigned k, unsigned r,
-                                                Value dR) {
+FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
+                                                unsigned r, Value dR) {
   Location loc = op.getLoc();
   OpOperand &target = op->getOpOperand(k);
   OpOperand &init = *op.getDpsInitOperand(r);
@@ -367,12 +365,13 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op,
             }
           Value t = tangents.get(mapping.lookupOrDefault(yield.getOperand(r)));
           if (!t)
-            t = arith::ConstantOp::create(
-                nb, nl, nb.getFloatAttr(dOut.getType(), 0.0));
+            t = arith::ConstantOp::create(nb, nl,
+                                          nb.getFloatAttr(dOut.getType(), 0.0));
           contribution = arith::MulFOp::create(nb, nl, dOut, t);
         }
         linalg::YieldOp::create(
-            nb, nl, arith::AddFOp::create(nb, nl, contribution, acc).getResult());
+            nb, nl,
+            arith::AddFOp::create(nb, nl, contribution, acc).getResult());
       });
   if (failed(status))
     return failure();
@@ -408,9 +407,8 @@ LogicalResult Differentiator::visitStructured(linalg::LinalgOp op) {
 }
 
 LogicalResult Differentiator::visit(Operation *op) {
-  if (llvm::none_of(op->getResults(), [&](Value v) {
-        return adjoints.contains(v);
-      }))
+  if (llvm::none_of(op->getResults(),
+                    [&](Value v) { return adjoints.contains(v); }))
     return success();
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return visitMatmul(mm);
@@ -418,16 +416,16 @@ LogicalResult Differentiator::visit(Operation *op) {
     return visitStructured(linalgOp);
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
     Value d = tensor::CollapseShapeOp::create(
-        b, op->getLoc(), expand.getSrcType(), adjoints.lookup(expand.getResult()),
-        expand.getReassociationIndices());
+        b, op->getLoc(), expand.getSrcType(),
+        adjoints.lookup(expand.getResult()), expand.getReassociationIndices());
     accumulate(op->getLoc(), expand.getSrc(), d);
     return success();
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    Value d = tensor::ExpandShapeOp::create(
-        b, op->getLoc(), collapse.getSrcType(),
-        adjoints.lookup(collapse.getResult()),
-        collapse.getReassociationIndices());
+    Value d =
+        tensor::ExpandShapeOp::create(b, op->getLoc(), collapse.getSrcType(),
+                                      adjoints.lookup(collapse.getResult()),
+                                      collapse.getReassociationIndices());
     accumulate(op->getLoc(), collapse.getSrc(), d);
     return success();
   }
@@ -451,8 +449,8 @@ LogicalResult Differentiator::run() {
   // Parameters: weight and bias arguments; active values depend on them.
   SmallVector<BlockArgument> params;
   for (BlockArgument arg : func.getArguments()) {
-    auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                  kRoleAttrName);
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
     if (role && (role.getValue() == "weight" || role.getValue() == "bias")) {
       params.push_back(arg);
       active.insert(arg);
@@ -487,8 +485,8 @@ LogicalResult Differentiator::run() {
   if (lr > 0) {
     for (auto [p, g] : llvm::zip(params, grads)) {
       auto type = cast<RankedTensorType>(p.getType());
-      Value empty =
-          tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
       AffineMap id = b.getMultiDimIdentityMap(type.getRank());
       SmallVector<utils::IteratorType> parallel(type.getRank(),
                                                 utils::IteratorType::parallel);
@@ -512,8 +510,9 @@ LogicalResult Differentiator::run() {
   }
   func::ReturnOp::create(b, loc, results);
   ret.erase();
-  func.setFunctionType(FunctionType::get(
-      func.getContext(), func.getArgumentTypes(), ValueRange(results).getTypes()));
+  func.setFunctionType(FunctionType::get(func.getContext(),
+                                         func.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
   func.setAllResultAttrs(SmallVector<DictionaryAttr>(
       results.size(), DictionaryAttr::get(func.getContext())));
   if (lr > 0)

@@ -137,16 +137,16 @@ Value GroupExpander::stepBackward(OpBuilder &b, Location l, Value shared,
   bool abt = form == MatmulForm::abt;
   auto accType = cast<RankedTensorType>(acc.getType());
   Value lhs = abt ? op.getLhs() : shared, rhs = abt ? shared : op.getRhs();
-  Value zero = arith::ConstantOp::create(
-      b, l, b.getZeroAttr(accType.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, l, b.getZeroAttr(accType.getElementType()));
   Value empty = tensor::EmptyOp::create(b, l, accType.getShape(),
                                         accType.getElementType());
   Value init = linalg::FillOp::create(b, l, zero, empty).getResult(0);
   NamedAttribute maps(b.getStringAttr("indexing_maps"), getMaps(ctx, form));
-  Value partial = linalg::MatmulOp::create(b, l, TypeRange{accType},
-                                           ValueRange{lhs, rhs},
-                                           ValueRange{init}, {maps})
-                      .getResult(0);
+  Value partial =
+      linalg::MatmulOp::create(b, l, TypeRange{accType}, ValueRange{lhs, rhs},
+                               ValueRange{init}, {maps})
+          .getResult(0);
   GridAxis reduceAxis = abt ? GridAxis::col : GridAxis::row;
   Value reduced =
       ReduceOp::create(b, l, accType, partial, gridRef, axes(reduceAxis), t,
@@ -180,9 +180,9 @@ void GroupExpander::run() {
   auto c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value coord;
   if (form != MatmulForm::ab)
-    coord = CoordOp::create(
-        rewriter, loc, rewriter.getIndexType(), gridRef,
-        GridAxisAttr::get(ctx, form == MatmulForm::abt ? GridAxis::col
+    coord = CoordOp::create(rewriter, loc, rewriter.getIndexType(), gridRef,
+                            GridAxisAttr::get(ctx, form == MatmulForm::abt
+                                                       ? GridAxis::col
                                                        : GridAxis::row));
   SmallVector<Value> accs;
   for (MatmulOp op : group)
@@ -208,11 +208,11 @@ void GroupExpander::run() {
     Value value = result;
     if (form == MatmulForm::atb && grid.getD() > 1) {
       rewriter.setInsertionPointAfter(loop);
-      value = AllReduceOp::create(
-                  rewriter, op.getLoc(), value.getType(), value, gridRef,
-                  axes(GridAxis::depth),
-                  ReductionKindAttr::get(ctx, ReductionKind::sum))
-                  .getResult();
+      value =
+          AllReduceOp::create(rewriter, op.getLoc(), value.getType(), value,
+                              gridRef, axes(GridAxis::depth),
+                              ReductionKindAttr::get(ctx, ReductionKind::sum))
+              .getResult();
     }
     rewriter.replaceOp(op, value);
   }
@@ -240,7 +240,8 @@ void SummaExpandMatmulPass::runOnOperation() {
   });
   IRRewriter rewriter(&getContext());
   for (SmallVector<MatmulOp> &candidates : groups) {
-    GridOp grid = lookupGrid(candidates.front(), candidates.front().getGridAttr());
+    GridOp grid =
+        lookupGrid(candidates.front(), candidates.front().getGridAttr());
     if (!grid) {
       candidates.front().emitOpError() << "refers to no summa.grid";
       return signalPassFailure();

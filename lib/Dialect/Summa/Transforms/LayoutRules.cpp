@@ -33,8 +33,6 @@ namespace {
 using DimSplits = SmallVector<DimLayout>;
 } // namespace
 
-
-
 bool mlir::summa::isCheapToCopy(Operation *op) {
   if (!op)
     return false;
@@ -188,7 +186,8 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
       return;
     for (OpOperand &use : inner->getOpOperands()) {
       auto type = dyn_cast<RankedTensorType>(use.get().getType());
-      if (type && !op->isProperAncestor(use.get().getParentBlock()->getParentOp()) &&
+      if (type &&
+          !op->isProperAncestor(use.get().getParentBlock()->getParentOp()) &&
           use.get().getParentRegion() != &op->getRegion(0))
         s.want(use, s.make(DimSplits(type.getRank())));
     }
@@ -232,10 +231,10 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
   return success();
 }
 
-static LogicalResult visitReshape(LayoutRuleState &s, Operation *op, OpOperand &input,
-                                         OpResult output,
-                                         ArrayRef<ReassociationIndices> groups,
-                                         bool inputIsCollapsed) {
+static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
+                                  OpOperand &input, OpResult output,
+                                  ArrayRef<ReassociationIndices> groups,
+                                  bool inputIsCollapsed) {
   auto expandedType = cast<RankedTensorType>(
       (inputIsCollapsed ? output : input.get()).getType());
   // A group's split lives on its leading dimension of size > 1 (a unit
@@ -322,7 +321,8 @@ static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
   return success();
 }
 
-static LogicalResult visitExtractSlice(LayoutRuleState &s, tensor::ExtractSliceOp op) {
+static LogicalResult visitExtractSlice(LayoutRuleState &s,
+                                       tensor::ExtractSliceOp op) {
   if (failed(checkStaticSlice(op, "tensor.extract_slice")))
     return failure();
   RankedTensorType source = op.getSourceType();
@@ -366,14 +366,15 @@ static LogicalResult visitExtractSlice(LayoutRuleState &s, tensor::ExtractSliceO
     }
     splits[d] = resultSplits[d] = DimLayout();
   }
-  resultSplits = llvm::to_vector(llvm::map_range(
-      kept, [&](int64_t d) { return resultSplits[d]; }));
+  resultSplits = llvm::to_vector(
+      llvm::map_range(kept, [&](int64_t d) { return resultSplits[d]; }));
   s.want(op.getSourceMutable(), s.make(splits));
   s.define(op->getResult(0), s.make(resultSplits));
   return success();
 }
 
-static LogicalResult visitInsertSlice(LayoutRuleState &s, tensor::InsertSliceOp op) {
+static LogicalResult visitInsertSlice(LayoutRuleState &s,
+                                      tensor::InsertSliceOp op) {
   if (failed(checkStaticSlice(op, "tensor.insert_slice")))
     return failure();
   RankedTensorType dest = op.getDestType();
@@ -571,8 +572,8 @@ void mlir::summa::registerLayoutRuleExternalModels(DialectRegistry &registry) {
         RuleModel<tensor::ExtractSliceOp, visitExtractSlice>>(*ctx);
     tensor::InsertSliceOp::attachInterface<
         RuleModel<tensor::InsertSliceOp, visitInsertSlice>>(*ctx);
-    tensor::ConcatOp::attachInterface<
-        RuleModel<tensor::ConcatOp, visitConcat>>(*ctx);
+    tensor::ConcatOp::attachInterface<RuleModel<tensor::ConcatOp, visitConcat>>(
+        *ctx);
     tensor::PadOp::attachInterface<RuleModel<tensor::PadOp, visitPad>>(*ctx);
     tensor::ExtractOp::attachInterface<
         RuleModel<tensor::ExtractOp, visitExtract>>(*ctx);

@@ -55,12 +55,11 @@ struct SummaLiftConstantsPass
         MLIRContext *ctx = func.getContext();
         NamedAttrList attrs;
         attrs.set(kNameAttrName,
-                  StringAttr::get(ctx, constantName(
-                                           cast<ElementsAttr>(cst.getValue()),
-                                           index++)));
+                  StringAttr::get(
+                      ctx, constantName(cast<ElementsAttr>(cst.getValue()),
+                                        index++)));
         if (failed(func.insertArgument(position, cst.getType(),
-                                       attrs.getDictionary(ctx),
-                                       cst.getLoc())))
+                                       attrs.getDictionary(ctx), cst.getLoc())))
           return signalPassFailure();
         cst.getResult().replaceAllUsesWith(func.getArgument(position));
         cst.erase();

@@ -16,9 +16,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMANORMALIZE
@@ -33,8 +33,8 @@ using namespace mlir::summa;
 static bool isBatchedContraction(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureTensorSemantics() ||
-      generic.getNumReductionLoops() == 0 ||
-      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1)
+      generic.getNumReductionLoops() == 0 || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1)
     return false;
   if (!linalg::isaContractionOpInterface(generic))
     return false;
@@ -42,7 +42,6 @@ static bool isBatchedContraction(Operation *op) {
       linalg::inferContractionDims(generic);
   return succeeded(dims) && !dims->batch.empty();
 }
-
 
 /// `init + lhs · rhs` as a linalg.matmul with the indexing maps `maps`.
 static Value createMatmul(RewriterBase &rewriter, Location loc, Value lhs,
@@ -88,8 +87,7 @@ groupRuns(AffineMap map, ArrayRef<SmallVector<unsigned>> groups) {
       return failure();
     seen.set(g);
     for (auto [i, pos] : llvm::enumerate(run))
-      if (cast<AffineDimExpr>(map.getResult(pos)).getPosition() !=
-          groups[g][i])
+      if (cast<AffineDimExpr>(map.getResult(pos)).getPosition() != groups[g][i])
         return failure();
   }
   return runs;
@@ -156,8 +154,8 @@ static LogicalResult raiseContraction(RewriterBase &rewriter,
   // forms, with the result (M, N).
   if (!getMatmulForm(maps))
     return failure();
-  Value result = createMatmul(rewriter, loc, operands[0], operands[1],
-                              operands[2], maps);
+  Value result =
+      createMatmul(rewriter, loc, operands[0], operands[1], operands[2], maps);
   auto resultType = cast<RankedTensorType>(generic->getResult(0).getType());
   if (result.getType() != resultType)
     result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
@@ -165,7 +163,6 @@ static LogicalResult raiseContraction(RewriterBase &rewriter,
   rewriter.replaceOp(generic, result);
   return success();
 }
-
 
 /// The input of `op` if it is a 2-D transpose (linalg.transpose, or a
 /// generic that only yields its one input through a swapped map).
@@ -177,9 +174,8 @@ static Value transposedInput(Operation *op) {
                : Value();
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureTensorSemantics() ||
-      generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || generic.getNumLoops() != 2 ||
-      generic.getNumParallelLoops() != 2 ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != 2 || generic.getNumParallelLoops() != 2 ||
       generic.getBody()->getOperations().size() != 1)
     return Value();
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
@@ -213,8 +209,7 @@ static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
   rewriter.setInsertionPoint(transpose);
   Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                         resultType.getElementType());
-  Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
-                                      empty)
+  Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
                    .getResult(0);
   Value swapped = createMatmul(rewriter, loc, mm.getDpsInputOperand(1)->get(),
                                mm.getDpsInputOperand(0)->get(), init,

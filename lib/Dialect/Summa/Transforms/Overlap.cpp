@@ -341,7 +341,8 @@ bool LoopPipeliner::match() {
         continue;
       }
       // A later deferred set must not overlap an earlier one.
-      if (llvm::any_of(ops, [&](Operation *o) { return deferred.contains(o); })) {
+      if (llvm::any_of(ops,
+                       [&](Operation *o) { return deferred.contains(o); })) {
         rejected.push_back({reduce, "its readers also read another reduce"});
         continue;
       }
@@ -386,11 +387,11 @@ SmallVector<Value> LoopPipeliner::startPanels(OpBuilder &b, Value t,
     Location loc = panel.broadcast.getLoc();
     memref::CopyOp::create(b, panel.copy.getLoc(), panel.copy.getSource(),
                            target);
-    tokens.push_back(AsyncBroadcastOp::create(
-                         b, loc, TokenType::get(b.getContext()), target,
-                         panel.broadcast.getGridAttr(),
-                         panel.broadcast.getAxesAttr(), t)
-                         .getResult());
+    tokens.push_back(
+        AsyncBroadcastOp::create(b, loc, TokenType::get(b.getContext()), target,
+                                 panel.broadcast.getGridAttr(),
+                                 panel.broadcast.getAxesAttr(), t)
+            .getResult());
   }
   return tokens;
 }
@@ -408,8 +409,7 @@ void LoopPipeliner::emitCompletion(OpBuilder &b, Value t,
     b.clone(*op, map);
 }
 
-LoopPipeliner::StepOut LoopPipeliner::emitStep(OpBuilder &b,
-                                               const StepIO &io) {
+LoopPipeliner::StepOut LoopPipeliner::emitStep(OpBuilder &b, const StepIO &io) {
   StepOut out;
   if (io.prefetch) {
     Value next = arith::AddIOp::create(
@@ -429,18 +429,16 @@ LoopPipeliner::StepOut LoopPipeliner::emitStep(OpBuilder &b,
     if (moved.contains(&op) || deferred.contains(&op))
       continue;
     auto reduce = dyn_cast<ReduceOp>(op);
-    auto partial = reduce ? llvm::find_if(partials,
-                                          [&](Partial &p) {
-                                            return p.reduce == reduce;
-                                          })
-                          : partials.end();
+    auto partial =
+        reduce ? llvm::find_if(partials,
+                               [&](Partial &p) { return p.reduce == reduce; })
+               : partials.end();
     if (partial != partials.end()) {
       out.reduceTokens.push_back(
-          AsyncReduceOp::create(b, reduce.getLoc(),
-                                TokenType::get(b.getContext()),
-                                map.lookup(reduce.getInput()),
-                                reduce.getGridAttr(), reduce.getAxesAttr(),
-                                io.t, reduce.getKindAttr())
+          AsyncReduceOp::create(
+              b, reduce.getLoc(), TokenType::get(b.getContext()),
+              map.lookup(reduce.getInput()), reduce.getGridAttr(),
+              reduce.getAxesAttr(), io.t, reduce.getKindAttr())
               .getResult());
       continue;
     }
@@ -451,9 +449,10 @@ LoopPipeliner::StepOut LoopPipeliner::emitStep(OpBuilder &b,
   return out;
 }
 
-SmallVector<Value>
-LoopPipeliner::pick(OpBuilder &b, Value parityEven, int64_t constT,
-                    ArrayRef<std::pair<Value, Value>> pairs, bool other) {
+SmallVector<Value> LoopPipeliner::pick(OpBuilder &b, Value parityEven,
+                                       int64_t constT,
+                                       ArrayRef<std::pair<Value, Value>> pairs,
+                                       bool other) {
   SmallVector<Value> picked;
   for (auto [even, odd] : pairs) {
     if (!parityEven) {
@@ -461,9 +460,8 @@ LoopPipeliner::pick(OpBuilder &b, Value parityEven, int64_t constT,
       picked.push_back(slotEven ? even : odd);
       continue;
     }
-    picked.push_back(arith::SelectOp::create(b, loop.getLoc(), parityEven,
-                                             other ? odd : even,
-                                             other ? even : odd));
+    picked.push_back(arith::SelectOp::create(
+        b, loop.getLoc(), parityEven, other ? odd : even, other ? even : odd));
   }
   return picked;
 }
@@ -558,8 +556,8 @@ void LoopPipeliner::rewrite() {
   if (defers)
     emitCompletion(b, constant(q - 1), pick(b, {}, q - 1, partialPairs, false),
                    reduceTokens);
-  for (auto [even, odd] : llvm::concat<std::pair<Value, Value>>(panelPairs,
-                                                                partialPairs)) {
+  for (auto [even, odd] :
+       llvm::concat<std::pair<Value, Value>>(panelPairs, partialPairs)) {
     memref::DeallocOp::create(b, loc, even);
     memref::DeallocOp::create(b, loc, odd);
   }
@@ -582,8 +580,7 @@ struct SummaOverlapPass : summa::impl::SummaOverlapBase<SummaOverlapPass> {
         continue;
       if (emitRemarks)
         loop.emitRemark() << "SUMMA loop of " << pipeliner.getQ()
-                          << " steps overlapped: "
-                          << pipeliner.getNumPanels()
+                          << " steps overlapped: " << pipeliner.getNumPanels()
                           << " panel broadcast(s) start one step early, "
                           << pipeliner.getNumPartials()
                           << " reduce(s) complete one step late";

@@ -62,7 +62,9 @@ private:
   /// becomes summa.matmul; any other one is local (no contracted dimension
   /// is split).
   LogicalResult partitionMatmul(linalg::MatmulOp mm, LayoutAttr layout);
-  GridOp getGrid(LayoutAttr layout) { return lookupGrid(func, layout.getGrid()); }
+  GridOp getGrid(LayoutAttr layout) {
+    return lookupGrid(func, layout.getGrid());
+  }
   /// The offsets of a slice of the global `tensor`, on its local tile: a
   /// split dimension is sliced in whole groups (summa-assign-layouts made
   /// sure of it), the group at global offset o * chunk at local o * (chunk
@@ -135,9 +137,9 @@ LogicalResult FunctionPartitioner::globalizeIndices(linalg::LinalgOp op) {
     OpBuilder b(op);
     Location loc = index.getLoc();
     int64_t chunk = localSizes[loop] / split.groups;
-    Value offset = arith::MulIOp::create(
-        b, loc, blockIndex(b, loc, any, split.axes),
-        arith::ConstantIndexOp::create(b, loc, chunk));
+    Value offset =
+        arith::MulIOp::create(b, loc, blockIndex(b, loc, any, split.axes),
+                              arith::ConstantIndexOp::create(b, loc, chunk));
     OpBuilder inner(index->getContext());
     inner.setInsertionPointAfter(index);
     Value global;
@@ -151,18 +153,17 @@ LogicalResult FunctionPartitioner::globalizeIndices(linalg::LinalgOp op) {
       Value within = arith::RemUIOp::create(inner, loc, index, chunkSize);
       global = arith::AddIOp::create(
           inner, loc,
-          arith::AddIOp::create(
-              inner, loc, arith::MulIOp::create(inner, loc, group, span),
-              offset),
+          arith::AddIOp::create(inner, loc,
+                                arith::MulIOp::create(inner, loc, group, span),
+                                offset),
           within);
     }
     for (OpOperand *use : uses)
       use->set(global);
     if (remarks) {
-      auto diag = index.emitRemark()
-                  << "linalg.index " << loop
-                  << " offset by this rank's block over "
-                  << formatAxes(split.axes);
+      auto diag = index.emitRemark() << "linalg.index " << loop
+                                     << " offset by this rank's block over "
+                                     << formatAxes(split.axes);
       if (split.groups != 1)
         diag << " in each of " << split.groups << " groups";
     }
@@ -213,8 +214,8 @@ void FunctionPartitioner::completeReduction(Operation *op) {
     return;
   op->removeAttr(kReduceAxesAttrName);
   op->removeAttr(kReduceKindsAttrName);
-  auto layout = cast<LayoutAttr>(
-      op->getAttrOfType<ArrayAttr>(kLayoutsAttrName)[0]);
+  auto layout =
+      cast<LayoutAttr>(op->getAttrOfType<ArrayAttr>(kLayoutsAttrName)[0]);
   OpBuilder b(op->getContext());
   b.setInsertionPointAfter(op);
   for (auto [res, kind] : llvm::zip(op->getResults(), kinds)) {
@@ -237,7 +238,6 @@ void FunctionPartitioner::completeReduction(Operation *op) {
     }
   }
 }
-
 
 Value FunctionPartitioner::blockIndex(OpBuilder &b, Location loc,
                                       LayoutAttr layout,
@@ -291,9 +291,9 @@ Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
       continue;
     }
     sliced = true;
-    Value offset = arith::MulIOp::create(
-        b, loc, blockIndex(b, loc, target, split.axes),
-        arith::ConstantIndexOp::create(b, loc, size));
+    Value offset =
+        arith::MulIOp::create(b, loc, blockIndex(b, loc, target, split.axes),
+                              arith::ConstantIndexOp::create(b, loc, size));
     offsets.push_back(offset);
   }
   if (!sliced)
@@ -302,8 +302,8 @@ Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
   if (factored)
     source = tensor::ExpandShapeOp::create(b, loc, type.clone(expandedShape),
                                            value, reassociation);
-  Value slice = tensor::ExtractSliceOp::create(
-      b, loc, type.clone(slicedShape), source, offsets, sizes, strides);
+  Value slice = tensor::ExtractSliceOp::create(b, loc, type.clone(slicedShape),
+                                               source, offsets, sizes, strides);
   if (!factored)
     return slice;
   FailureOr<SmallVector<int64_t>> local =
@@ -403,8 +403,8 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
                               b.getI64IntegerAttr(d))
               .getResult();
     received += byteSize(bigger) - byteSize(type);
-    os << "; summa.all_gather over " << formatAxes(src.axes)
-       << " of dimension " << d;
+    os << "; summa.all_gather over " << formatAxes(src.axes) << " of dimension "
+       << d;
     if (src.groups != 1) {
       // The gathered blocks are [blocks, groups, chunk]; the tensor's order
       // is [groups, blocks, chunk].
@@ -426,9 +426,9 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
     slices = true;
   }
   if (slices) {
-    cur = sliceToLayout(b, loc,
-                        cur, LayoutAttr::get(op.getContext(), to.getGrid(),
-                                             ArrayRef<DimLayout>(local)));
+    cur = sliceToLayout(b, loc, cur,
+                        LayoutAttr::get(op.getContext(), to.getGrid(),
+                                        ArrayRef<DimLayout>(local)));
     os << "; a local slice over";
     for (unsigned d = 0; d < to.getRank(); ++d)
       if (local[d].isSplit()) {
@@ -490,8 +490,7 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (auto relayout = dyn_cast<RelayoutOp>(op))
     return lowerRelayout(relayout);
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    auto layout =
-        layouts ? dyn_cast<LayoutAttr>(layouts[0]) : LayoutAttr();
+    auto layout = layouts ? dyn_cast<LayoutAttr>(layouts[0]) : LayoutAttr();
     if (!layout)
       return op->emitError() << "value of type " << op->getResult(0).getType()
                              << " has no layout; run summa-assign-layouts "
@@ -512,8 +511,8 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
       return failure();
   for (OpResult res : op->getResults()) {
     FailureOr<Type> local = localType(
-        res.getType(),
-        layouts ? layouts[res.getResultNumber()] : Attribute(), op->getLoc());
+        res.getType(), layouts ? layouts[res.getResultNumber()] : Attribute(),
+        op->getLoc());
     if (failed(local))
       return failure();
     res.setType(*local);
@@ -620,10 +619,9 @@ LogicalResult FunctionPartitioner::run() {
 
   SmallVector<Type> argTypes, resultTypes;
   for (BlockArgument arg : func.getArguments()) {
-    FailureOr<Type> local =
-        localType(arg.getType(),
-                  func.getArgAttr(arg.getArgNumber(), kLayoutAttrName),
-                  arg.getLoc());
+    FailureOr<Type> local = localType(
+        arg.getType(), func.getArgAttr(arg.getArgNumber(), kLayoutAttrName),
+        arg.getLoc());
     if (failed(local))
       return failure();
     arg.setType(*local);

@@ -4,18 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// summa-pipeline{grid=q,q,d overlap}: unsharded linalg on tensors -> LLVM dialect.
-// summa-lower-to-llvm{plain}: the same without the partitioning half; with
-// `plain`, without any library either (loops and libm): the lowering of the
-// unpartitioned reference that summa-compile links into every binary.
+// summa-pipeline{grid=q,q,d overlap}: unsharded linalg on tensors -> LLVM
+// dialect. summa-lower-to-llvm{plain}: the same without the partitioning half;
+// with `plain`, without any library either (loops and libm): the lowering of
+// the unpartitioned reference that summa-compile links into every binary.
 //
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -27,23 +27,23 @@ static const char *const kBufferize =
     "summa-decompose-aggregates,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs=true modify-public-functions=true}";
+    "buffer-results-to-out-params{hoist-static-allocs=true "
+    "modify-public-functions=true}";
 /// Deallocation: upstream's buffer-deallocation-pipeline, with, on the CPU,
 /// each buffer freed right after its last use (%EARLY%: the model's peak
 /// memory is its live buffers, and the pipeline stays linear in the size of
 /// a function).
-static const char *const kDeallocate =
-    "expand-realloc{emit-deallocs=false},"
-    "canonicalize,"
-    "ownership-based-buffer-deallocation,"
-    "%EARLY%"
-    "canonicalize,"
-    "buffer-deallocation-simplification,"
-    "bufferization-lower-deallocations,"
-    "cse,"
-    "canonicalize,"
-    "convert-bufferization-to-memref,"
-    "canonicalize";
+static const char *const kDeallocate = "expand-realloc{emit-deallocs=false},"
+                                       "canonicalize,"
+                                       "ownership-based-buffer-deallocation,"
+                                       "%EARLY%"
+                                       "canonicalize,"
+                                       "buffer-deallocation-simplification,"
+                                       "bufferization-lower-deallocations,"
+                                       "cse,"
+                                       "canonicalize,"
+                                       "convert-bufferization-to-memref,"
+                                       "canonicalize";
 /// summa-overlap goes between the two halves, which begin with
 /// convert-summa-to-runtime.
 static const char *const kRuntimeCalls = "convert-summa-to-runtime";
@@ -59,19 +59,18 @@ static const char *const kApproximate = "func.func(summa-approximate-math)";
 /// so that what follows, and LLVM, work on small functions.
 static const char *const kOutline = "summa-outline-dispatches";
 /// Local ops to loops, and everything to LLVM.
-static const char *const kToLLVM =
-    "func.func(convert-linalg-to-loops,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-scf-to-cf),"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,"
-    "convert-index-to-llvm,"
-    "convert-func-to-llvm,"
-    "convert-cf-to-llvm,"
-    "reconcile-unrealized-casts";
+static const char *const kToLLVM = "func.func(convert-linalg-to-loops,"
+                                   "expand-strided-metadata,"
+                                   "lower-affine,"
+                                   "convert-scf-to-cf),"
+                                   "convert-math-to-llvm,"
+                                   "convert-math-to-libm,"
+                                   "finalize-memref-to-llvm,"
+                                   "convert-arith-to-llvm,"
+                                   "convert-index-to-llvm,"
+                                   "convert-func-to-llvm,"
+                                   "convert-cf-to-llvm,"
+                                   "reconcile-unrealized-casts";
 
 /// --target=cuda, after convert-summa-to-runtime: batched contractions to
 /// runtime GEMMs, the other local ops to kernels
@@ -213,8 +212,7 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
 namespace {
 struct SummaPipelineCLOptions
     : public PassPipelineOptions<SummaPipelineCLOptions> {
-  ListOption<int64_t> grid{*this, "grid",
-                           llvm::cl::desc("grid shape q,q,d")};
+  ListOption<int64_t> grid{*this, "grid", llvm::cl::desc("grid shape q,q,d")};
   Option<int64_t> reuseBudget{
       *this, "reuse-panels",
       llvm::cl::desc("keep SUMMA panels for later loops (summa-reuse-panels) "

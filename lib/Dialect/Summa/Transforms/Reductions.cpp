@@ -16,7 +16,7 @@ using namespace mlir::summa;
 /// of a structured op's body) into the value yielded at `position`, if the
 /// body is `yield combine(f(...), acc)`.
 std::optional<ReductionKind> mlir::summa::getCombinerKind(BlockArgument acc,
-                                                    unsigned position) {
+                                                          unsigned position) {
   if (!acc.hasOneUse())
     return std::nullopt;
   Operation *user = *acc.getUsers().begin();
@@ -35,4 +35,3 @@ std::optional<ReductionKind> mlir::summa::getCombinerKind(BlockArgument acc,
           [](auto) { return ReductionKind::min; })
       .Default([](Operation *) { return std::nullopt; });
 }
-

@@ -77,8 +77,8 @@ void SummaReusePanelsPass::keep(IRRewriter &rewriter, scf::ForOp loop,
     auto tile = cast<RankedTensorType>(set->keeper.getInput().getType());
     SmallVector<int64_t> shape = {set->steps};
     llvm::append_range(shape, tile.getShape());
-    inits.push_back(tensor::EmptyOp::create(rewriter, loc, shape,
-                                            tile.getElementType()));
+    inits.push_back(
+        tensor::EmptyOp::create(rewriter, loc, shape, tile.getElementType()));
   }
   // The slot of step `t` in a stack of `tile`s.
   auto slot = [](OpBuilder &b, Value t, RankedTensorType tile) {
@@ -98,8 +98,7 @@ void SummaReusePanelsPass::keep(IRRewriter &rewriter, scf::ForOp loop,
         for (auto [set, stack] : llvm::zip(sets, stacks)) {
           Value panel = set->keeper.getResult();
           auto tile = cast<RankedTensorType>(panel.getType());
-          auto [offsets, sizes, strides] =
-              slot(b, set->keeper.getRoot(), tile);
+          auto [offsets, sizes, strides] = slot(b, set->keeper.getRoot(), tile);
           yields.push_back(tensor::InsertSliceOp::create(
               b, l, panel, stack, offsets, sizes, strides));
         }
@@ -144,8 +143,8 @@ void SummaReusePanelsPass::runOnOperation() {
     int64_t steps = getSummaSteps(loop);
     if (!steps || !isStepPanel(op, loop))
       return;
-    Key key{loop->getBlock(), op.getInput(), op.getAxesAttr(),
-            op.getGridAttr(), steps};
+    Key key{loop->getBlock(), op.getInput(), op.getAxesAttr(), op.getGridAttr(),
+            steps};
     auto [it, inserted] = sets.try_emplace(key);
     PanelSet &set = it->second;
     if (inserted) {

@@ -83,8 +83,7 @@ SUMMA_RT_EXPORT int32_t summaRtGetAPIVersion(void);
 /// size and the process exits with status 2, without hanging), and builds the
 /// row, column and depth communicators. Pins BLAS to one thread per rank
 /// unless OPENBLAS_NUM_THREADS is set.
-SUMMA_RT_EXPORT void summaRtInit(int *argc, char ***argv, int64_t q,
-                                 int64_t d);
+SUMMA_RT_EXPORT void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d);
 /// Writes the profile (if SUMMA_PROFILE is set), frees the communicators and
 /// finalises MPI. Collectives started and never waited for are fatal
 /// ("summaRtFinalize: N collectives were started and never waited for", or
@@ -112,10 +111,9 @@ SUMMA_RT_EXPORT void summaRtBroadcast(intptr_t base, int64_t offset,
                                       int32_t axesMask, int64_t root);
 /// Reduce to `root` of the group, in place (the root's buffer receives the
 /// result; the others' buffers are left unchanged).
-SUMMA_RT_EXPORT void summaRtReduce(intptr_t base, int64_t offset,
-                                   int64_t count, int32_t dtype,
-                                   int32_t axesMask, int64_t root,
-                                   int32_t kind);
+SUMMA_RT_EXPORT void summaRtReduce(intptr_t base, int64_t offset, int64_t count,
+                                   int32_t dtype, int32_t axesMask,
+                                   int64_t root, int32_t kind);
 /// Non-blocking forms of summaRtBroadcast and summaRtReduce: the same
 /// arguments, validated first with the same fatal messages (naming
 /// summaRtBroadcastStart / summaRtReduceStart), the same result once
@@ -174,9 +172,8 @@ SUMMA_RT_EXPORT void summaRtReduceScatter(intptr_t srcBase, int64_t srcOffset,
 /// ldc (in elements). op(A) is A[m,k] (transA = 0) or A[k,m]^T (transA = 1);
 /// op(B) likewise. accumulate = 0 overwrites C.
 SUMMA_RT_EXPORT void summaRtMatmul(int32_t dtype, intptr_t aBase,
-                                   int64_t aOffset, int64_t lda,
-                                   intptr_t bBase, int64_t bOffset,
-                                   int64_t ldb, intptr_t cBase,
+                                   int64_t aOffset, int64_t lda, intptr_t bBase,
+                                   int64_t bOffset, int64_t ldb, intptr_t cBase,
                                    int64_t cOffset, int64_t ldc, int64_t m,
                                    int64_t n, int64_t k, int32_t transA,
                                    int32_t transB, int32_t accumulate);

@@ -151,8 +151,8 @@ SUMMA_RT_EXPORT void mgpuLaunchKernel(void *kernel, intptr_t gridX,
                                       intptr_t gridY, intptr_t gridZ,
                                       intptr_t blockX, intptr_t blockY,
                                       intptr_t blockZ, int32_t sharedBytes,
-                                      void *stream, void **params,
-                                      void **extra, size_t paramsCount);
+                                      void *stream, void **params, void **extra,
+                                      size_t paramsCount);
 SUMMA_RT_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes);
 SUMMA_RT_EXPORT void _mlir_memref_to_llvm_free(void *pointer);
 

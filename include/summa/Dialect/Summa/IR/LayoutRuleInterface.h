@@ -49,9 +49,8 @@ public:
   virtual LayoutAttr make(ArrayRef<DimLayout> dims) const = 0;
   /// The same, or a diagnostic at `op` naming `value` when no layout can
   /// express `dims` (one axis splitting two dimensions).
-  virtual FailureOr<LayoutAttr> makeChecked(ArrayRef<DimLayout> dims,
-                                            Operation *op,
-                                            Value value) const = 0;
+  virtual FailureOr<LayoutAttr>
+  makeChecked(ArrayRef<DimLayout> dims, Operation *op, Value value) const = 0;
   /// The groups that dimension `dim` of `v`, split over `axes`, is
   /// factored into by the slices of it (1 if none).
   virtual int64_t hintedGroups(Value v, unsigned dim,

@@ -15,8 +15,8 @@
 #include <string>
 
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
-#include "summa/Dialect/Summa/IR/SummaOpsDialect.h.inc"
 #include "summa/Dialect/Summa/IR/SummaEnums.h.inc"
+#include "summa/Dialect/Summa/IR/SummaOpsDialect.h.inc"
 
 namespace mlir::summa {
 /// The one rule for a grid's shape: [q, q, d] with q >= 1 and d >= 1, and at
@@ -35,8 +35,7 @@ struct DimLayout {
   DimLayout() = default;
   DimLayout(llvm::SmallVector<GridAxis> axes, int64_t groups = 1)
       : axes(std::move(axes)), groups(groups) {}
-  DimLayout(std::initializer_list<GridAxis> axes)
-      : axes(axes), groups(1) {}
+  DimLayout(std::initializer_list<GridAxis> axes) : axes(axes), groups(1) {}
   bool operator==(const DimLayout &other) const {
     return axes == other.axes && groups == other.groups;
   }

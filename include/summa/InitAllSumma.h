@@ -1,0 +1,47 @@
+//===- InitAllSumma.h - what every summa tool registers ---------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one list of registrations of the summa tools (summa-opt, summa-compile,
+// summa-plan, the fuzz target), on the model of upstream's InitAllDialects.h:
+// a tool calls the functions for what it does instead of keeping a list.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_INITALLSUMMA_H
+#define SUMMA_INITALLSUMMA_H
+
+#include "summa/Conversion/Passes.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Dialect/Summa/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+namespace mlir::summa {
+
+/// The dialects a model may use (all of upstream's, with their extensions)
+/// and summa's, with the external models summa's pipelines need.
+inline void registerAllSummaDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<SummaDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+/// Every pass by name (the lowering pipelines are partly textual) and the
+/// summa pipelines.
+inline void registerAllSummaPasses() {
+  registerAllPasses();
+  registerSummaPasses();
+  registerSummaConversionPasses();
+  registerSummaPipelines();
+}
+
+} // namespace mlir::summa
+
+#endif // SUMMA_INITALLSUMMA_H
