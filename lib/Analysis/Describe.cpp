@@ -264,6 +264,182 @@ static int64_t modelPeak(const Sizes &z, int64_t layers, bool finalLN,
   return tape.peak(x);
 }
 
+namespace {
+/// The sizes of a described GPT that every strategy's model reads.
+struct GptSizes {
+  int64_t e, L, h, f, nh, s, b, T, P;
+  /// LayerNorms: two per layer and the final one.
+  int64_t lns;
+  Linear linears[6];
+  int64_t matrixElems, biasElems;
+  bool finalLayerNorm;
+  /// GEMM flops per second at this element size.
+  double rate;
+
+  GptSizes(const GptDescription &model, const PlanOptions &options)
+      : e(model.dtype == "f64"   ? 8
+          : model.dtype == "f32" ? 4
+                                 : 2),
+        L(model.layers), h(model.hidden), f(model.ffn), nh(model.heads),
+        s(model.seq), b(model.batch), T(b * s), P(options.ranks),
+        lns(2 * L + (model.finalLayerNorm ? 1 : 0)),
+        linears{{h, h, false}, {h, h, true},  {h, h, true},
+                {h, h, false}, {h, f, false}, {f, h, false}},
+        matrixElems(4 * h * h + 2 * h * f), biasElems(9 * h + f),
+        finalLayerNorm(model.finalLayerNorm), rate(options.gemmRate(e)) {}
+};
+
+/// 2.5D SUMMA on `grid`.
+StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
+                      const PlanOptions &options) {
+  const int64_t e = g.e, L = g.L, h = g.h, f = g.f, nh = g.nh, s = g.s, b = g.b,
+                T = g.T, lns = g.lns;
+  ArrayRef<Linear> linears(g.linears);
+  StrategyPlan st;
+  st.kind = StrategyKind::Grid;
+  st.grid.assign(grid.begin(), grid.end());
+  st.name = gridName(grid);
+  st.counted = false;
+  int64_t q = grid[0], d = grid[2];
+  auto check = [&](int64_t size, int64_t by, const char *what) {
+    if (!st.infeasibleReason.empty() || size % by == 0)
+      return;
+    st.infeasibleReason = std::string(what) + " " + std::to_string(size) +
+                          " is not divisible by " + std::to_string(by) +
+                          " on grid " + st.name;
+  };
+  check(b, d * q, "batch");
+  check(h, q, "hidden");
+  check(nh, q, "heads");
+  check(f, q, "ffn");
+  if (!st.infeasibleReason.empty())
+    return st;
+  st.feasible = true;
+  int64_t rows = T / (d * q);
+  CollectiveTable table;
+  for (Linear l : linears) {
+    if (q > 1 && !l.sharesLhs)
+      table.add("broadcast", 2, "col", q, L * q, L * q * rows * (l.k / q) * e);
+    if (q > 1)
+      table.add("broadcast", 1, "row", q, L * q,
+                L * q * (l.k / q) * (l.n / q) * e);
+    st.gemmCount += L * q;
+    st.gemmFlops += L * q * 2 * rows * (l.n / q) * (l.k / q);
+  }
+  if (q > 1)
+    table.add("all_reduce", 2, "col", q, 2 * lns, 2 * lns * rows * e);
+  st.collectives = table.take();
+  st.gemmSeconds = static_cast<double>(st.gemmFlops) / g.rate;
+  st.memory.parameterBytes = (L * (g.matrixElems / (q * q) + g.biasElems / q) +
+                              (g.finalLayerNorm ? 2 * h / q : 0)) *
+                             e;
+  st.memory.activationBytes = st.memory.resultBytes = rows * (h / q) * e;
+  Sizes z;
+  z.e = e;
+  z.rows = rows;
+  z.hc = z.ac = z.oc = h / q;
+  z.fc = f / q;
+  z.scores = (b / (d * q)) * (nh / q) * s * s;
+  z.probs = (b / (d * q)) * (nh / q) * s;
+  z.panels = [&](Linear l) -> int64_t {
+    return q > 1 ? (rows * (l.k / q) + (l.k / q) * (l.n / q)) * e : 0;
+  };
+  st.memory.peakIntermediateBytes = modelPeak(z, L, g.finalLayerNorm, h, f);
+  for (Linear l : linears)
+    st.memory.panelBytes = std::max(st.memory.panelBytes, z.panels(l));
+  finishStrategy(st, options, [&](const CollectiveStat &c) {
+    return isIntraNode(q, d, c.axesMask, options.gpusPerNode);
+  });
+  return st;
+}
+
+/// The GEMMs of a strategy that splits every product's M or N over all
+/// ranks (1D and data parallelism): one per linear per layer, each 1/P of
+/// the whole.
+void countSplitGemms(StrategyPlan &st, const GptSizes &g) {
+  for (Linear l : g.linears) {
+    st.gemmCount += g.L;
+    st.gemmFlops += g.L * (2 * g.T * l.n * l.k / g.P);
+  }
+  st.gemmSeconds = static_cast<double>(st.gemmFlops) / g.rate;
+}
+
+/// 1D tensor parallelism (Megatron) over all ranks.
+StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
+  const int64_t e = g.e, L = g.L, h = g.h, f = g.f, nh = g.nh, s = g.s, b = g.b,
+                T = g.T, P = g.P, matrixElems = g.matrixElems;
+  StrategyPlan st;
+  st.kind = StrategyKind::Megatron1D;
+  st.name = "1D";
+  if (h % P != 0)
+    st.infeasibleReason = "hidden " + std::to_string(h) +
+                          " is not divisible by " + std::to_string(P);
+  else if (nh % P != 0)
+    st.infeasibleReason = "heads " + std::to_string(nh) +
+                          " is not divisible by " + std::to_string(P);
+  else if (f % P != 0)
+    st.infeasibleReason = "ffn " + std::to_string(f) + " is not divisible by " +
+                          std::to_string(P);
+  if (st.infeasibleReason.empty()) {
+    st.feasible = true;
+    CollectiveTable table;
+    table.add("all_reduce", 0, "world", P, 2 * L, 2 * L * T * h * e);
+    st.collectives = table.take();
+    countSplitGemms(st, g);
+    st.memory.parameterBytes =
+        (L * (matrixElems / P + (3 * h + f) / P + 6 * h) +
+         (g.finalLayerNorm ? 2 * h : 0)) *
+        e;
+    st.memory.activationBytes = st.memory.resultBytes = T * h * e;
+    Sizes z;
+    z.e = e;
+    z.rows = T;
+    z.hc = z.oc = h;
+    z.ac = h / P;
+    z.fc = f / P;
+    z.scores = b * (nh / P) * s * s;
+    z.probs = b * (nh / P) * s;
+    z.panels = [](Linear) -> int64_t { return 0; };
+    st.memory.peakIntermediateBytes = modelPeak(z, L, g.finalLayerNorm, h, f);
+    finishStrategy(st, options, [&](const CollectiveStat &) {
+      return options.gpusPerNode > 0 && P <= options.gpusPerNode;
+    });
+  }
+  return st;
+}
+
+/// Pure data parallelism over all ranks.
+StrategyPlan planDataParallel(const GptSizes &g, const PlanOptions &options,
+                              int64_t parameters) {
+  const int64_t e = g.e, h = g.h, f = g.f, nh = g.nh, s = g.s, b = g.b, T = g.T,
+                P = g.P;
+  StrategyPlan st;
+  st.kind = StrategyKind::DataParallel;
+  st.name = "DP";
+  if (b % P != 0)
+    st.infeasibleReason = "batch " + std::to_string(b) +
+                          " is not divisible by " + std::to_string(P);
+  if (st.infeasibleReason.empty()) {
+    st.feasible = true;
+    countSplitGemms(st, g);
+    st.memory.parameterBytes = parameters * e;
+    st.memory.activationBytes = st.memory.resultBytes = (T / P) * h * e;
+    Sizes z;
+    z.e = e;
+    z.rows = T / P;
+    z.hc = z.ac = z.oc = h;
+    z.fc = f;
+    z.scores = (b / P) * nh * s * s;
+    z.probs = (b / P) * nh * s;
+    z.panels = [](Linear) -> int64_t { return 0; };
+    st.memory.peakIntermediateBytes = modelPeak(z, g.L, g.finalLayerNorm, h, f);
+    finishStrategy(st, options, [&](const CollectiveStat &) { return true; });
+  }
+  return st;
+}
+
+} // namespace
+
 FailureOr<Plan> plan::planDescribed(const GptDescription &model,
                                     const PlanOptions &options,
                                     std::string &error) {
@@ -272,187 +448,40 @@ FailureOr<Plan> plan::planDescribed(const GptDescription &model,
             std::to_string(options.ranks);
     return failure();
   }
-  int64_t e = model.dtype == "f64" ? 8 : model.dtype == "f32" ? 4 : 2;
-  int64_t L = model.layers, h = model.hidden, f = model.ffn;
-  int64_t nh = model.heads, s = model.seq, b = model.batch;
-  int64_t T = b * s, P = options.ranks;
-  int64_t lns = 2 * L + (model.finalLayerNorm ? 1 : 0);
-  const Linear linears[6] = {{h, h, false}, {h, h, true},  {h, h, true},
-                             {h, h, false}, {h, f, false}, {f, h, false}};
-  int64_t matrixElems = 4 * h * h + 2 * h * f;
-  int64_t biasElems = 9 * h + f;
-
+  GptSizes g(model, options);
   Plan plan;
-  plan.ranks = P;
+  plan.ranks = g.P;
   ModelInfo &info = plan.model;
   info.source = "described";
   info.entry = "gpt";
   info.elementType = model.dtype;
-  info.elementBytes = e;
-  info.tokens = T;
-  info.hidden = h;
-  info.batch = b;
-  info.matmuls = 6 * L;
-  info.weightMatrices = 6 * L;
-  info.layers = L;
-  info.parameters =
-      L * (matrixElems + biasElems) + (model.finalLayerNorm ? 2 * h : 0);
-  info.flops = 2.0 * L * T * static_cast<double>(matrixElems);
+  info.elementBytes = g.e;
+  info.tokens = g.T;
+  info.hidden = g.h;
+  info.batch = g.b;
+  info.matmuls = 6 * g.L;
+  info.weightMatrices = 6 * g.L;
+  info.layers = g.L;
+  info.parameters = g.L * (g.matrixElems + g.biasElems) +
+                    (model.finalLayerNorm ? 2 * g.h : 0);
+  info.flops = 2.0 * g.L * g.T * static_cast<double>(g.matrixElems);
 
   SmallVector<SmallVector<int64_t, 3>> grids;
   if (options.grid) {
-    ArrayRef<int64_t> g = *options.grid;
-    if (!isGridShape(g) || g[0] * g[1] * g[2] != P) {
-      error = "the grid must be q,q,d with q*q*d = " + std::to_string(P) +
-              ", got " + gridName(g);
+    ArrayRef<int64_t> grid = *options.grid;
+    if (!isGridShape(grid) || grid[0] * grid[1] * grid[2] != g.P) {
+      error = "the grid must be q,q,d with q*q*d = " + std::to_string(g.P) +
+              ", got " + gridName(grid);
       return failure();
     }
     grids.push_back(*options.grid);
   } else {
-    grids = enumerateGrids(P);
+    grids = enumerateGrids(g.P);
   }
-
-  double rate = options.gemmRate(e);
-  for (ArrayRef<int64_t> grid : grids) {
-    StrategyPlan st;
-    st.kind = StrategyKind::Grid;
-    st.grid.assign(grid.begin(), grid.end());
-    st.name = gridName(grid);
-    st.counted = false;
-    int64_t q = grid[0], d = grid[2];
-    auto check = [&](int64_t size, int64_t by, const char *what) {
-      if (!st.infeasibleReason.empty() || size % by == 0)
-        return;
-      st.infeasibleReason = std::string(what) + " " + std::to_string(size) +
-                            " is not divisible by " + std::to_string(by) +
-                            " on grid " + st.name;
-    };
-    check(b, d * q, "batch");
-    check(h, q, "hidden");
-    check(nh, q, "heads");
-    check(f, q, "ffn");
-    if (!st.infeasibleReason.empty()) {
-      plan.strategies.push_back(st);
-      continue;
-    }
-    st.feasible = true;
-    int64_t rows = T / (d * q);
-    CollectiveTable table;
-    for (Linear l : linears) {
-      if (q > 1 && !l.sharesLhs)
-        table.add("broadcast", 2, "col", q, L * q,
-                  L * q * rows * (l.k / q) * e);
-      if (q > 1)
-        table.add("broadcast", 1, "row", q, L * q,
-                  L * q * (l.k / q) * (l.n / q) * e);
-      st.gemmCount += L * q;
-      st.gemmFlops += L * q * 2 * rows * (l.n / q) * (l.k / q);
-    }
-    if (q > 1)
-      table.add("all_reduce", 2, "col", q, 2 * lns, 2 * lns * rows * e);
-    st.collectives = table.take();
-    st.gemmSeconds = static_cast<double>(st.gemmFlops) / rate;
-    st.memory.parameterBytes = (L * (matrixElems / (q * q) + biasElems / q) +
-                                (model.finalLayerNorm ? 2 * h / q : 0)) *
-                               e;
-    st.memory.activationBytes = st.memory.resultBytes = rows * (h / q) * e;
-    Sizes z;
-    z.e = e;
-    z.rows = rows;
-    z.hc = z.ac = z.oc = h / q;
-    z.fc = f / q;
-    z.scores = (b / (d * q)) * (nh / q) * s * s;
-    z.probs = (b / (d * q)) * (nh / q) * s;
-    z.panels = [&](Linear l) -> int64_t {
-      return q > 1 ? (rows * (l.k / q) + (l.k / q) * (l.n / q)) * e : 0;
-    };
-    st.memory.peakIntermediateBytes =
-        modelPeak(z, L, model.finalLayerNorm, h, f);
-    for (Linear l : linears)
-      st.memory.panelBytes = std::max(st.memory.panelBytes, z.panels(l));
-    finishStrategy(st, options, [&](const CollectiveStat &c) {
-      return isIntraNode(q, d, c.axesMask, options.gpusPerNode);
-    });
-    plan.strategies.push_back(st);
-  }
-
-  // 1D Megatron.
-  {
-    StrategyPlan st;
-    st.kind = StrategyKind::Megatron1D;
-    st.name = "1D";
-    if (h % P != 0)
-      st.infeasibleReason = "hidden " + std::to_string(h) +
-                            " is not divisible by " + std::to_string(P);
-    else if (nh % P != 0)
-      st.infeasibleReason = "heads " + std::to_string(nh) +
-                            " is not divisible by " + std::to_string(P);
-    else if (f % P != 0)
-      st.infeasibleReason = "ffn " + std::to_string(f) +
-                            " is not divisible by " + std::to_string(P);
-    if (st.infeasibleReason.empty()) {
-      st.feasible = true;
-      CollectiveTable table;
-      table.add("all_reduce", 0, "world", P, 2 * L, 2 * L * T * h * e);
-      st.collectives = table.take();
-      for (Linear l : linears) {
-        st.gemmCount += L;
-        st.gemmFlops += L * (2 * T * l.n * l.k / P);
-      }
-      st.gemmSeconds = static_cast<double>(st.gemmFlops) / rate;
-      st.memory.parameterBytes =
-          (L * (matrixElems / P + (3 * h + f) / P + 6 * h) +
-           (model.finalLayerNorm ? 2 * h : 0)) *
-          e;
-      st.memory.activationBytes = st.memory.resultBytes = T * h * e;
-      Sizes z;
-      z.e = e;
-      z.rows = T;
-      z.hc = z.oc = h;
-      z.ac = h / P;
-      z.fc = f / P;
-      z.scores = b * (nh / P) * s * s;
-      z.probs = b * (nh / P) * s;
-      z.panels = [](Linear) -> int64_t { return 0; };
-      st.memory.peakIntermediateBytes =
-          modelPeak(z, L, model.finalLayerNorm, h, f);
-      finishStrategy(st, options, [&](const CollectiveStat &) {
-        return options.gpusPerNode > 0 && P <= options.gpusPerNode;
-      });
-    }
-    plan.strategies.push_back(st);
-  }
-  // Data parallel.
-  {
-    StrategyPlan st;
-    st.kind = StrategyKind::DataParallel;
-    st.name = "DP";
-    if (b % P != 0)
-      st.infeasibleReason = "batch " + std::to_string(b) +
-                            " is not divisible by " + std::to_string(P);
-    if (st.infeasibleReason.empty()) {
-      st.feasible = true;
-      for (Linear l : linears) {
-        st.gemmCount += L;
-        st.gemmFlops += L * (2 * T * l.n * l.k / P);
-      }
-      st.gemmSeconds = static_cast<double>(st.gemmFlops) / rate;
-      st.memory.parameterBytes = info.parameters * e;
-      st.memory.activationBytes = st.memory.resultBytes = (T / P) * h * e;
-      Sizes z;
-      z.e = e;
-      z.rows = T / P;
-      z.hc = z.ac = z.oc = h;
-      z.fc = f;
-      z.scores = (b / P) * nh * s * s;
-      z.probs = (b / P) * nh * s;
-      z.panels = [](Linear) -> int64_t { return 0; };
-      st.memory.peakIntermediateBytes =
-          modelPeak(z, L, model.finalLayerNorm, h, f);
-      finishStrategy(st, options, [&](const CollectiveStat &) { return true; });
-    }
-    plan.strategies.push_back(st);
-  }
+  for (ArrayRef<int64_t> grid : grids)
+    plan.strategies.push_back(planGrid(g, grid, options));
+  plan.strategies.push_back(planMegatron1D(g, options));
+  plan.strategies.push_back(planDataParallel(g, options, info.parameters));
   chooseBest(plan);
   return plan;
 }

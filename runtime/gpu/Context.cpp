@@ -473,8 +473,6 @@ void ProfileSpan::endMatmul(int64_t flops) {
 // Life cycle (C ABI)
 //===----------------------------------------------------------------------===//
 
-int32_t summaRtGetAPIVersion(void) { return SUMMA_RT_API_VERSION; }
-
 void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
   GridState &g = gridState;
   if (g.initialised) {
@@ -563,42 +561,6 @@ void summaRtFinalize(void) {
     MPI_Finalize();
   if (!profileWritten)
     std::exit(1);
-}
-
-//===----------------------------------------------------------------------===//
-// Grid queries (C ABI)
-//===----------------------------------------------------------------------===//
-
-int64_t summaRtWorldRank(void) {
-  summa::rt::requireInitialised("summaRtWorldRank");
-  return gridState.worldRank;
-}
-
-int64_t summaRtWorldSize(void) {
-  summa::rt::requireInitialised("summaRtWorldSize");
-  return gridState.worldSize;
-}
-
-int64_t summaRtGridCoord(int32_t axis) {
-  summa::rt::requireInitialised("summaRtGridCoord");
-  if (axis < 0 || axis > 2)
-    summa::rt::fatal("summaRtGridCoord: invalid axis %d (expected 0 = row, "
-                     "1 = col, 2 = depth)",
-                     axis);
-  return gridState.coords[axis];
-}
-
-int64_t summaRtGridSize(int32_t axis) {
-  summa::rt::requireInitialised("summaRtGridSize");
-  if (axis < 0 || axis > 2)
-    summa::rt::fatal("summaRtGridSize: invalid axis %d (expected 0 = row, "
-                     "1 = col, 2 = depth)",
-                     axis);
-  return summa::rt::axisExtent(axis);
-}
-
-void summaRtFatal(const char *message) {
-  summa::rt::fatal("%s", message ? message : "fatal error (no message)");
 }
 
 void summaRtSynchronize(void) { summa::gpu::synchronize(); }

@@ -38,14 +38,6 @@ using namespace summa::gpu;
 using summa::rt::driver::Tensor;
 
 //===----------------------------------------------------------------------===//
-// Input values
-//===----------------------------------------------------------------------===//
-
-float summaRtInputValue(uint64_t seed, int32_t tensor, int64_t globalIndex) {
-  return inputValue(seed, tensor, globalIndex);
-}
-
-//===----------------------------------------------------------------------===//
 // The GPU backend of the driver
 //===----------------------------------------------------------------------===//
 

@@ -4,13 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The deterministic input values of SummaRuntime.h (summaRtInputValue),
-// written once for both the host and the device: the GPU driver fills its
-// tiles on the device with the same numbers as the CPU backend computes on the
-// host. The formula is a copy of the one in runtime/lib/Driver.cpp (it lives
-// there compiled for the host only; both draw from runtime/lib/SplitMix64.h);
-// the unit test InputValueMatchesCpuBackend checks the two agree bit for bit,
-// and the device test DeviceFillMatchesHost checks the device side.
+// The deterministic input values of SummaRuntime.h (summaRtInputValue) as
+// the GPU's device fill uses them: the formula (runtime/lib/SplitMix64.h,
+// inputValue) is the one the host uses, compiled for the device too; the
+// device test DeviceFillMatchesHost checks the device side.
 //
 // A TileMap describes where the elements of one rank's tile (or of a whole
 // tensor) lie in the global row-major tensor.
@@ -26,17 +23,7 @@
 
 namespace summa::gpu {
 
-using summa::rt::splitMix64;
-
-/// summaRtInputValue: uniform in [-1, 1), a multiple of 2^-23.
-SUMMA_HOST_DEVICE inline float inputValue(uint64_t seed, int32_t tensor,
-                                          int64_t globalIndex) {
-  uint64_t hash = splitMix64(seed);
-  hash = splitMix64(hash ^ static_cast<uint32_t>(tensor));
-  hash = splitMix64(hash ^ static_cast<uint64_t>(globalIndex));
-  int64_t bits = static_cast<int64_t>(hash >> 40) - (int64_t(1) << 23);
-  return static_cast<float>(bits) * 0x1p-23f;
-}
+using summa::rt::inputValue;
 
 /// The value the drivers store for element `globalIndex` of input `tensor`
 /// before rounding to the element type: computed in double as the CPU driver

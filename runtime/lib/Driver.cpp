@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The CPU backend's side of the driver (DriverCore.cpp): tiles are host
-// memory, filled on the host from summaRtInputValue, a pure function of
-// (seed, input number, global index).
+// memory, filled on the host (fillHost) from summaRtInputValue, a pure
+// function of (seed, input number, global index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,6 @@
 #include "DriverCore.h"
 #include "Error.h"
 #include "Model.h"
-#include "SplitMix64.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -26,19 +25,6 @@
 
 using namespace summa::rt;
 using summa::rt::driver::Tensor;
-
-//===----------------------------------------------------------------------===//
-// Input values
-//===----------------------------------------------------------------------===//
-
-float summaRtInputValue(uint64_t seed, int32_t tensor, int64_t globalIndex) {
-  uint64_t hash = splitMix64(seed);
-  hash = splitMix64(hash ^ static_cast<uint32_t>(tensor));
-  hash = splitMix64(hash ^ static_cast<uint64_t>(globalIndex));
-  // The top 24 bits give a multiple of 2^-23 in [-1, 1), exact in a float.
-  int64_t bits = static_cast<int64_t>(hash >> 40) - (int64_t(1) << 23);
-  return static_cast<float>(bits) * 0x1p-23f;
-}
 
 //===----------------------------------------------------------------------===//
 // The CPU backend of the driver

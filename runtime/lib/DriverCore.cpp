@@ -25,6 +25,7 @@
 #include "Grid.h"
 #include "HalfFloat.h"
 #include "Profile.h"
+#include "SplitMix64.h"
 
 #include <mpi.h>
 
@@ -372,6 +373,10 @@ void Tensor::store(void *data, int64_t i, double value) const {
         floatToBFloat16(static_cast<float>(value));
   else
     static_cast<float *>(data)[i] = static_cast<float>(value);
+}
+
+float summaRtInputValue(uint64_t seed, int32_t tensor, int64_t globalIndex) {
+  return inputValue(seed, tensor, globalIndex);
 }
 
 void summa::rt::driver::fillHost(const Tensor &tensor, int index, uint64_t seed,
@@ -1003,22 +1008,18 @@ void widenInto(const Tensor &fromTensor, const void *from,
     toTensor.store(to, i, fromTensor.load(from, i));
 }
 
-/// Runs the reference on rank 0, in host memory on either backend, and
-/// compares; returns the exit status. The inputs are loaded (or filled) as
-/// the program's, then widened exactly where the reference computes in f64.
-int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
-                const TensorSource *source, const std::vector<Tensor> &inputs,
-                const std::vector<Tensor> &outputs,
-                const std::vector<HostBuffer> &gathered, const Options &options,
-                const Feed &feed) {
-  // The counters describe the spmd program, not the reference: settle the
-  // spmd program's operations before pausing.
-  settle(backend);
-  ProfilePause pause;
+/// Runs the reference in host memory (on either backend) for --steps steps:
+/// the inputs are loaded (or filled) as the program's, then widened exactly
+/// where the reference computes in f64. Returns the reference's buffer
+/// pointers (inputs, then outputs), which `buffers` owns.
+std::vector<void *> runReference(const SummaProgramDesc &program,
+                                 const ReferenceTensors &ref,
+                                 const TensorSource *source,
+                                 const std::vector<Tensor> &inputs,
+                                 const Options &options, const Feed &feed,
+                                 std::vector<HostBuffer> &buffers) {
   const Backend &host = hostBackend();
-  ReferenceTensors ref(program, inputs, outputs);
-  std::vector<HostBuffer> buffers;
-  buffers.reserve(2 * inputs.size() + outputs.size());
+  buffers.reserve(2 * inputs.size() + ref.outputs.size());
   std::vector<void *> given, pointers;
   for (const Tensor &input : inputs) {
     buffers.emplace_back(input.globalBytes(), "the whole input '" + input.name +
@@ -1056,6 +1057,23 @@ int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
     if (step + 1 < options.steps)
       feedBack(host, ref.inputs, ref.outputs, pointers, /*local=*/false);
   }
+  return pointers;
+}
+
+/// Runs the reference on rank 0 and compares; returns the exit status.
+int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
+                const TensorSource *source, const std::vector<Tensor> &inputs,
+                const std::vector<Tensor> &outputs,
+                const std::vector<HostBuffer> &gathered, const Options &options,
+                const Feed &feed) {
+  // The counters describe the spmd program, not the reference: settle the
+  // spmd program's operations before pausing.
+  settle(backend);
+  ProfilePause pause;
+  ReferenceTensors ref(program, inputs, outputs);
+  std::vector<HostBuffer> buffers;
+  std::vector<void *> pointers =
+      runReference(program, ref, source, inputs, options, feed, buffers);
 
   double maxRel = 0;
   int failed = -1;

@@ -51,8 +51,6 @@ void keepBuffersInHeap() {
 // Life cycle
 //===----------------------------------------------------------------------===//
 
-int32_t summaRtGetAPIVersion(void) { return SUMMA_RT_API_VERSION; }
-
 void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
   GridState &g = gridState;
   if (g.initialised) {
@@ -125,40 +123,4 @@ void summaRtFinalize(void) {
     MPI_Finalize();
   if (!profileWritten)
     std::exit(1);
-}
-
-//===----------------------------------------------------------------------===//
-// Grid queries
-//===----------------------------------------------------------------------===//
-
-int64_t summaRtWorldRank(void) {
-  requireInitialised("summaRtWorldRank");
-  return gridState.worldRank;
-}
-
-int64_t summaRtWorldSize(void) {
-  requireInitialised("summaRtWorldSize");
-  return gridState.worldSize;
-}
-
-int64_t summaRtGridCoord(int32_t axis) {
-  requireInitialised("summaRtGridCoord");
-  if (axis < 0 || axis > 2)
-    fatal("summaRtGridCoord: invalid axis %d (expected 0 = row, 1 = col, "
-          "2 = depth)",
-          axis);
-  return gridState.coords[axis];
-}
-
-int64_t summaRtGridSize(int32_t axis) {
-  requireInitialised("summaRtGridSize");
-  if (axis < 0 || axis > 2)
-    fatal("summaRtGridSize: invalid axis %d (expected 0 = row, 1 = col, "
-          "2 = depth)",
-          axis);
-  return axisExtent(axis);
-}
-
-void summaRtFatal(const char *message) {
-  fatal("%s", message ? message : "fatal error (no message)");
 }

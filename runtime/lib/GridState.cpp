@@ -6,12 +6,16 @@
 //
 // runtime/lib/Grid.h's state and the queries on it, compiled into both
 // runtime libraries; each backend's summaRtInit fills the state (Grid.cpp:
-// MPI sub-communicators; gpu/Context.cpp: NCCL or MPI groups).
+// MPI sub-communicators; gpu/Context.cpp: NCCL or MPI groups). The C ABI's
+// grid queries (summaRtWorldRank, summaRtGridCoord, ...) and
+// summaRtGetAPIVersion are defined here once for both.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
 #include "Grid.h"
+
+#include "summa/Runtime/SummaRuntime.h"
 
 using namespace summa::rt;
 
@@ -54,4 +58,42 @@ const Group &summa::rt::groupFor(int32_t axesMask, const char *caller) {
           "row = 1, col = 2, depth = 4)",
           caller, axesMask);
   return gridState.groups[axesMask];
+}
+
+//===----------------------------------------------------------------------===//
+// Grid queries of the C ABI, the same on both backends
+//===----------------------------------------------------------------------===//
+
+int32_t summaRtGetAPIVersion(void) { return SUMMA_RT_API_VERSION; }
+
+int64_t summaRtWorldRank(void) {
+  requireInitialised("summaRtWorldRank");
+  return gridState.worldRank;
+}
+
+int64_t summaRtWorldSize(void) {
+  requireInitialised("summaRtWorldSize");
+  return gridState.worldSize;
+}
+
+int64_t summaRtGridCoord(int32_t axis) {
+  requireInitialised("summaRtGridCoord");
+  if (axis < 0 || axis > 2)
+    fatal("summaRtGridCoord: invalid axis %d (expected 0 = row, 1 = col, "
+          "2 = depth)",
+          axis);
+  return gridState.coords[axis];
+}
+
+int64_t summaRtGridSize(int32_t axis) {
+  requireInitialised("summaRtGridSize");
+  if (axis < 0 || axis > 2)
+    fatal("summaRtGridSize: invalid axis %d (expected 0 = row, 1 = col, "
+          "2 = depth)",
+          axis);
+  return axisExtent(axis);
+}
+
+void summaRtFatal(const char *message) {
+  fatal("%s", message ? message : "fatal error (no message)");
 }

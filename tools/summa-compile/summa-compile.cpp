@@ -23,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "summa/Analysis/Planner.h"
@@ -504,13 +505,26 @@ static void writeLibraryHeader(raw_ostream &os, const ProgramInfo &p,
         "#ifdef __cplusplus\n}\n#endif\n#endif\n";
 }
 
-static LogicalResult runPasses(ModuleOp module,
+/// --mlir-timing: one report for every pipeline summa-compile runs (set in
+/// main).
+static TimingScope *timingScope = nullptr;
+
+/// Runs the passes `build` adds on `module`; `phase` names them in the
+/// --mlir-timing report.
+static LogicalResult runPasses(ModuleOp module, StringRef phase,
                                function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
   // --mlir-print-ir-*, --mlir-timing and the other pass-manager options
   // apply to every pipeline summa-compile runs.
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  // A scope per phase: pass managers that reuse the memory of an earlier
+  // one's passes must not add to its timers.
+  std::optional<TimingScope> scope;
+  if (timingScope) {
+    scope = timingScope->nest(phase);
+    pm.enableTiming(*scope);
+  }
   build(pm);
   return pm.run(module);
 }
@@ -654,60 +668,54 @@ struct PlantKernelBugPass
 };
 } // namespace
 
-static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+/// What --target (and --gpu-loops-on-host) select: the runtime library to
+/// link and, for kernels, how to build them.
+struct Target {
   std::string runtimeLib = SUMMA_RUNTIME_LIBRARY;
   std::optional<summa::CudaOptions> cuda;
+};
+
+static FailureOr<Target> chooseTarget() {
+  Target t;
   if (testPlantKernelBug && !gpuLoopsOnHost && target != "cuda")
     return fail("--test-plant-kernel-bug needs --gpu-loops-on-host or "
                 "--target=cuda");
-  auto plantKernelBug = [](summa::CudaOptions &options) {
-    if (testPlantKernelBug)
-      options.afterKernelLoops = [](OpPassManager &pm) {
-        pm.addPass(std::make_unique<PlantKernelBugPass>());
-      };
-  };
-  if (target == "cpu" && gpuLoopsOnHost) {
-    cuda.emplace();
-    cuda->loopsOnHost = true;
-    cuda->blockSize = gpuBlockSize;
-    plantKernelBug(*cuda);
+  if (gpuBlockSize < 1 || gpuBlockSize > 1024)
+    return fail("--gpu-block-size must be in [1, 1024]");
+  if (target == "cpu" && !gpuLoopsOnHost)
+    return t;
+  if (target == "cpu") {
+    t.cuda.emplace();
+    t.cuda->loopsOnHost = true;
   } else if (target == "cuda") {
 #ifdef SUMMA_RUNTIME_CUDA_LIBRARY
-    runtimeLib = SUMMA_RUNTIME_CUDA_LIBRARY;
-    cuda.emplace();
-    plantKernelBug(*cuda);
-    cuda->chip = cudaChip;
-    cuda->toolkit =
+    t.runtimeLib = SUMMA_RUNTIME_CUDA_LIBRARY;
+    t.cuda.emplace();
+    t.cuda->chip = cudaChip;
+    t.cuda->toolkit =
         cudaToolkit.empty() ? SUMMA_CUDA_TOOLKIT_DIR : cudaToolkit.getValue();
-    cuda->blockSize = gpuBlockSize;
-    if (!StringRef(cuda->chip).starts_with("sm_"))
+    if (!StringRef(t.cuda->chip).starts_with("sm_"))
       return fail("--cuda-chip must name an architecture such as sm_80 or "
                   "sm_90, got '" +
-                  cuda->chip + "'");
+                  t.cuda->chip + "'");
 #else
     return fail("--target=cuda: this build has no GPU backend (nvcc was not "
                 "found when it was configured); use --target=cpu");
 #endif
-  } else if (target != "cpu") {
+  } else {
     return fail("unknown --target '" + target + "' (expected cpu or cuda)");
   }
-  if (gpuBlockSize < 1 || gpuBlockSize > 1024)
-    return fail("--gpu-block-size must be in [1, 1024]");
-  OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!spmd)
-    return failure();
-  if (liftConstants < 0)
-    return fail("--lift-constants must be >= 0");
-  if (liftConstants > 0 && failed(runPasses(*spmd, [&](OpPassManager &pm) {
-        summa::SummaLiftConstantsOptions lift;
-        lift.minElements = liftConstants;
-        pm.addPass(summa::createSummaLiftConstants(lift));
-      })))
-    return failure();
-  func::FuncOp entry = findEntry(*spmd, entryName);
-  if (!entry)
-    return failure();
+  t.cuda->blockSize = gpuBlockSize;
+  if (testPlantKernelBug)
+    t.cuda->afterKernelLoops = [](OpPassManager &pm) {
+      pm.addPass(std::make_unique<PlantKernelBugPass>());
+    };
+  return t;
+}
 
+/// --grid: q,q,d, or the planner's best grid of --ranks for `entry`.
+static FailureOr<SmallVector<int64_t>> chooseGrid(ModuleOp module,
+                                                  func::FuncOp entry) {
   SmallVector<int64_t> grid;
   if (gridOpt == "auto") {
     if (ranksOpt <= 0)
@@ -715,7 +723,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     summa::plan::PlanOptions options;
     options.ranks = ranksOpt;
     options.entry = entry.getSymName().str();
-    FailureOr<summa::plan::Plan> plan = summa::plan::planModule(*spmd, options);
+    FailureOr<summa::plan::Plan> plan =
+        summa::plan::planModule(module, options);
     if (failed(plan))
       return failure();
     if (plan->best < 0)
@@ -725,43 +734,207 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
                 plan->strategies[plan->best].grid.end());
     llvm::errs() << "summa-compile: --grid=auto picked [" << grid[0] << ","
                  << grid[1] << "," << grid[2] << "]: " << plan->reason << "\n";
-  } else {
-    for (StringRef part : llvm::split(StringRef(gridOpt), ',')) {
-      int64_t v;
-      if (part.trim().getAsInteger(10, v))
-        return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
-      grid.push_back(v);
-    }
+    return grid;
+  }
+  for (StringRef part : llvm::split(StringRef(gridOpt), ',')) {
+    int64_t v;
+    if (part.trim().getAsInteger(10, v))
+      return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
+    grid.push_back(v);
   }
   if (!summa::isGridShape(grid))
     return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
-  std::string entryFn = entry.getSymName().str();
+  return grid;
+}
+
+/// --check's reference: a copy of the input (before partitioning) or
+/// --reference-file, whose function (--reference, else the entry's name or
+/// the file's only public one) must have the entry's type. Sets
+/// `program.reference`.
+static OwningOpRef<ModuleOp> loadReference(MLIRContext &context, ModuleOp input,
+                                           func::FuncOp entry,
+                                           ProgramInfo &program) {
   OwningOpRef<ModuleOp> reference;
   if (referenceFile.empty()) {
-    reference = spmd->clone();
+    reference = input.clone();
   } else {
     llvm::SourceMgr refSources;
     reference = parseSourceFile<ModuleOp>(referenceFile.getValue(), refSources,
                                           ParserConfig(&context));
-    if (!reference)
-      return fail("cannot parse the reference file '" + referenceFile + "'");
+    if (!reference) {
+      (void)fail("cannot parse the reference file '" + referenceFile + "'");
+      return {};
+    }
   }
   func::FuncOp refEntry =
       findEntry(*reference, !referenceName.empty()  ? StringRef(referenceName)
-                            : referenceFile.empty() ? StringRef(entryFn)
+                            : referenceFile.empty() ? entry.getSymName()
                                                     : StringRef());
   if (!refEntry)
-    return failure();
-  if (refEntry.getFunctionType() != entry.getFunctionType())
-    return refEntry.emitError()
-           << "the reference function's type " << refEntry.getFunctionType()
-           << " differs from the entry's " << entry.getFunctionType();
-  std::string refFn = refEntry.getSymName().str();
+    return {};
+  if (refEntry.getFunctionType() != entry.getFunctionType()) {
+    refEntry.emitError() << "the reference function's type "
+                         << refEntry.getFunctionType()
+                         << " differs from the entry's "
+                         << entry.getFunctionType();
+    return {};
+  }
+  program.reference = refEntry.getSymName().str();
+  return reference;
+}
 
-  // Partitioned program.
-  if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
+/// The reference in f64 (summa-promote-floats) where the module allows it,
+/// otherwise in its own types with the reason as a warning.
+static void promoteReference(MLIRContext &context, ModuleOp reference,
+                             ProgramInfo &program) {
+  if (!referenceInF64)
+    return;
+  std::string why;
+  {
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+      if (why.empty()) {
+        llvm::raw_string_ostream os(why);
+        os << diag.getLocation() << ": " << diag.str();
+      }
+      return success();
+    });
+    program.referenceF64 = succeeded(
+        runPasses(reference, "reference in f64", [](OpPassManager &pm) {
+          pm.addPass(summa::createSummaPromoteFloats());
+        }));
+  }
+  if (!program.referenceF64)
+    llvm::errs() << "summa-compile: warning: --check's reference computes "
+                    "in the model's own element types: "
+                 << why << "\n";
+}
+
+/// Both modules to LLVM IR: the partitioned one for `t`, the reference as
+/// host code through the plain CPU pipeline on every target (linalg to
+/// loops, no kernels or kernel loop forms, no library, libm), so that a bug
+/// in the partitioned program's code generation cannot hide on both sides
+/// of --check. Returns them linked into one module.
+static std::unique_ptr<llvm::Module>
+lowerBoth(ModuleOp spmd, ModuleOp reference, const ProgramInfo &program,
+          const Target &t, llvm::LLVMContext &llvmContext) {
+  for (ModuleOp m : {spmd, reference})
+    if (failed(runPasses(m, m == spmd ? "lower" : "lower the reference",
+                         [&](OpPassManager &pm) {
+                           summa::LowerOptions lower;
+                           lower.overlap = overlap && m == spmd;
+                           lower.cuda =
+                               t.cuda && m == spmd ? &*t.cuda : nullptr;
+                           lower.plain = m == reference;
+                           lower.remarks = remarks && m == spmd;
+                           lower.packArguments.push_back(
+                               m == spmd ? program.entry + "__spmd"
+                                         : program.reference + "__ref");
+                           summa::buildLowerToLLVMPipeline(pm, lower);
+                         })))
+      return nullptr;
+  std::unique_ptr<llvm::Module> llvmModule =
+      toLLVM(spmd, llvmContext, "summa_spmd");
+  std::unique_ptr<llvm::Module> llvmRef =
+      toLLVM(reference, llvmContext, "summa_ref");
+  if (!llvmModule || !llvmRef) {
+    (void)fail("translation to LLVM IR failed");
+    return nullptr;
+  }
+  if (llvm::Linker::linkModules(*llvmModule, std::move(llvmRef))) {
+    (void)fail("linking the partitioned and reference modules failed");
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+/// --emit=exe or lib: the object, the generated main (and, for a library,
+/// its header), linked against the runtime.
+static LogicalResult writeBinary(llvm::Module &llvmModule,
+                                 const ProgramInfo &program,
+                                 ArrayRef<int64_t> grid, const Target &t) {
+  SmallString<128> objPath, mainPath;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("summa-model", "o", objPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  if (failed(emitObject(llvmModule, objPath)))
+    return failure();
+  if (auto ec =
+          llvm::sys::fs::createTemporaryFile("summa-main", "cpp", mainPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  bool library = emit == Emit::Lib;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(mainPath, ec);
+    if (ec)
+      return fail("cannot write " + mainPath + ": " + ec.message());
+    writeMain(os, program, grid, library);
+  }
+  if (library) {
+    SmallString<128> headerPath(outputFile);
+    llvm::sys::path::replace_extension(headerPath, "h");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(headerPath, ec);
+    if (ec)
+      return fail("cannot write " + headerPath + ": " + ec.message());
+    writeLibraryHeader(os, program, grid, outputFile);
+  }
+  LogicalResult linked =
+      link(mainPath, objPath, outputFile, t.runtimeLib, library);
+  if (keepTemps) {
+    llvm::errs() << "summa-compile: kept " << mainPath << " and " << objPath
+                 << "\n";
+  } else {
+    llvm::sys::fs::remove(mainPath);
+    llvm::sys::fs::remove(objPath);
+  }
+  return linked;
+}
+
+/// Writes `print` to --output (-o).
+template <typename PrintFn>
+static LogicalResult writeOutput(PrintFn print) {
+  std::string error;
+  auto out = openOutputFile(outputFile, &error);
+  if (!out)
+    return fail(error);
+  print(out->os());
+  out->keep();
+  return success();
+}
+
+static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  FailureOr<Target> t = chooseTarget();
+  if (failed(t))
+    return failure();
+  if (liftConstants < 0)
+    return fail("--lift-constants must be >= 0");
+  OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!spmd)
+    return failure();
+  if (liftConstants > 0 &&
+      failed(runPasses(*spmd, "lift constants", [&](OpPassManager &pm) {
+        summa::SummaLiftConstantsOptions lift;
+        lift.minElements = liftConstants;
+        pm.addPass(summa::createSummaLiftConstants(lift));
+      })))
+    return failure();
+  func::FuncOp entry = findEntry(*spmd, entryName);
+  if (!entry)
+    return failure();
+  FailureOr<SmallVector<int64_t>> grid = chooseGrid(*spmd, entry);
+  if (failed(grid))
+    return failure();
+  std::string entryFn = entry.getSymName().str();
+  ProgramInfo referenceInfo;
+  OwningOpRef<ModuleOp> reference =
+      loadReference(context, *spmd, entry, referenceInfo);
+  if (!reference)
+    return failure();
+
+  // The partitioned program; its tensors are described once their layouts
+  // are known.
+  if (failed(runPasses(*spmd, "assign layouts", [&](OpPassManager &pm) {
         summa::SummaAssignLayoutsOptions options;
-        options.grid.assign(grid.begin(), grid.end());
+        options.grid.assign(grid->begin(), grid->end());
         summa::buildAssignLayoutsPipeline(pm, options);
       })))
     return failure();
@@ -769,126 +942,31 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       describeProgram(spmd->lookupSymbol<func::FuncOp>(entryFn));
   if (failed(program))
     return failure();
-  program->reference = refFn;
-  if (failed(runPasses(*spmd, [&](OpPassManager &pm) {
+  program->reference = referenceInfo.reference;
+  if (failed(runPasses(*spmd, "partition", [&](OpPassManager &pm) {
         summa::buildPartitionPipeline(
             pm, reusePanels || memoryBudget.getNumOccurrences()
                     ? std::optional<int64_t>(memoryBudget)
                     : std::nullopt);
       })))
     return failure();
-  if (emit == Emit::SpmdMLIR) {
-    std::string error;
-    auto out = openOutputFile(outputFile, &error);
-    if (!out)
-      return fail(error);
-    spmd->print(out->os());
-    out->keep();
-    return success();
-  }
+  if (emit == Emit::SpmdMLIR)
+    return writeOutput([&](raw_ostream &os) { spmd->print(os); });
+
   renameFunctions(*spmd, "__spmd");
   renameFunctions(*reference, "__ref");
-  if (referenceInF64) {
-    // In f64 where the module allows it; otherwise in its own types, with
-    // the reason as a warning.
-    std::string why;
-    {
-      ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
-        if (why.empty()) {
-          llvm::raw_string_ostream os(why);
-          os << diag.getLocation() << ": " << diag.str();
-        }
-        return success();
-      });
-      program->referenceF64 =
-          succeeded(runPasses(*reference, [](OpPassManager &pm) {
-            pm.addPass(summa::createSummaPromoteFloats());
-          }));
-    }
-    if (!program->referenceF64)
-      llvm::errs() << "summa-compile: warning: --check's reference computes "
-                      "in the model's own element types: "
-                   << why << "\n";
-  }
-  for (ModuleOp m : {*spmd, *reference})
-    if (failed(runPasses(m, [&](OpPassManager &pm) {
-          // The reference of every target is host code through the plain
-          // CPU pipeline (linalg to loops, no kernels or kernel loop forms,
-          // no BLAS for local contractions, libm), so that a bug in the
-          // spmd program's code generation cannot hide in both sides of
-          // --check.
-          summa::LowerOptions lower;
-          lower.overlap = overlap && m == *spmd;
-          lower.cuda = cuda && m == *spmd ? &*cuda : nullptr;
-          lower.plain = m == *reference;
-          lower.remarks = remarks && m == *spmd;
-          lower.packArguments.push_back(
-              (m == *spmd ? entryFn + "__spmd" : refFn + "__ref"));
-          summa::buildLowerToLLVMPipeline(pm, lower);
-        })))
-      return failure();
-
+  promoteReference(context, *reference, *program);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      toLLVM(*spmd, llvmContext, "summa_spmd");
-  std::unique_ptr<llvm::Module> llvmRef =
-      toLLVM(*reference, llvmContext, "summa_ref");
-  if (!llvmModule || !llvmRef)
-    return fail("translation to LLVM IR failed");
-  if (llvm::Linker::linkModules(*llvmModule, std::move(llvmRef)))
-    return fail("linking the partitioned and reference modules failed");
-  if (emit == Emit::LLVMIR) {
-    std::string error;
-    auto out = openOutputFile(outputFile, &error);
-    if (!out)
-      return fail(error);
-    llvmModule->print(out->os(), nullptr);
-    out->keep();
-    return success();
-  }
-
-  SmallString<128> objPath, mainPath;
-  if (emit == Emit::Obj) {
-    objPath = outputFile;
-  } else {
-    if (auto ec =
-            llvm::sys::fs::createTemporaryFile("summa-model", "o", objPath))
-      return fail("cannot create a temporary file: " + ec.message());
-  }
-  if (failed(emitObject(*llvmModule, objPath)))
+      lowerBoth(*spmd, *reference, *program, *t, llvmContext);
+  if (!llvmModule)
     return failure();
+  if (emit == Emit::LLVMIR)
+    return writeOutput(
+        [&](raw_ostream &os) { llvmModule->print(os, nullptr); });
   if (emit == Emit::Obj)
-    return success();
-
-  if (auto ec =
-          llvm::sys::fs::createTemporaryFile("summa-main", "cpp", mainPath))
-    return fail("cannot create a temporary file: " + ec.message());
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(mainPath, ec);
-    if (ec)
-      return fail("cannot write " + mainPath + ": " + ec.message());
-    writeMain(os, *program, grid, emit == Emit::Lib);
-  }
-  if (emit == Emit::Lib) {
-    SmallString<128> headerPath(outputFile);
-    llvm::sys::path::replace_extension(headerPath, "h");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(headerPath, ec);
-    if (ec)
-      return fail("cannot write " + headerPath + ": " + ec.message());
-    writeLibraryHeader(os, *program, grid, outputFile);
-  }
-  LogicalResult linked =
-      link(mainPath, objPath, outputFile, runtimeLib, emit == Emit::Lib);
-  if (keepTemps)
-    llvm::errs() << "summa-compile: kept " << mainPath << " and " << objPath
-                 << "\n";
-  else {
-    llvm::sys::fs::remove(mainPath);
-    llvm::sys::fs::remove(objPath);
-  }
-  return linked;
+    return emitObject(*llvmModule, outputFile);
+  return writeBinary(*llvmModule, *program, *grid, *t);
 }
 
 int main(int argc, char **argv) {
@@ -899,6 +977,7 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -922,5 +1001,11 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // --mlir-timing's report is printed when `timing` goes out of scope.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope root = timing.getRootScope();
+  if (timing.isEnabled())
+    timingScope = &root;
   return failed(compile(context, sourceMgr)) ? 1 : 0;
 }

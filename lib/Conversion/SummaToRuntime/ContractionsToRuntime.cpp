@@ -126,10 +126,20 @@ loopStrides(linalg::GenericOp op) {
   return table;
 }
 
-/// Lowers `op` if it is a contraction whose batches are strided GEMMs;
-/// otherwise says why not in `why`.
-LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
-                               std::string &why) {
+/// A contraction as the runtime's batched GEMM takes it.
+struct Gemm {
+  Contraction c;
+  int32_t dtype = -1;
+  SmallVector<int64_t> ranges;
+  bool transA = false, transB = false;
+  int64_t lda = 0, ldb = 0, ldc = 0;
+  /// Per operand (A, B, C), its stride along each batch dimension.
+  SmallVector<SmallVector<int64_t>> batchStrides;
+};
+
+/// `op` as a batched GEMM if it is a contraction whose batches are strided
+/// (transposed) row-major matrices; otherwise says why not in `why`.
+FailureOr<Gemm> matchGemm(linalg::GenericOp op, std::string &why) {
   std::optional<Contraction> c = matchContraction(op);
   if (!c) {
     why = op.getNumReductionLoops() == 0
@@ -137,18 +147,19 @@ LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
               : "a reduction that is not a product summed over one dimension";
     return failure();
   }
-  int32_t dtype = -1;
+  Gemm g;
+  g.c = *c;
   for (Value v : op->getOperands()) {
     int32_t code =
         abi::getDTypeCode(cast<MemRefType>(v.getType()).getElementType());
-    if (code < 0 || (dtype >= 0 && code != dtype)) {
+    if (code < 0 || (g.dtype >= 0 && code != g.dtype)) {
       why = "an element type the GEMM does not take, or mixed types";
       return failure();
     }
-    dtype = code;
+    g.dtype = code;
   }
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+  g.ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(g.ranges, ShapedType::isDynamic)) {
     why = "dynamic sizes";
     return failure();
   }
@@ -164,19 +175,30 @@ LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
     return failure();
   // Row-major op(A)[m, k]: A itself (unit stride along k) or Aᵀ stored
   // [k, m] (unit stride along m); likewise op(B)[k, n].
-  bool transA = *aK != 1, transB = *bN != 1;
-  if ((transA && *aM != 1) || (transB && *bK != 1))
+  g.transA = *aK != 1;
+  g.transB = *bN != 1;
+  if ((g.transA && *aM != 1) || (g.transB && *bK != 1))
     return failure();
-  int64_t lda = transA ? *aK : *aM, ldb = transB ? *bN : *bK, ldc = *cM;
-  SmallVector<SmallVector<int64_t>> batchStrides(3);
+  g.lda = g.transA ? *aK : *aM;
+  g.ldb = g.transB ? *bN : *bK;
+  g.ldc = *cM;
+  g.batchStrides.resize(3);
   for (unsigned d : c->batch)
     for (unsigned operand = 0; operand < 3; ++operand) {
       std::optional<int64_t> s = stride(operand, d);
       if (!s)
         return failure();
-      batchStrides[operand].push_back(*s);
+      g.batchStrides[operand].push_back(*s);
     }
+  return g;
+}
 
+/// Replaces `op` by calls of summaRtMatmulBatched: the innermost batch
+/// dimension is the runtime's batch (one call runs all of it), outer batch
+/// dimensions become loops; no batch dimension is a batch of one, so that
+/// the runtime counts it among the local GEMMs, apart from the SUMMA GEMMs
+/// of summaRtMatmul.
+void emitGemm(linalg::GenericOp op, ModuleOp module, const Gemm &g) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> bases, offsets;
@@ -185,72 +207,72 @@ LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
     offsets.push_back(
         memref::ExtractStridedMetadataOp::create(b, loc, v).getOffset());
   }
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto i32 = [&](OpBuilder &builder, int64_t v) -> Value {
-    return arith::ConstantIntOp::create(builder, loc, v, 32);
-  };
-  // The innermost batch dimension is the runtime's batch (one call runs
-  // all of it); outer batch dimensions become loops.
-  unsigned loops = c->batch.empty() ? 0 : c->batch.size() - 1;
+  ArrayRef<unsigned> batch = g.c.batch;
+  unsigned loops = batch.empty() ? 0 : batch.size() - 1;
   SmallVector<Value> lbs, ubs, steps;
-  for (unsigned d : ArrayRef<unsigned>(c->batch).take_front(loops)) {
-    lbs.push_back(index(0));
-    ubs.push_back(index(ranges[d]));
-    steps.push_back(index(1));
+  for (unsigned d : batch.take_front(loops)) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, g.ranges[d]));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
   }
   scf::buildLoopNest(
       b, loc, lbs, ubs, steps,
       [&](OpBuilder &nb, Location loc, ValueRange ivs) {
-        SmallVector<Value> at(offsets);
-        for (unsigned operand = 0; operand < 3; ++operand)
-          for (auto [iv, s] : llvm::zip(ivs, batchStrides[operand])) {
-            Value step = arith::MulIOp::create(
-                nb, loc, iv, arith::ConstantIndexOp::create(nb, loc, s));
-            at[operand] = arith::AddIOp::create(nb, loc, at[operand], step);
-          }
-        auto constant = [&](int64_t v) -> Value {
+        auto index = [&](int64_t v) -> Value {
           return arith::ConstantIndexOp::create(nb, loc, v);
         };
-        Value dt = i32(nb, dtype), mv = constant(ranges[c->m]),
-              nv = constant(ranges[c->n]), kv = constant(ranges[c->k]),
-              ta = i32(nb, transA), tb = i32(nb, transB), acc = i32(nb, 1);
-        if (c->batch.empty()) {
-          // A batch of one, so that the runtime counts it among the local
-          // GEMMs, apart from the SUMMA GEMMs of summaRtMatmul.
-          abi::createCall(nb, loc, module, abi::kMatmulBatched,
-                          {dt,          bases[0], at[0], constant(lda),
-                           constant(0), bases[1], at[1], constant(ldb),
-                           constant(0), bases[2], at[2], constant(ldc),
-                           constant(0), mv,       nv,    kv,
-                           constant(1), ta,       tb,    acc});
-          return;
-        }
-        unsigned inner = c->batch.back();
+        auto i32 = [&](int64_t v) -> Value {
+          return arith::ConstantIntOp::create(nb, loc, v, 32);
+        };
+        SmallVector<Value> at(offsets);
+        for (unsigned operand = 0; operand < 3; ++operand)
+          for (auto [iv, s] : llvm::zip(ivs, g.batchStrides[operand]))
+            at[operand] = arith::AddIOp::create(
+                nb, loc, at[operand],
+                arith::MulIOp::create(nb, loc, iv, index(s)));
+        // The runtime's batch: the innermost batch dimension, or one.
+        auto batchStride = [&](unsigned operand) {
+          return batch.empty() ? 0 : g.batchStrides[operand].back();
+        };
+        int64_t count = batch.empty() ? 1 : g.ranges[batch.back()];
+        // The scalar arguments first, the leading dimensions and strides in
+        // the call's order (tests read the constants in this order).
+        Value dt = i32(g.dtype), m = index(g.ranges[g.c.m]),
+              n = index(g.ranges[g.c.n]), k = index(g.ranges[g.c.k]),
+              ta = i32(g.transA), tb = i32(g.transB), acc = i32(1);
         abi::createCall(nb, loc, module, abi::kMatmulBatched,
                         {dt,
                          bases[0],
                          at[0],
-                         constant(lda),
-                         constant(batchStrides[0].back()),
+                         index(g.lda),
+                         index(batchStride(0)),
                          bases[1],
                          at[1],
-                         constant(ldb),
-                         constant(batchStrides[1].back()),
+                         index(g.ldb),
+                         index(batchStride(1)),
                          bases[2],
                          at[2],
-                         constant(ldc),
-                         constant(batchStrides[2].back()),
-                         mv,
-                         nv,
-                         kv,
-                         constant(ranges[inner]),
+                         index(g.ldc),
+                         index(batchStride(2)),
+                         m,
+                         n,
+                         k,
+                         index(count),
                          ta,
                          tb,
                          acc});
       });
   op.erase();
+}
+
+/// Lowers `op` if it is a contraction whose batches are strided GEMMs;
+/// otherwise says why not in `why`.
+LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
+                               std::string &why) {
+  FailureOr<Gemm> gemm = matchGemm(op, why);
+  if (failed(gemm))
+    return failure();
+  emitGemm(op, module, *gemm);
   return success();
 }
 

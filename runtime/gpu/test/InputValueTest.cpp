@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // This executable links the CPU backend (libsumma_runtime.so), so that the
-// GPU backend's copy of the input formula (InputValue.h, also compiled for
-// the device) is compared with summaRtInputValue of runtime/lib/Driver.cpp
-// itself, and the tile maps with the CPU driver's element order.
+// input formula as the device fill includes it (InputValue.h, the inline
+// function of SplitMix64.h) is compared with the exported summaRtInputValue,
+// and the tile maps with the CPU driver's element order.
 //
 //===----------------------------------------------------------------------===//
 

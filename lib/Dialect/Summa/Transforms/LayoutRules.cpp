@@ -94,7 +94,10 @@ static void dropRepeatedAxes(SmallVector<std::optional<DimLayout>> &loops,
     }
 }
 
-static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
+/// The split of each loop of `op` (steps 1 and 2 of visitStructured), or
+/// none where it is not known yet.
+static SmallVector<std::optional<DimLayout>>
+chooseLoopSplits(LayoutRuleState &s, linalg::LinalgOp op) {
   unsigned numLoops = op.getNumLoops();
   SmallVector<std::optional<DimLayout>> loops(numLoops);
   SmallVector<bool> fixed(numLoops, false);
@@ -166,9 +169,14 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
         seen.set(d);
       }
   }
-  // 3. A reduction over split loops is a partial result completed by an
-  // all-reduce when its combiner allows; otherwise its reduced loops are
-  // not split (the operands are gathered).
+  return loops;
+}
+
+/// Step 3: a reduction over split loops is a partial result completed by an
+/// all-reduce when its combiner allows; otherwise its reduced loops are not
+/// split (the operands are gathered).
+static void resolveReductions(LayoutRuleState &s, linalg::LinalgOp op,
+                              SmallVector<std::optional<DimLayout>> &loops) {
   SmallVector<GridAxis> reduceAxes;
   for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
     if (iter == utils::IteratorType::reduction && loops[i])
@@ -178,9 +186,12 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
     for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
       if (iter == utils::IteratorType::reduction && loops[i])
         loops[i] = DimLayout();
-  // A tensor read inside the body (an embedding table or the logits read
-  // with tensor.extract at computed indices) is whole on every rank: the
-  // indices are global (summa-partition makes linalg.index global).
+}
+
+/// A tensor read inside the body (an embedding table or the logits read
+/// with tensor.extract at computed indices) is whole on every rank: the
+/// indices are global (summa-partition makes linalg.index global).
+static void wantCapturedTensorsWhole(LayoutRuleState &s, linalg::LinalgOp op) {
   op->walk([&](Operation *inner) {
     if (inner == op.getOperation())
       return;
@@ -192,7 +203,13 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
         s.want(use, s.make(DimSplits(type.getRank())));
     }
   });
-  // 4. Every operand and result whose loops are all known gets its layout.
+}
+
+/// Step 4: every operand and result whose loops are all known gets its
+/// layout.
+static LogicalResult
+assignKnownLayouts(LayoutRuleState &s, linalg::LinalgOp op,
+                   ArrayRef<std::optional<DimLayout>> loops) {
   auto splitsFor = [&](AffineMap map) -> std::optional<DimSplits> {
     DimSplits splits;
     for (AffineExpr expr : map.getResults()) {
@@ -229,6 +246,17 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
     s.define(res, *layout);
   }
   return success();
+}
+
+/// The rule of every linalg structured op, by its indexing maps: each loop
+/// gets a split from the results and operands that have layouts, reductions
+/// over split loops become partial results, and every operand and result
+/// whose loops are known gets its layout.
+static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
+  SmallVector<std::optional<DimLayout>> loops = chooseLoopSplits(s, op);
+  resolveReductions(s, op, loops);
+  wantCapturedTensorsWhole(s, op);
+  return assignKnownLayouts(s, op, loops);
 }
 
 static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
