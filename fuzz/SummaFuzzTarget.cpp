@@ -51,6 +51,7 @@
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/InitAllSumma.h"
+#include "summa/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -278,8 +279,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (input.contains("dense<"))
     run("summa-materialize-splats", textual("summa-materialize-splats"));
   if (input.contains("memref<"))
-    run("summa-contractions-to-runtime ... summa-verify-host-code",
-        textual("summa-contractions-to-runtime,summa-prepare-device-ops,"
+    run("convert-contractions-to-runtime ... summa-verify-host-code",
+        textual("convert-contractions-to-runtime,summa-prepare-device-ops,"
                 "convert-linalg-to-parallel-loops,"
                 "summa-map-parallel-loops{block-size=7},"
                 "convert-parallel-loops-to-gpu,gpu-kernel-outlining,"

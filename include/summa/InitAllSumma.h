@@ -16,6 +16,8 @@
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Pipelines/Pipelines.h"
+#include "summa/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -37,6 +39,7 @@ inline void registerAllSummaDialects(DialectRegistry &registry) {
 /// summa pipelines.
 inline void registerAllSummaPasses() {
   registerAllPasses();
+  registerSummaLinalgPasses();
   registerSummaPasses();
   registerSummaConversionPasses();
   registerSummaPipelines();

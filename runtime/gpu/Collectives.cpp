@@ -33,6 +33,7 @@
 #include "GpuCheck.h"
 #include "GpuContext.h"
 #include "Grid.h"
+#include "HostBlocks.h"
 #include "HostCollectives.h"
 #include "Profile.h"
 #include "RequestTable.h"
@@ -51,6 +52,7 @@
 using namespace summa::gpu;
 using summa::rt::CollectiveKind;
 using summa::rt::Group;
+using summa::rt::overlaps;
 
 namespace {
 
@@ -87,10 +89,6 @@ ncclRedOp_t ncclOp(int32_t kind) {
 char *elementPointer(intptr_t base, int64_t offset, const GpuDType &type) {
   return reinterpret_cast<char *>(base) +
          offset * static_cast<int64_t>(type.size);
-}
-
-bool overlaps(const char *a, int64_t aBytes, const char *b, int64_t bBytes) {
-  return aBytes > 0 && bBytes > 0 && a < b + bBytes && b < a + aBytes;
 }
 
 /// The communication stream waits for what is queued on the compute stream.

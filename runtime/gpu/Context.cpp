@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // summaRtInit / summaRtFinalize and the grid queries of the C ABI for the
-// GPU backend, the internal interface of runtime/lib/Grid.h (so that
+// GPU backend, the internal interface of runtime/common/Grid.h (so that
 // Profile.cpp is shared with the CPU backend), and the device state:
 // device choice, streams, events, cuBLAS handles and communicators.
 //
@@ -13,7 +13,7 @@
 // every rank joins the world communicator, and ncclCommSplit builds one
 // communicator per axes mask with colour = the rank's world rank with the
 // spanned coordinates zeroed and key = its world rank, exactly the
-// MPI_Comm_split of the CPU backend (runtime/lib/Grid.cpp). Masks whose
+// MPI_Comm_split of the CPU backend (runtime/cpu/Grid.cpp). Masks whose
 // group has one rank get none (their collectives return at once), a group
 // that is the whole world uses the world communicator. MPI mode: the CPU
 // backend's MPI_Comm_split, nothing from NCCL.
@@ -50,7 +50,7 @@ using summa::rt::GridState;
 using summa::rt::Group;
 
 namespace {
-/// runtime/lib/Grid.h's state (GridState.cpp, shared with the CPU backend).
+/// runtime/common/Grid.h's state (GridState.cpp, shared with the CPU backend).
 GridState &gridState = summa::rt::grid();
 Context state;
 

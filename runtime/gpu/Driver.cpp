@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The GPU backend's side of the driver (runtime/lib/DriverCore.cpp, shared
+// The GPU backend's side of the driver (runtime/common/DriverCore.cpp, shared
 // with the CPU backend: options, output lines, exit statuses, --dump and the
 // --check comparison are the same). What differs:
 //  * every tile is allocated from the device pool, and inputs are filled ON
@@ -42,18 +42,6 @@ using summa::rt::driver::Tensor;
 //===----------------------------------------------------------------------===//
 
 namespace {
-size_t elementSize(const SummaTensorDesc &desc, const char *role,
-                   const char *name) {
-  const char *caller = "summaRtMain";
-  if (!gpuDTypeName(desc.dtype))
-    summa::rt::fatal("%s: %s '%s' has an invalid element type %d", caller, role,
-                     name, desc.dtype);
-  GpuDType type{};
-  requireValid(checkDType(caller, desc.dtype, /*allowF64=*/true, &type,
-                          /*allowInt=*/true));
-  return type.size;
-}
-
 void announce() {
   if (summa::rt::grid().worldRank != 0)
     return;
@@ -142,7 +130,7 @@ const summa::rt::driver::Backend gpuBackend = {
     "  SUMMA_GPU_COLLECTIVES=mpi  collectives over MPI through host memory, "
     "so that\n"
     "                      several ranks can share one GPU (testing only)\n",
-    elementSize,
+    summa::rt::driver::anyElementSize,
     announce,
     allocateDevice,
     releaseDevice,

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The CUDA / cuBLAS / NCCL failure reports of GpuCheck.h, through
-// summa::rt::fatal (runtime/lib/Error.cpp, shared with the CPU backend): one
+// summa::rt::fatal (runtime/common/Error.cpp, shared with the CPU backend): one
 // line naming the call, then this rank's NCCL communicators are aborted (the
 // hook summaRtInit sets, so that no NCCL kernel or proxy thread of this rank
 // keeps its peers waiting) and every rank with MPI_Abort.

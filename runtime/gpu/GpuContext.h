@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The GPU backend keeps the grid in the CPU backend's summa::rt::GridState
-// (runtime/lib/Grid.h: world rank, grid, coordinates, and in the MPI test
+// (runtime/common/Grid.h: world rank, grid, coordinates, and in the MPI test
 // mode the MPI sub-communicators), so that the CPU backend's Profile.cpp
 // compiles unchanged into this library; everything CUDA lives here.
 //

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Follows runtime/lib/Collectives.cpp (the CPU backend) closely: the same MPI
+// Follows runtime/cpu/Collectives.cpp (the CPU backend) closely: the same MPI
 // calls, the same [outer, n, inner] <-> [n, outer, inner] rearrangements,
 // plus 16-bit element types.
 //
@@ -14,6 +14,7 @@
 #include "HalfFloat.h"
 
 #include "Error.h"
+#include "HostBlocks.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -63,21 +64,6 @@ const UserFn userFns[2][4] = {
      userOp<SUMMA_DT_BF16, SUMMA_RED_MIN>,
      userOp<SUMMA_DT_BF16, SUMMA_RED_PROD>}};
 
-std::vector<char> &scratch() {
-  static std::vector<char> buffer;
-  return buffer;
-}
-
-char *scratchOf(size_t bytes) {
-  std::vector<char> &buffer = scratch();
-  if (buffer.size() < bytes)
-    buffer.resize(bytes);
-  return buffer.data();
-}
-
-bool overlaps(const char *a, int64_t aBytes, const char *b, int64_t bBytes) {
-  return a < b + bBytes && b < a + aBytes;
-}
 } // namespace
 
 void summa::gpu::host::reduce16(int32_t dtype, int32_t kind, const uint16_t *in,
@@ -133,7 +119,7 @@ void summa::gpu::host::freeOps() {
     for (MPI_Op &op : row)
       if (op != MPI_OP_NULL)
         MPI_Op_free(&op);
-  std::vector<char>().swap(scratch());
+  std::vector<char>().swap(summa::rt::hostScratchBuffer());
 }
 
 void summa::gpu::host::broadcast(void *data, int64_t count, int32_t dtype,
@@ -190,31 +176,12 @@ void summa::gpu::host::allGather(const void *srcData, void *dstData,
   char *dst = static_cast<char *>(dstData);
   size_t size = elementSize(dtype);
   int64_t block = outer * inner;
-  int64_t blockBytes = block * static_cast<int64_t>(size);
   if (block > kMaxChunk)
     summa::rt::fatal("summaRtAllGather: a block of %lld elements exceeds the "
                      "MPI test mode's limit of %lld elements per rank",
                      (long long)block, (long long)kMaxChunk);
-  int mpiBlock = static_cast<int>(block);
-  if (outer == 1) {
-    if (overlaps(src, blockBytes, dst, n * blockBytes)) {
-      char *copy = scratchOf(blockBytes);
-      std::memcpy(copy, src, blockBytes);
-      src = copy;
-    }
-    SUMMA_MPI_CHECK(MPI_Allgather(src, mpiBlock, mpiType(dtype), dst, mpiBlock,
-                                  mpiType(dtype), comm));
-    return;
-  }
-  char *gathered = scratchOf(n * blockBytes);
-  SUMMA_MPI_CHECK(MPI_Allgather(src, mpiBlock, mpiType(dtype), gathered,
-                                mpiBlock, mpiType(dtype), comm));
-  int64_t rowBytes = inner * static_cast<int64_t>(size);
-  if (rowBytes > 0)
-    for (int64_t r = 0; r < n; ++r)
-      for (int64_t o = 0; o < outer; ++o)
-        std::memcpy(dst + (o * n + r) * rowBytes,
-                    gathered + (r * outer + o) * rowBytes, rowBytes);
+  summa::rt::allGatherBlocks(src, dst, outer, inner, size, mpiType(dtype), n,
+                             comm);
 }
 
 void summa::gpu::host::reduceScatter(const void *srcData, void *dstData,
@@ -225,23 +192,10 @@ void summa::gpu::host::reduceScatter(const void *srcData, void *dstData,
   char *dst = static_cast<char *>(dstData);
   size_t size = elementSize(dtype);
   int64_t block = outer * inner;
-  int64_t blockBytes = block * static_cast<int64_t>(size);
   if (block > kMaxChunk)
     summa::rt::fatal("summaRtReduceScatter: a block of %lld elements exceeds "
                      "the MPI test mode's limit of %lld elements per rank",
                      (long long)block, (long long)kMaxChunk);
-  const char *blocks = src;
-  if (outer != 1 || overlaps(src, n * blockBytes, dst, blockBytes)) {
-    char *rearranged = scratchOf(n * blockBytes);
-    int64_t rowBytes = inner * static_cast<int64_t>(size);
-    if (rowBytes > 0)
-      for (int64_t r = 0; r < n; ++r)
-        for (int64_t o = 0; o < outer; ++o)
-          std::memcpy(rearranged + (r * outer + o) * rowBytes,
-                      src + (o * n + r) * rowBytes, rowBytes);
-    blocks = rearranged;
-  }
-  SUMMA_MPI_CHECK(MPI_Reduce_scatter_block(blocks, dst, static_cast<int>(block),
-                                           mpiType(dtype), mpiOp(dtype, kind),
-                                           comm));
+  summa::rt::reduceScatterBlocks(src, dst, outer, inner, size, mpiType(dtype),
+                                 mpiOp(dtype, kind), n, comm);
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The deterministic input values of SummaRuntime.h (summaRtInputValue) as
-// the GPU's device fill uses them: the formula (runtime/lib/SplitMix64.h,
+// the GPU's device fill uses them: the formula (runtime/common/SplitMix64.h,
 // inputValue) is the one the host uses, compiled for the device too; the
 // device test DeviceFillMatchesHost checks the device side.
 //

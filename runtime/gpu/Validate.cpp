@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Validate.h"
+#include "ElementType.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
@@ -35,59 +36,24 @@ std::string summa::gpu::formatString(const char *format, ...) {
   return text;
 }
 
-const char *summa::gpu::gpuDTypeName(int32_t dtype) {
-  switch (dtype) {
-  case SUMMA_DT_F32:
-    return "f32";
-  case SUMMA_DT_F64:
-    return "f64";
-  case SUMMA_DT_F16:
-    return "f16";
-  case SUMMA_DT_BF16:
-    return "bf16";
-  case SUMMA_DT_I64:
-    return "i64";
-  case SUMMA_DT_I32:
-    return "i32";
-  default:
-    return nullptr;
-  }
-}
-
 std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
                                    bool allowF64, GpuDType *info,
                                    bool allowInt) {
-  size_t size = 0;
-  switch (dtype) {
-  case SUMMA_DT_F32:
-    size = 4;
-    break;
-  case SUMMA_DT_F64:
-    size = 8;
-    break;
-  case SUMMA_DT_F16:
-  case SUMMA_DT_BF16:
-    size = 2;
-    break;
-  case SUMMA_DT_I64:
-  case SUMMA_DT_I32:
-    if (!allowInt)
-      return formatString("%s: element type %s has no GPU GEMM or kernel "
-                          "(f32, f64, f16 and bf16 do)",
-                          caller, gpuDTypeName(dtype));
-    size = dtype == SUMMA_DT_I64 ? 8 : 4;
-    break;
-  default:
+  size_t size = summa::rt::dtypeSize(dtype);
+  if (size == 0)
     return formatString("%s: invalid element type %d (expected a SummaDType "
                         "value)",
                         caller, dtype);
-  }
+  if ((dtype == SUMMA_DT_I64 || dtype == SUMMA_DT_I32) && !allowInt)
+    return formatString("%s: element type %s has no GPU GEMM or kernel "
+                        "(f32, f64, f16 and bf16 do)",
+                        caller, summa::rt::dtypeName(dtype));
   if (dtype == SUMMA_DT_F64 && !allowF64)
     return formatString("%s: element type f64 is not supported by the GPU "
                         "kernels (f32, f16 and bf16 are)",
                         caller);
   if (info)
-    *info = {dtype, size, gpuDTypeName(dtype)};
+    *info = {dtype, size, summa::rt::dtypeName(dtype)};
   return "";
 }
 

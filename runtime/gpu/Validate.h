@@ -32,9 +32,6 @@ struct GpuDType {
   const char *name;
 };
 
-/// The name of a SummaDType ("f32", ...) or nullptr.
-const char *gpuDTypeName(int32_t dtype);
-
 /// Checks a SummaDType for the GPU backend. Matmul takes the four float
 /// types; the kernels take f32, f16 and bf16 (allowF64 = false); the
 /// collectives and the driver's tensors also i64 and i32 (allowInt).

@@ -26,12 +26,18 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
-#include "summa/Analysis/Planner.h"
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/InitAllSumma.h"
 #include "summa/InitAllSummaTranslations.h"
+#include "summa/Pipelines/Pipelines.h"
+#include "summa/Planner/Planner.h"
+#include "summa/Tools/PanelReuseOptions.h"
+#include "summa/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -142,16 +148,10 @@ static cl::opt<unsigned> optLevel("O",
                                   cl::init(2), cl::Prefix, cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("print the link command"),
                              cl::cat(category));
-static cl::opt<bool> reusePanels(
-    "reuse-panels",
-    cl::desc("keep a SUMMA loop's broadcast panels for the later loops that "
-             "broadcast them again (summa-reuse-panels)"),
-    cl::cat(category));
-static cl::opt<int64_t>
-    memoryBudget("memory-budget",
-                 cl::desc("bytes per rank the kept panels may take (implies "
-                          "--reuse-panels; default: no bound)"),
-                 cl::init(-1), cl::cat(category));
+static summa::PanelReuseOptions
+    panelReuse(category,
+               "keep a SUMMA loop's broadcast panels for the later loops that "
+               "broadcast them again (summa-reuse-panels)");
 static cl::opt<int64_t> liftConstants(
     "lift-constants",
     cl::desc("turn tensor constants of at least this many elements into "
@@ -749,11 +749,14 @@ static FailureOr<SmallVector<int64_t>> chooseGrid(ModuleOp module,
 
 /// --check's reference: a copy of the input (before partitioning) or
 /// --reference-file, whose function (--reference, else the entry's name or
-/// the file's only public one) must have the entry's type. Sets
-/// `program.reference`.
-static OwningOpRef<ModuleOp> loadReference(MLIRContext &context, ModuleOp input,
-                                           func::FuncOp entry,
-                                           ProgramInfo &program) {
+/// the file's only public one) must have the entry's type.
+struct Reference {
+  OwningOpRef<ModuleOp> module;
+  /// The reference function in `module`.
+  std::string function;
+};
+static FailureOr<Reference> loadReference(MLIRContext &context, ModuleOp input,
+                                          func::FuncOp entry) {
   OwningOpRef<ModuleOp> reference;
   if (referenceFile.empty()) {
     reference = input.clone();
@@ -761,26 +764,21 @@ static OwningOpRef<ModuleOp> loadReference(MLIRContext &context, ModuleOp input,
     llvm::SourceMgr refSources;
     reference = parseSourceFile<ModuleOp>(referenceFile.getValue(), refSources,
                                           ParserConfig(&context));
-    if (!reference) {
-      (void)fail("cannot parse the reference file '" + referenceFile + "'");
-      return {};
-    }
+    if (!reference)
+      return fail("cannot parse the reference file '" + referenceFile + "'");
   }
   func::FuncOp refEntry =
       findEntry(*reference, !referenceName.empty()  ? StringRef(referenceName)
                             : referenceFile.empty() ? entry.getSymName()
                                                     : StringRef());
   if (!refEntry)
-    return {};
-  if (refEntry.getFunctionType() != entry.getFunctionType()) {
-    refEntry.emitError() << "the reference function's type "
-                         << refEntry.getFunctionType()
-                         << " differs from the entry's "
-                         << entry.getFunctionType();
-    return {};
-  }
-  program.reference = refEntry.getSymName().str();
-  return reference;
+    return failure();
+  if (refEntry.getFunctionType() != entry.getFunctionType())
+    return refEntry.emitError()
+           << "the reference function's type " << refEntry.getFunctionType()
+           << " differs from the entry's " << entry.getFunctionType();
+  std::string function = refEntry.getSymName().str();
+  return Reference{std::move(reference), std::move(function)};
 }
 
 /// The reference in f64 (summa-promote-floats) where the module allows it,
@@ -907,6 +905,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return failure();
   if (liftConstants < 0)
     return fail("--lift-constants must be >= 0");
+  std::string reuseError;
+  std::optional<int64_t> reuseBudget = panelReuse.budgetOrNone(reuseError);
+  if (!reuseError.empty())
+    return fail(reuseError);
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!spmd)
     return failure();
@@ -924,11 +926,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(grid))
     return failure();
   std::string entryFn = entry.getSymName().str();
-  ProgramInfo referenceInfo;
-  OwningOpRef<ModuleOp> reference =
-      loadReference(context, *spmd, entry, referenceInfo);
-  if (!reference)
+  FailureOr<Reference> loaded = loadReference(context, *spmd, entry);
+  if (failed(loaded))
     return failure();
+  OwningOpRef<ModuleOp> reference = std::move(loaded->module);
 
   // The partitioned program; its tensors are described once their layouts
   // are known.
@@ -942,12 +943,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       describeProgram(spmd->lookupSymbol<func::FuncOp>(entryFn));
   if (failed(program))
     return failure();
-  program->reference = referenceInfo.reference;
+  program->reference = loaded->function;
   if (failed(runPasses(*spmd, "partition", [&](OpPassManager &pm) {
-        summa::buildPartitionPipeline(
-            pm, reusePanels || memoryBudget.getNumOccurrences()
-                    ? std::optional<int64_t>(memoryBudget)
-                    : std::nullopt);
+        summa::buildPartitionPipeline(pm, reuseBudget);
       })))
     return failure();
   if (emit == Emit::SpmdMLIR)

@@ -19,10 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Analysis/Planner.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/InitAllSumma.h"
+#include "summa/Planner/Planner.h"
+#include "summa/Tools/PanelReuseOptions.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -98,16 +99,10 @@ static cl::opt<double>
              cl::desc("memory per rank, GB (default 141, H200; 0: no limit)"),
              cl::init(141), cl::cat(category));
 
-static cl::opt<bool> reusePanels(
-    "reuse-panels",
-    cl::desc("plan every grid with summa-reuse-panels (kept forward panels "
-             "instead of broadcasting them again) and also without it"),
-    cl::cat(category));
-static cl::opt<int64_t>
-    memoryBudget("memory-budget",
-                 cl::desc("bytes per rank the kept panels may take (implies "
-                          "--reuse-panels; default: no bound)"),
-                 cl::init(-1), cl::cat(category));
+static summa::PanelReuseOptions
+    panelReuse(category,
+               "plan every grid with summa-reuse-panels (kept forward panels "
+               "instead of broadcasting them again) and also without it");
 
 static int fail(const Twine &message) {
   llvm::errs() << "summa-plan: error: " << message << "\n";
@@ -179,10 +174,10 @@ int main(int argc, char **argv) {
     options.peakFlopsOverride = gemmTflops * 1e12;
   options.gemmEfficiency = gemmEfficiency;
   options.memoryCapacityBytes = memoryGB * 1e9;
-  if (memoryBudget.getNumOccurrences() && memoryBudget < 0)
-    return fail("--memory-budget must not be negative");
-  if (reusePanels || memoryBudget.getNumOccurrences())
-    options.panelReuseBudget = memoryBudget.getValue();
+  std::string reuseError;
+  options.panelReuseBudget = panelReuse.budgetOrNone(reuseError);
+  if (!reuseError.empty())
+    return fail(reuseError);
 
   if (describeOpt.getNumOccurrences()) {
     if (!inputFile.empty())

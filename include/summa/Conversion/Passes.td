@@ -83,7 +83,7 @@ def SummaMaterializeSplats : Pass<"summa-materialize-splats", "::mlir::ModuleOp"
                            "::mlir::tensor::TensorDialect"];
 }
 
-def SummaContractionsToRuntime : Pass<"summa-contractions-to-runtime",
+def ConvertContractionsToRuntime : Pass<"convert-contractions-to-runtime",
                                       "::mlir::ModuleOp"> {
   let summary = "Lower batched contractions in linalg.generic to runtime GEMMs";
   let description = [{

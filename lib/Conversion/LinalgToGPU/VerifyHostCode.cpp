@@ -14,6 +14,8 @@
 #include "summa/Conversion/Passes.h"
 
 #include "HostCode.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::summa {

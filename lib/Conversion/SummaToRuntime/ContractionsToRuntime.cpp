@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements summa-contractions-to-runtime: a linalg.generic on buffers
+// Implements convert-contractions-to-runtime: a linalg.generic on buffers
 // computing out[.., m, .., n] += a[.., m, .., k] * b[.., k, .., n] (any order
 // of the dimensions, batch dimensions in all three operands) becomes one
 // summaRtMatmulBatched over the innermost batch dimension on strided views
@@ -17,12 +17,15 @@
 #include "summa/Conversion/Passes.h"
 
 #include "RuntimeABI.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::summa {
-#define GEN_PASS_DEF_SUMMACONTRACTIONSTORUNTIME
+#define GEN_PASS_DEF_CONVERTCONTRACTIONSTORUNTIME
 #include "summa/Conversion/Passes.h.inc"
 } // namespace mlir::summa
 
@@ -276,10 +279,10 @@ LogicalResult lowerContraction(linalg::GenericOp op, ModuleOp module,
   return success();
 }
 
-struct SummaContractionsToRuntimePass
-    : summa::impl::SummaContractionsToRuntimeBase<
-          SummaContractionsToRuntimePass> {
-  using SummaContractionsToRuntimeBase::SummaContractionsToRuntimeBase;
+struct ConvertContractionsToRuntimePass
+    : summa::impl::ConvertContractionsToRuntimeBase<
+          ConvertContractionsToRuntimePass> {
+  using ConvertContractionsToRuntimeBase::ConvertContractionsToRuntimeBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -5,15 +5,20 @@
 //===----------------------------------------------------------------------===//
 //
 // Implements convert-summa-to-runtime: bufferized collectives and local
-// GEMMs become calls of the runtime C ABI (see RuntimeABI.cpp). A buffer is
-// passed as its aligned pointer (index) and element offset.
+// GEMMs become calls of the runtime C ABI (see RuntimeABI.cpp), one
+// conversion pattern per op, after a walk that reports each op the runtime
+// cannot take at the op. A buffer is passed as its aligned pointer (index)
+// and element offset.
 //
 //===----------------------------------------------------------------------===//
 
 #include "summa/Conversion/Passes.h"
 
 #include "RuntimeABI.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -88,92 +93,11 @@ std::pair<int64_t, int64_t> splitAt(MemRefType type, int64_t dim) {
   return {outer, inner};
 }
 
-class Lowering {
-public:
-  explicit Lowering(ModuleOp module) : module(module) {}
-
-  LogicalResult lower(Operation *op);
-
-private:
-  LogicalResult lowerInPlace(Operation *op, Value buffer,
-                             ArrayRef<int32_t> axes, Value root,
-                             std::optional<ReductionKind> kind,
-                             const abi::RuntimeFunction &fn);
-  template <typename OpTy>
-  LogicalResult lowerReshaping(OpTy op, const abi::RuntimeFunction &fn);
-  LogicalResult lowerMatmul(linalg::MatmulOp op);
-
-  ModuleOp module;
-};
-
-} // namespace
-
-LogicalResult Lowering::lowerInPlace(Operation *op, Value buffer,
-                                     ArrayRef<int32_t> axes, Value root,
-                                     std::optional<ReductionKind> kind,
-                                     const abi::RuntimeFunction &fn) {
-  FailureOr<int32_t> dtype = checkBuffer(op, buffer);
-  if (failed(dtype))
-    return failure();
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  BufferArgs buf = decompose(b, loc, buffer);
-  SmallVector<Value> args = {
-      buf.base, buf.offset,
-      i64(b, loc, cast<MemRefType>(buffer.getType()).getNumElements()),
-      i32(b, loc, *dtype), i32(b, loc, axesMask(axes))};
-  if (root)
-    args.push_back(root);
-  if (kind)
-    args.push_back(i32(b, loc, static_cast<int32_t>(*kind)));
-  abi::createCall(b, loc, module, fn, args);
-  op->erase();
-  return success();
-}
-
-template <typename OpTy>
-LogicalResult Lowering::lowerReshaping(OpTy op,
-                                       const abi::RuntimeFunction &fn) {
-  FailureOr<int32_t> dtype = checkBuffer(op, op.getInput());
-  if (failed(dtype) || failed(checkBuffer(op, op.getOutput())))
-    return failure();
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  // The runtime views both buffers as [outer, n*inner] / [outer, inner]
-  // around the gathered dimension; `inner` is the small side's.
-  auto small = cast<MemRefType>(std::is_same_v<OpTy, AllGatherOp>
-                                    ? op.getInput().getType()
-                                    : op.getOutput().getType());
-  auto [outer, inner] = splitAt(small, op.getDim());
-  BufferArgs src = decompose(b, loc, op.getInput());
-  BufferArgs dst = decompose(b, loc, op.getOutput());
-  SmallVector<Value> args = {src.base,
-                             src.offset,
-                             dst.base,
-                             dst.offset,
-                             i64(b, loc, outer),
-                             i64(b, loc, inner),
-                             i32(b, loc, *dtype),
-                             i32(b, loc, axesMask(op.getAxes()))};
-  if constexpr (std::is_same_v<OpTy, ReduceScatterOp>)
-    args.push_back(i32(b, loc, static_cast<int32_t>(op.getKind())));
-  abi::createCall(b, loc, module, fn, args);
-  op->erase();
-  return success();
-}
-
-LogicalResult Lowering::lowerMatmul(linalg::MatmulOp op) {
-  if (!op.hasPureBufferSemantics())
-    return success(); // Tensor matmuls are not ours to lower.
-  std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
-  if (!form)
-    return op.emitOpError() << "with these indexing maps is not A·B, A·Bᵀ "
-                               "or Aᵀ·B; it has no runtime GEMM";
-  Value a = op.getDpsInputOperand(0)->get(),
-        bv = op.getDpsInputOperand(1)->get(),
-        c = op.getDpsInitOperand(0)->get();
+/// A GEMM's element type code, or a diagnostic at `op` when its operands are
+/// not one runtime type or not unit-stride in the last dimension.
+FailureOr<int32_t> checkMatmulOperands(linalg::MatmulOp op) {
   int32_t dtype = -1;
-  for (Value v : {a, bv, c}) {
+  for (Value v : op->getOperands()) {
     auto type = cast<MemRefType>(v.getType());
     int32_t code = abi::getDTypeCode(type.getElementType());
     if (code < 0 || (dtype >= 0 && code != dtype))
@@ -188,77 +112,222 @@ LogicalResult Lowering::lowerMatmul(linalg::MatmulOp op) {
       return op.emitOpError()
              << "needs unit stride in the last dimension, got " << type;
   }
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  BufferArgs A = decompose(b, loc, a), B = decompose(b, loc, bv),
-             C = decompose(b, loc, c);
-  // C[m,n] += op(A)·op(B) with op(A) = Aᵀ for atb and op(B) = Bᵀ for abt.
-  bool transA = *form == MatmulForm::atb, transB = *form == MatmulForm::abt;
-  Value m = transA ? A.sizes[1] : A.sizes[0];
-  Value k = transA ? A.sizes[0] : A.sizes[1];
-  Value n = transB ? B.sizes[0] : B.sizes[1];
-  abi::createCall(b, loc, module, abi::kMatmul,
-                  {i32(b, loc, dtype), A.base, A.offset, A.strides[0], B.base,
-                   B.offset, B.strides[0], C.base, C.offset, C.strides[0], m, n,
-                   k, i32(b, loc, transA), i32(b, loc, transB),
-                   i32(b, loc, 1)});
-  op.erase();
+  return dtype;
+}
+
+/// Whether this pass lowers `op`: every summa op but the grid, and with
+/// `libraryMatmuls` the matmuls on buffers.
+bool isLowered(Operation *op, bool libraryMatmuls) {
+  if (isa<SummaDialect>(op->getDialect()))
+    return !isa<GridOp>(op);
+  auto matmul = dyn_cast<linalg::MatmulOp>(op);
+  return libraryMatmuls && matmul && matmul.hasPureBufferSemantics();
+}
+
+/// The checks that precede the conversion, so that a bad op is reported
+/// once, at the op, with the reason (not as a failure to legalize).
+LogicalResult checkLowered(Operation *op) {
+  if (isa<MatmulOp>(op))
+    return op->emitOpError()
+           << "must be expanded (summa-expand-matmul) before lowering";
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+    if (!getMatmulForm(matmul.getIndexingMapsArray()))
+      return matmul.emitOpError() << "with these indexing maps is not A·B, "
+                                     "A·Bᵀ or Aᵀ·B; it has no runtime GEMM";
+    return checkMatmulOperands(matmul);
+  }
+  if (isa<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp, ReduceScatterOp>(
+          op)) {
+    bool onBuffers = llvm::all_of(op->getOperandTypes(), [](Type t) {
+      return !isa<RankedTensorType>(t);
+    });
+    if (!onBuffers)
+      return op->emitOpError()
+             << "on tensors must be bufferized before convert-summa-to-runtime";
+  }
+  if (isa<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp, ReduceScatterOp,
+          AsyncBroadcastOp, AsyncReduceOp>(op))
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          failed(checkBuffer(op, operand)))
+        return failure();
   return success();
 }
 
-LogicalResult Lowering::lower(Operation *op) {
-  auto requireBuffers = [&](bool bufferized) -> LogicalResult {
-    if (bufferized)
-      return success();
-    return op->emitOpError()
-           << "on tensors must be bufferized before convert-summa-to-runtime";
-  };
-  if (auto bcast = dyn_cast<BroadcastOp>(op))
-    return failed(requireBuffers(bcast.hasBufferSemantics()))
-               ? failure()
-               : lowerInPlace(op, bcast.getInput(), bcast.getAxes(),
-                              bcast.getRoot(), std::nullopt, abi::kBroadcast);
-  if (auto red = dyn_cast<ReduceOp>(op))
-    return failed(requireBuffers(red.hasBufferSemantics()))
-               ? failure()
-               : lowerInPlace(op, red.getInput(), red.getAxes(), red.getRoot(),
-                              red.getKind(), abi::kReduce);
-  if (auto ar = dyn_cast<AllReduceOp>(op))
-    return failed(requireBuffers(ar.hasBufferSemantics()))
-               ? failure()
-               : lowerInPlace(op, ar.getInput(), ar.getAxes(), Value(),
-                              ar.getKind(), abi::kAllReduce);
-  if (auto ag = dyn_cast<AllGatherOp>(op))
-    return failed(requireBuffers(ag.hasBufferSemantics()))
-               ? failure()
-               : lowerReshaping(ag, abi::kAllGather);
-  if (auto rs = dyn_cast<ReduceScatterOp>(op))
-    return failed(requireBuffers(rs.hasBufferSemantics()))
-               ? failure()
-               : lowerReshaping(rs, abi::kReduceScatter);
-  if (auto coord = dyn_cast<CoordOp>(op)) {
-    OpBuilder b(op);
-    Location loc = op->getLoc();
-    func::CallOp call =
-        abi::createCall(b, loc, module, abi::kGridCoord,
-                        {i32(b, loc, static_cast<int32_t>(coord.getAxis()))});
-    Value index =
-        arith::IndexCastOp::create(b, loc, b.getIndexType(), call.getResult(0));
-    coord.replaceAllUsesWith(index);
-    coord.erase();
+/// The arguments every in-place collective call starts with: base, offset,
+/// count, dtype, axes mask.
+SmallVector<Value> inPlaceArgs(OpBuilder &b, Location loc, Value buffer,
+                               ArrayRef<int32_t> axes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  BufferArgs buf = decompose(b, loc, buffer);
+  return {buf.base, buf.offset, i64(b, loc, type.getNumElements()),
+          i32(b, loc, abi::getDataDTypeCode(type.getElementType())),
+          i32(b, loc, axesMask(axes))};
+}
+
+/// The module an op's runtime call is declared in.
+ModuleOp moduleOf(Operation *op) { return op->getParentOfType<ModuleOp>(); }
+
+/// summa.broadcast / reduce / all_reduce on a buffer -> the runtime's
+/// in-place call (root and reduction kind where the op has them).
+template <typename OpTy>
+struct LowerInPlace : OpConversionPattern<OpTy> {
+  LowerInPlace(MLIRContext *ctx, const abi::RuntimeFunction &fn)
+      : OpConversionPattern<OpTy>(ctx), fn(fn) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> args =
+        inPlaceArgs(rewriter, loc, adaptor.getInput(), op.getAxes());
+    if constexpr (!std::is_same_v<OpTy, AllReduceOp>)
+      args.push_back(adaptor.getRoot());
+    if constexpr (!std::is_same_v<OpTy, BroadcastOp>)
+      args.push_back(i32(rewriter, loc, static_cast<int32_t>(op.getKind())));
+    abi::createCall(rewriter, loc, moduleOf(op), fn, args);
+    rewriter.eraseOp(op);
     return success();
   }
-  if (auto mm = dyn_cast<MatmulOp>(op))
-    return mm.emitOpError()
-           << "must be expanded (summa-expand-matmul) before lowering";
-  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-    return lowerMatmul(mm);
-  return success();
-}
+  const abi::RuntimeFunction &fn;
+};
+
+/// summa.all_gather / reduce_scatter on buffers -> the runtime's call on
+/// [outer, n*inner] / [outer, inner] views around the gathered dimension;
+/// `inner` is the small side's.
+template <typename OpTy>
+struct LowerReshaping : OpConversionPattern<OpTy> {
+  LowerReshaping(MLIRContext *ctx, const abi::RuntimeFunction &fn)
+      : OpConversionPattern<OpTy>(ctx), fn(fn) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), output = adaptor.getOutput();
+    constexpr bool gather = std::is_same_v<OpTy, AllGatherOp>;
+    auto small = cast<MemRefType>(gather ? input.getType() : output.getType());
+    auto [outer, inner] = splitAt(small, op.getDim());
+    BufferArgs src = decompose(rewriter, loc, input);
+    BufferArgs dst = decompose(rewriter, loc, output);
+    int32_t dtype = abi::getDataDTypeCode(small.getElementType());
+    SmallVector<Value> args = {src.base,
+                               src.offset,
+                               dst.base,
+                               dst.offset,
+                               i64(rewriter, loc, outer),
+                               i64(rewriter, loc, inner),
+                               i32(rewriter, loc, dtype),
+                               i32(rewriter, loc, axesMask(op.getAxes()))};
+    if constexpr (!gather)
+      args.push_back(i32(rewriter, loc, static_cast<int32_t>(op.getKind())));
+    abi::createCall(rewriter, loc, moduleOf(op), fn, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const abi::RuntimeFunction &fn;
+};
+
+/// summa.coord -> summaRtGridCoord, cast to index.
+struct LowerCoord : OpConversionPattern<CoordOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CoordOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    func::CallOp call = abi::createCall(
+        rewriter, loc, moduleOf(op), abi::kGridCoord,
+        {i32(rewriter, loc, static_cast<int32_t>(op.getAxis()))});
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    call.getResult(0));
+    return success();
+  }
+};
+
+/// linalg.matmul on buffers (A·B, A·Bᵀ or Aᵀ·B) -> summaRtMatmul, C += the
+/// product.
+struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(linalg::MatmulOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MatmulForm form = *getMatmulForm(op.getIndexingMapsArray());
+    int32_t dtype = *checkMatmulOperands(op);
+    Location loc = op.getLoc();
+    BufferArgs A = decompose(rewriter, loc, op.getDpsInputOperand(0)->get()),
+               B = decompose(rewriter, loc, op.getDpsInputOperand(1)->get()),
+               C = decompose(rewriter, loc, op.getDpsInitOperand(0)->get());
+    // C[m,n] += op(A)·op(B) with op(A) = Aᵀ for atb and op(B) = Bᵀ for abt.
+    bool transA = form == MatmulForm::atb, transB = form == MatmulForm::abt;
+    Value m = transA ? A.sizes[1] : A.sizes[0];
+    Value k = transA ? A.sizes[0] : A.sizes[1];
+    Value n = transB ? B.sizes[0] : B.sizes[1];
+    auto c32 = [&](int64_t v) { return i32(rewriter, loc, v); };
+    abi::createCall(rewriter, loc, moduleOf(op), abi::kMatmul,
+                    {c32(dtype), A.base, A.offset, A.strides[0], B.base,
+                     B.offset, B.strides[0], C.base, C.offset, C.strides[0], m,
+                     n, k, c32(transA), c32(transB), c32(1)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// summa.async_broadcast / summa.async_reduce -> the runtime's start call,
+/// whose request handle replaces the token.
+template <typename OpTy>
+struct StartCollective : OpConversionPattern<OpTy> {
+  StartCollective(const TypeConverter &converter, MLIRContext *ctx,
+                  const abi::RuntimeFunction &fn)
+      : OpConversionPattern<OpTy>(converter, ctx), fn(fn) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> args =
+        inPlaceArgs(rewriter, op.getLoc(), adaptor.getInput(), op.getAxes());
+    args.push_back(adaptor.getRoot());
+    if constexpr (std::is_same_v<OpTy, AsyncReduceOp>)
+      args.push_back(
+          i32(rewriter, op.getLoc(), static_cast<int32_t>(op.getKind())));
+    func::CallOp call =
+        abi::createCall(rewriter, op.getLoc(), moduleOf(op), fn, args);
+    rewriter.replaceOp(op, call.getResult(0));
+    return success();
+  }
+  const abi::RuntimeFunction &fn;
+};
+
+/// summa.wait -> summaRtWait on the request handle.
+struct LowerWait : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    abi::createCall(rewriter, op.getLoc(), moduleOf(op), abi::kWait,
+                    {adaptor.getToken()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// !summa.token -> the runtime's request handle (i64), also where scf loops
+/// carry it; every other type stays.
+struct TokenToHandle : TypeConverter {
+  TokenToHandle() {
+    addConversion([](Type t) { return t; });
+    addConversion([](TokenType t) -> Type {
+      return IntegerType::get(t.getContext(), 64);
+    });
+    auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                          Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    addSourceMaterialization(materialize);
+    addTargetMaterialization(materialize);
+  }
+};
 
 /// Drops the summa.* attributes (layouts, roles) of a function's arguments
 /// and results: nothing after this pass reads them.
-static void stripSummaAttrs(func::FuncOp func) {
+void stripSummaAttrs(func::FuncOp func) {
   auto strip = [](DictionaryAttr dict) -> DictionaryAttr {
     if (!dict)
       return dict;
@@ -274,125 +343,41 @@ static void stripSummaAttrs(func::FuncOp func) {
     func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
 }
 
-namespace {
-
-/// The arguments every in-place collective call starts with: base, offset,
-/// count, dtype, axes mask.
-FailureOr<SmallVector<Value>>
-inPlaceArgs(OpBuilder &b, Operation *op, Value buffer, ArrayRef<int32_t> axes) {
-  FailureOr<int32_t> dtype = checkBuffer(op, buffer);
-  if (failed(dtype))
-    return failure();
-  Location loc = op->getLoc();
-  BufferArgs buf = decompose(b, loc, buffer);
-  return SmallVector<Value>{
-      buf.base, buf.offset,
-      i64(b, loc, cast<MemRefType>(buffer.getType()).getNumElements()),
-      i32(b, loc, *dtype), i32(b, loc, axesMask(axes))};
-}
-
-/// summa.async_broadcast / summa.async_reduce -> the runtime's start call,
-/// whose request handle replaces the token.
-template <typename OpTy>
-struct StartCollective : OpConversionPattern<OpTy> {
-  StartCollective(const TypeConverter &converter, MLIRContext *ctx,
-                  const abi::RuntimeFunction &fn)
-      : OpConversionPattern<OpTy>(converter, ctx), fn(fn) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<SmallVector<Value>> args =
-        inPlaceArgs(rewriter, op, adaptor.getInput(), op.getAxes());
-    if (failed(args))
-      return failure();
-    args->push_back(adaptor.getRoot());
-    if constexpr (std::is_same_v<OpTy, AsyncReduceOp>)
-      args->push_back(
-          i32(rewriter, op.getLoc(), static_cast<int32_t>(op.getKind())));
-    func::CallOp call =
-        abi::createCall(rewriter, op.getLoc(),
-                        op->template getParentOfType<ModuleOp>(), fn, *args);
-    rewriter.replaceOp(op, call.getResult(0));
-    return success();
-  }
-  const abi::RuntimeFunction &fn;
-};
-
-struct LowerWait : OpConversionPattern<WaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    abi::createCall(rewriter, op.getLoc(), op->getParentOfType<ModuleOp>(),
-                    abi::kWait, {adaptor.getToken()});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// Lowers the asynchronous collectives, and the tokens wherever loops carry
-/// them, with a dialect conversion.
-LogicalResult lowerAsync(ModuleOp module) {
-  MLIRContext *ctx = module.getContext();
-  // Buffers are checked first, so that a bad one is reported once, at its
-  // op, and not also as a failure to legalize.
-  bool any = false, valid = true;
-  module.walk([&](Operation *op) {
-    if (isa<WaitOp>(op))
-      any = true;
-    if (!isa<AsyncBroadcastOp, AsyncReduceOp>(op))
-      return;
-    any = true;
-    if (failed(checkBuffer(op, op->getOperand(0))))
-      valid = false;
-  });
-  if (!valid)
-    return failure();
-  if (!any)
-    return success();
-  TypeConverter converter;
-  converter.addConversion([](Type t) { return t; });
-  converter.addConversion(
-      [](TokenType t) -> Type { return IntegerType::get(t.getContext(), 64); });
-  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
-                        Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
-        .getResult(0);
-  };
-  converter.addSourceMaterialization(materialize);
-  converter.addTargetMaterialization(materialize);
-  ConversionTarget target(*ctx);
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  target.addIllegalOp<AsyncBroadcastOp, AsyncReduceOp, WaitOp>();
-  RewritePatternSet patterns(ctx);
-  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                       target);
-  patterns.add<StartCollective<AsyncBroadcastOp>>(converter, ctx,
-                                                  abi::kBroadcastStart);
-  patterns.add<StartCollective<AsyncReduceOp>>(converter, ctx,
-                                               abi::kReduceStart);
-  patterns.add<LowerWait>(converter, ctx);
-  return applyPartialConversion(module, target, std::move(patterns));
-}
-
 struct ConvertSummaToRuntimePass
     : summa::impl::ConvertSummaToRuntimeBase<ConvertSummaToRuntimePass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    Lowering lowering(module);
-    SmallVector<Operation *> ops;
-    if (failed(lowerAsync(module)))
-      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    bool library = libraryMatmuls;
+    bool valid = true;
     module.walk([&](Operation *op) {
-      if (isa<SummaDialect>(op->getDialect()) && !isa<GridOp>(op))
-        ops.push_back(op);
-      else if (libraryMatmuls && isa<linalg::MatmulOp>(op))
-        ops.push_back(op);
+      if (isLowered(op, library) && failed(checkLowered(op)))
+        valid = false;
     });
-    for (Operation *op : ops)
-      if (failed(lowering.lower(op)))
-        return signalPassFailure();
+    if (!valid)
+      return signalPassFailure();
+
+    TokenToHandle converter;
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return !isLowered(op, library); });
+    RewritePatternSet patterns(ctx);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    patterns.add<LowerInPlace<BroadcastOp>>(ctx, abi::kBroadcast);
+    patterns.add<LowerInPlace<ReduceOp>>(ctx, abi::kReduce);
+    patterns.add<LowerInPlace<AllReduceOp>>(ctx, abi::kAllReduce);
+    patterns.add<LowerReshaping<AllGatherOp>>(ctx, abi::kAllGather);
+    patterns.add<LowerReshaping<ReduceScatterOp>>(ctx, abi::kReduceScatter);
+    patterns.add<LowerCoord, LowerLinalgMatmul>(ctx);
+    patterns.add<StartCollective<AsyncBroadcastOp>>(converter, ctx,
+                                                    abi::kBroadcastStart);
+    patterns.add<StartCollective<AsyncReduceOp>>(converter, ctx,
+                                                 abi::kReduceStart);
+    patterns.add<LowerWait>(converter, ctx);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
     // The grid and the layout annotations have served their purpose.
     for (auto grid : llvm::make_early_inc_range(module.getOps<GridOp>()))
       grid.erase();

@@ -54,7 +54,7 @@ std::vector<double> valuesOf(int64_t rank, int64_t count) {
 }
 
 std::string traceOf(int32_t mask, int32_t dtype) {
-  return "mask " + std::to_string(mask) + ", " + dtypeLabel(dtype);
+  return "mask " + std::to_string(mask) + ", " + dtypeName(dtype);
 }
 } // namespace
 

@@ -32,7 +32,7 @@ TEST(FillDeviceTest, MatchesTheHostBitForBit) {
        {SUMMA_DT_F32, SUMMA_DT_F64, SUMMA_DT_F16, SUMMA_DT_BF16})
     for (bool nonnegative : {false, true})
       for (double scale : {1.0, 0.02, 70000.0}) {
-        SCOPED_TRACE(std::string(dtypeLabel(dtype)) + " scale " +
+        SCOPED_TRACE(std::string(dtypeName(dtype)) + " scale " +
                      std::to_string(scale) +
                      (nonnegative ? " non-negative" : ""));
         size_t bytes = map.count * dtypeSize(dtype);

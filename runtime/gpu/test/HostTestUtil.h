@@ -7,6 +7,7 @@
 #ifndef SUMMA_RUNTIME_GPU_TEST_HOSTTESTUTIL_H
 #define SUMMA_RUNTIME_GPU_TEST_HOSTTESTUTIL_H
 
+#include "ElementType.h"
 #include "HalfFloat.h"
 
 #include "summa/Runtime/SummaRuntime.h"
@@ -24,22 +25,8 @@ namespace summa::gputest {
 extern int64_t gridQ;
 extern int64_t gridD;
 
-inline size_t dtypeSize(int32_t dtype) {
-  return dtype == SUMMA_DT_F64 ? 8 : dtype == SUMMA_DT_F32 ? 4 : 2;
-}
-
-inline const char *dtypeLabel(int32_t dtype) {
-  switch (dtype) {
-  case SUMMA_DT_F64:
-    return "f64";
-  case SUMMA_DT_F16:
-    return "f16";
-  case SUMMA_DT_BF16:
-    return "bf16";
-  default:
-    return "f32";
-  }
-}
+using summa::rt::dtypeName;
+using summa::rt::dtypeSize;
 
 /// Values as raw element bytes of `dtype`, and back (exact for values the
 /// type represents).

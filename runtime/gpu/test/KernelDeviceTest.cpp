@@ -29,7 +29,7 @@ const Shape kShapes[] = {
     {37, 129, 0}, {64, 256, 0}, {16, 1536, 1}, {3, 1, 0}, {5, 4096, 0}};
 
 std::string traceOf(int32_t dtype, const Shape &s) {
-  return std::string(dtypeLabel(dtype)) + " [" + std::to_string(s.rows) + ", " +
+  return std::string(dtypeName(dtype)) + " [" + std::to_string(s.rows) + ", " +
          std::to_string(s.cols) + "] +" + std::to_string(s.offset);
 }
 
@@ -159,7 +159,7 @@ TEST(KernelDeviceTest, Softmax) {
   };
   for (int32_t dtype : kKernelTypes)
     for (const Case &c : cases) {
-      SCOPED_TRACE(std::string(dtypeLabel(dtype)) + " [" +
+      SCOPED_TRACE(std::string(dtypeName(dtype)) + " [" +
                    std::to_string(c.rows) + ", " + std::to_string(c.cols) +
                    "] causal " + std::to_string(c.causal) + " offset " +
                    std::to_string(c.rowOffset));

@@ -41,7 +41,7 @@ double tolerance(int32_t dtype, int64_t k) {
 void checkMatmul(int32_t dtype, const Case &t, int transA, int transB,
                  int accumulate) {
   SCOPED_TRACE(::testing::Message()
-               << dtypeLabel(dtype) << " m=" << t.m << " n=" << t.n
+               << dtypeName(dtype) << " m=" << t.m << " n=" << t.n
                << " k=" << t.k << " pad=" << t.pad << " offset=" << t.offset
                << " transA=" << transA << " transB=" << transB
                << " accumulate=" << accumulate);

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The handle table behind summaRtBroadcastStart / summaRtReduceStart /
-// summaRtWait (runtime/lib/RequestTable.h, shared by both backends): ids
+// summaRtWait (runtime/common/RequestTable.h, shared by both backends): ids
 // count up from 1 and are never reused, a handle is taken exactly once, the
 // payload may be move-only (the GPU backend's CollectiveHandle is), and the
 // fatal messages are worded as the C ABI documents.

@@ -35,8 +35,8 @@ TEST(ValidateTest, DTypes) {
   EXPECT_EQ(checkDType("summaRtKernelScale", SUMMA_DT_F64, false, nullptr),
             "summaRtKernelScale: element type f64 is not supported by the GPU "
             "kernels (f32, f16 and bf16 are)");
-  EXPECT_EQ(gpuDTypeName(SUMMA_DT_BF16), std::string("bf16"));
-  EXPECT_EQ(gpuDTypeName(7), nullptr);
+  EXPECT_EQ(summa::rt::dtypeName(SUMMA_DT_BF16), std::string("bf16"));
+  EXPECT_EQ(summa::rt::dtypeName(7), nullptr);
 }
 
 TEST(ValidateTest, Buffers) {

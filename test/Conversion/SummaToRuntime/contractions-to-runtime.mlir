@@ -1,4 +1,4 @@
-// RUN: summa-opt %s -summa-contractions-to-runtime -split-input-file | FileCheck %s
+// RUN: summa-opt %s -convert-contractions-to-runtime -split-input-file | FileCheck %s
 
 // Attention's scores: S[b, h, i, j] += Q[b, i, h, d] * K[b, j, h, d]. Per
 // (b, h) a GEMM S = Q·Kᵀ on strided views: lda = ldb = heads·d = 32, ldc = 8.

@@ -399,6 +399,17 @@ static LogicalResult verifyRoot(OpTy op, GridOp grid) {
   return success();
 }
 
+/// What every collective on buffers or tensors folds to on a group of one.
+#define SUMMA_DEFINE_COLLECTIVE_FOLDS(OpTy)                                    \
+  LogicalResult OpTy::fold(FoldAdaptor,                                        \
+                           SmallVectorImpl<OpFoldResult> &results) {           \
+    return foldSingletonCollective(*this, results);                            \
+  }                                                                            \
+  void OpTy::getCanonicalizationPatterns(RewritePatternSet &results,           \
+                                         MLIRContext *context) {               \
+    results.add<EraseSingletonBufferCollective<OpTy>>(context);                \
+  }
+
 #define SUMMA_DEFINE_IN_PLACE_COLLECTIVE(OpTy, CHECK_ROOT)                     \
   LogicalResult OpTy::verify() {                                               \
     if (failed(verifyAxes(*this, getAxes())))                                  \
@@ -416,14 +427,7 @@ static LogicalResult verifyRoot(OpTy op, GridOp grid) {
           &effects) {                                                          \
     addBufferEffects(*this, getInputMutable(), &getInputMutable(), effects);   \
   }                                                                            \
-  LogicalResult OpTy::fold(FoldAdaptor,                                        \
-                           SmallVectorImpl<OpFoldResult> &results) {           \
-    return foldSingletonCollective(*this, results);                            \
-  }                                                                            \
-  void OpTy::getCanonicalizationPatterns(RewritePatternSet &results,           \
-                                         MLIRContext *context) {               \
-    results.add<EraseSingletonBufferCollective<OpTy>>(context);                \
-  }
+  SUMMA_DEFINE_COLLECTIVE_FOLDS(OpTy)
 
 SUMMA_DEFINE_IN_PLACE_COLLECTIVE(BroadcastOp, verifyRoot(*this, grid))
 SUMMA_DEFINE_IN_PLACE_COLLECTIVE(ReduceOp, verifyRoot(*this, grid))
@@ -465,14 +469,7 @@ static ShapedType getOutType(OpTy op) {
       addBufferEffects(*this, getInputMutable(), &getOutputMutable()[0],       \
                        effects);                                               \
   }                                                                            \
-  LogicalResult OpTy::fold(FoldAdaptor,                                        \
-                           SmallVectorImpl<OpFoldResult> &results) {           \
-    return foldSingletonCollective(*this, results);                            \
-  }                                                                            \
-  void OpTy::getCanonicalizationPatterns(RewritePatternSet &results,           \
-                                         MLIRContext *context) {               \
-    results.add<EraseSingletonBufferCollective<OpTy>>(context);                \
-  }
+  SUMMA_DEFINE_COLLECTIVE_FOLDS(OpTy)
 
 SUMMA_DEFINE_RESHAPING_COLLECTIVE(AllGatherOp, inType, outType)
 SUMMA_DEFINE_RESHAPING_COLLECTIVE(ReduceScatterOp, outType, inType)

@@ -30,11 +30,15 @@
 #include "summa/Dialect/Summa/Transforms/LayoutRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
-#include "Reductions.h"
+#include "summa/Transforms/Reductions.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"

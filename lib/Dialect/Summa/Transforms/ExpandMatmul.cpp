@@ -32,8 +32,13 @@
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAEXPANDMATMUL

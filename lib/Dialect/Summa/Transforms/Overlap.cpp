@@ -31,11 +31,14 @@
 
 #include "SummaLoops.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::summa {

@@ -16,8 +16,13 @@
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::summa {

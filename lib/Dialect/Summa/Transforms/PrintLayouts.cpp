@@ -6,8 +6,10 @@
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAPRINTLAYOUTS

@@ -24,8 +24,10 @@
 
 #include "SummaLoops.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::summa {

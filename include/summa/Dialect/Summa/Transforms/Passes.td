@@ -9,43 +9,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def SummaLiftConstants : Pass<"summa-lift-constants", "::mlir::ModuleOp"> {
-  let summary = "Turn large tensor constants into function arguments";
-  let description = [{
-    Exporters leave a model's parameters as tensor constants by default
-    (torch-mlir's `dense_resource` blobs). Kept as constants, every rank
-    holds each of them whole. This pass turns every non-splat floating-point
-    tensor constant of at least `min-elements` elements in a public function
-    into a new trailing argument of that function, named by `summa.name`
-    (the resource's key, or `constant<N>`), with no role: the layout
-    solver infers it from the data flow, like any argument (a transposed
-    `[out, in]` weight gets `[[col], [row]]`). The callers of the function
-    are not updated: run it on the entry of a model.
-  }];
-  let options = [
-    Option<"minElements", "min-elements", "int64_t", "256",
-           "lift constants with at least this many elements">
-  ];
-}
-
-def SummaNormalize : Pass<"summa-normalize", "::mlir::ModuleOp"> {
-  let summary = "Bring exporters' forms into the forms summa lays out best";
-  let description = [{
-    Runs before `summa-assign-layouts` on the program to be partitioned.
-    Exporters collapse `[batch, heads]` into one dimension before a
-    `linalg.batch_matmul` (torch-mlir does so for every attention) and
-    expand it again after; a dimension that merges two split dimensions has
-    no block layout. This pass writes each `linalg.batch_matmul` as a
-    `linalg.generic` and folds the reshapes around batched contractions into
-    them by expanding their iteration space (upstream's reshape fusion by
-    expansion), so that the batch and the heads stay separate dimensions,
-    each keeping its own split. Nothing else changes: elementwise ops and
-    the 2-D `linalg.matmul`s of linear layers keep their form.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def SummaAssignLayouts : Pass<"summa-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every tensor value a 2.5D layout on a [q, q, d] grid";
   let description = [{
@@ -151,49 +114,6 @@ def SummaCombineCollectives
     gradients of a layer): one collective, one latency, the same bytes.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
-}
-
-def SummaDecomposeAggregates
-    : Pass<"summa-decompose-aggregates", "::mlir::ModuleOp"> {
-  let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
-  let description = [{
-    Replaces every op implementing `linalg::AggregatedOpInterface`
-    (`linalg.softmax`) by the structured ops it is made of, so that the CPU
-    lowering can turn them into loops. Runs after partitioning: the softmax
-    is then local.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
-def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
-  let summary = "Derive the backward of a forward loss function";
-  let description = [{
-    For the function `function` (its first result is the loss), writes a
-    function `<function>_grad` with the same arguments that returns the loss
-    and the gradient of every argument whose `summa.role` is "weight" or
-    "bias" (in argument order), computed in reverse mode on tensors:
-    `linalg.matmul` A·B gets A·Bᵀ and Aᵀ·B products (so the backward is
-    2.5D SUMMA too), every other structured op (elementwise, broadcast,
-    reductions with a sum combiner, contractions written as generics) gets
-    generics built from the derivative of its scalar body,
-    `tensor.expand_shape`/`collapse_shape` the inverse reshape. With
-    `sgd-lr` > 0 it also returns every parameter updated by plain SGD,
-    marked with `summa.updates`. An op it cannot differentiate is an error
-    naming the op.
-  }];
-  let options = [
-    Option<"function", "function", "std::string", "\"\"",
-           "the forward function (default: the only public one)">,
-    Option<"sgdLr", "sgd-lr", "double", "0.0",
-           "also return the parameters after one SGD step of this rate">
-  ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::tensor::TensorDialect"];
 }
 
 def SummaOverlap : Pass<"summa-overlap", "::mlir::ModuleOp"> {

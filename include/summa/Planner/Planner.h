@@ -1,0 +1,248 @@
+//===- Planner.h - grid planner and cost model ------------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The planner behind summa-plan (DESIGN.md §4). For a model and a number of
+// ranks P it considers every grid [q, q, d] with q*q*d = P, plus 1D Megatron
+// tensor parallelism and pure data parallelism, and predicts per rank and
+// per call of the entry function:
+//
+//  * the collectives, keyed as the runtime's SUMMA_PROFILE keys them (op
+//    name, group = the spanned axes), with their count and payload bytes.
+//    For grids these are COUNTED on the partitioned IR that summa-compile
+//    builds (summa-assign-layouts, summa-partition, summa-expand-matmul,
+//    canonicalize), with the runtime's rules, so they equal the runtime's
+//    counters exactly;
+//  * the local GEMMs (count, 2*m*n*k flops);
+//  * memory per rank: parameter tiles, activation tiles (inputs and
+//    results), and the peak of the intermediate tiles and SUMMA panels live
+//    at once in a simple liveness walk;
+//  * time, with an alpha-beta model per link class (NVLink inside a node, a
+//    network across nodes) and a GEMM rate.
+//
+// docs/Planner.md describes every formula and what is not modelled.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_PLANNER_PLANNER_H
+#define SUMMA_PLANNER_PLANNER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::summa::plan {
+
+/// One class of link: latency (seconds per message step) and bandwidth
+/// (bytes per second, one direction).
+struct LinkParams {
+  double alpha;
+  double bytesPerSecond;
+};
+
+struct PlanOptions {
+  /// The number of ranks P (> 0).
+  int64_t ranks = 0;
+  /// Plan this grid only (still with the 1D and data-parallel rows).
+  std::optional<SmallVector<int64_t, 3>> grid;
+  /// The function to plan; empty: the only public function.
+  std::string entry;
+
+  /// World rank r lives on node r / gpusPerNode.
+  int64_t gpusPerNode = 8;
+  /// NVLink 4 on H200 (450 GB/s per direction).
+  LinkParams nvlink{2e-6, 450e9};
+  /// 400 Gb/s InfiniBand per GPU.
+  LinkParams network{5e-6, 50e9};
+
+  /// Dense GEMM peak per element type (H200), scaled by gemmEfficiency.
+  double peakFlops16 = 989e12; // bf16 / f16 tensor cores
+  double peakFlops32 = 67e12;  // f32 (no TF32)
+  double peakFlops64 = 67e12;  // f64 tensor cores
+  /// If set, the peak for every element type.
+  std::optional<double> peakFlopsOverride;
+  double gemmEfficiency = 0.7;
+
+  /// Memory per rank (H200: 141 GB); a strategy that needs more is marked
+  /// as not fitting and is not picked while one that fits exists. 0: no
+  /// limit.
+  double memoryCapacityBytes = 141e9;
+  /// If set, grids are planned with summa-reuse-panels under this many
+  /// bytes per rank of kept panels (-1: no bound), and each also without
+  /// it, so that both choices are reported.
+  std::optional<int64_t> panelReuseBudget;
+
+  /// The GEMM rate (flops per second) for elements of `bytes` bytes.
+  double gemmRate(int64_t elementBytes) const;
+};
+
+enum class StrategyKind { Grid, Megatron1D, DataParallel };
+
+/// One (collective, group) entry, per rank and per call.
+struct CollectiveStat {
+  /// The runtime's names: "broadcast", "reduce", "all_reduce", "all_gather",
+  /// "reduce_scatter"; the group as the spanned axes joined by '+' in the
+  /// order row, col, depth ("col", "row", "depth", "row+col", ...), or
+  /// "world" for the 1D and data-parallel strategies.
+  std::string op, group;
+  /// The runtime's axes mask (bit a for GridAxis a); 0 for "world".
+  int axesMask = 0;
+  int64_t groupSize = 0;
+  /// Calls and payload bytes as the runtime counts them: the buffer for
+  /// broadcast / reduce / all_reduce, the source for all_gather, the
+  /// destination for reduce_scatter, summed over the calls.
+  int64_t count = 0;
+  int64_t bytes = 0;
+  /// Bytes this rank sends plus receives under the modelled algorithm.
+  double wireBytes = 0;
+  /// Every group of this kind lies inside one node.
+  bool intraNode = true;
+  double seconds = 0;
+};
+
+struct MemoryStat {
+  /// Parameter tiles: arguments replicated over depth (weights, biases,
+  /// LayerNorm scales).
+  int64_t parameterBytes = 0;
+  /// Activation tiles: the other arguments (inputs, targets).
+  int64_t activationBytes = 0;
+  /// The results' tiles (the output activation; in a training step also the
+  /// loss, the gradients and the updated parameters).
+  int64_t resultBytes = 0;
+  /// The most bytes of intermediate tiles live at once (panels included).
+  int64_t peakIntermediateBytes = 0;
+  /// The most bytes of buffers created inside SUMMA loops (panels) live at
+  /// once.
+  int64_t panelBytes = 0;
+  int64_t total() const {
+    return parameterBytes + activationBytes + resultBytes +
+           peakIntermediateBytes;
+  }
+};
+
+struct StrategyPlan {
+  StrategyKind kind = StrategyKind::Grid;
+  /// [q, q, d] for grids.
+  SmallVector<int64_t, 3> grid;
+  /// "[4,4,4]", "1D" or "DP".
+  std::string name;
+  bool feasible = false;
+  /// Why the strategy cannot partition the model (first diagnostic).
+  std::string infeasibleReason;
+  /// Memory fits the capacity in PlanOptions.
+  bool fitsMemory = true;
+  /// Counted on the partitioned IR (true) or modelled (false).
+  bool counted = false;
+  SmallVector<CollectiveStat> collectives;
+  int64_t gemmCount = 0;
+  int64_t gemmFlops = 0;
+  MemoryStat memory;
+  double commSeconds = 0;
+  double gemmSeconds = 0;
+  /// With PlanOptions::panelReuseBudget: the same grid without panel reuse
+  /// (payload bytes and memory per rank), and the budget.
+  struct WithoutReuse {
+    int64_t payloadBytes = 0;
+    int64_t broadcastBytes = 0;
+    int64_t memoryBytes = 0;
+    double seconds = 0;
+  };
+  std::optional<WithoutReuse> withoutReuse;
+  double seconds() const { return commSeconds + gemmSeconds; }
+  /// Payload bytes of the broadcasts.
+  int64_t broadcastBytes() const;
+  int64_t payloadBytes() const;
+  double wireBytes() const;
+};
+
+/// What the planner knows of the model.
+struct ModelInfo {
+  /// "ir" (read from a module) or "described" (--describe).
+  std::string source;
+  std::string entry;
+  std::string elementType;
+  int64_t elementBytes = 0;
+  /// Tokens (leading dimension of the activation argument) and hidden size
+  /// (its trailing dimension).
+  int64_t tokens = 0, hidden = 0;
+  /// Sequences (outer dimension a reshape splits the tokens into), or 0.
+  int64_t batch = 0;
+  int64_t matmuls = 0;
+  /// Arguments used as the rhs of a (non-transposed) linalg.matmul.
+  int64_t weightMatrices = 0;
+  /// weightMatrices / 6 for GPT layers; 0 if not a multiple of 6.
+  int64_t layers = 0;
+  /// Elements of the arguments that are not activations: weights, biases,
+  /// LayerNorm scales and, in a training step, optimizer state.
+  int64_t parameters = 0;
+  /// Flops of the unpartitioned forward (2*m*n*k per matmul).
+  double flops = 0;
+};
+
+struct Plan {
+  int64_t ranks = 0;
+  ModelInfo model;
+  std::vector<StrategyPlan> strategies;
+  /// Index into strategies of the chosen grid, or -1 if none is feasible.
+  int best = -1;
+  std::string reason;
+};
+
+/// The grids [q, q, d] with q*q*d = ranks, q ascending.
+SmallVector<SmallVector<int64_t, 3>> enumerateGrids(int64_t ranks);
+
+/// The runtime's name of the group spanning `axes` (GridAxis values):
+/// "row", "col", "depth", "row+col", ...
+std::string groupName(ArrayRef<int32_t> axes);
+
+/// Seconds of `count` calls of `op` moving `bytes` payload bytes in total
+/// over a group of `groupSize` ranks on `link`; see docs/Planner.md.
+double collectiveSeconds(StringRef op, int64_t groupSize, int64_t count,
+                         int64_t bytes, const LinkParams &link);
+/// Bytes one rank sends plus receives for that traffic.
+double collectiveWireBytes(StringRef op, int64_t groupSize, int64_t bytes);
+
+/// Plans the entry function of `module` (which is not modified: each grid
+/// runs the passes on a clone). Fails, with a diagnostic on the module,
+/// only if the request itself is bad (no entry function, ranks <= 0, a
+/// malformed grid); a grid that cannot partition the model is returned as
+/// infeasible with the first diagnostic as its reason.
+FailureOr<Plan> planModule(ModuleOp module, const PlanOptions &options);
+
+/// A GPT model given by its dimensions, as examples/generate.py builds it:
+/// `layers` pre-LN blocks (LN1, Q/K/V/O linears with biases, causal
+/// attention, LN2, W1/W2 linears with biases, GeLU, residuals), then a
+/// final LayerNorm if finalLayerNorm.
+struct GptDescription {
+  int64_t layers = 0, hidden = 0, heads = 0, seq = 0, batch = 0, ffn = 0;
+  std::string dtype = "bf16";
+  bool finalLayerNorm = true;
+};
+
+/// Parses "layers=96,hidden=12288,heads=96,seq=2048,batch=8[,ffn=F]
+/// [,dtype=bf16|f16|f32|f64][,final_ln=0|1]"; ffn defaults to 4*hidden.
+FailureOr<GptDescription> parseDescription(StringRef spec, std::string &error);
+
+/// The same plan as planModule would give for the generated IR of `model`,
+/// from closed formulas (no IR). Fails with `error` on a bad request.
+FailureOr<Plan> planDescribed(const GptDescription &model,
+                              const PlanOptions &options, std::string &error);
+
+/// Human-readable table.
+void printPlanTable(const Plan &plan, const PlanOptions &options,
+                    raw_ostream &os);
+/// Machine-readable JSON (one object).
+void printPlanJson(const Plan &plan, const PlanOptions &options,
+                   raw_ostream &os);
+
+} // namespace mlir::summa::plan
+
+#endif // SUMMA_PLANNER_PLANNER_H

@@ -1,0 +1,28 @@
+//===- Passes.h - summa's passes on linalg ----------------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Passes on upstream linalg/tensor IR (Passes.td): summa-normalize,
+// summa-lift-constants, summa-decompose-aggregates, summa-differentiate.
+// They run before summa-assign-layouts and create no summa op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_TRANSFORMS_PASSES_H
+#define SUMMA_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::summa {
+
+#define GEN_PASS_DECL
+#include "summa/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "summa/Transforms/Passes.h.inc"
+
+} // namespace mlir::summa
+
+#endif // SUMMA_TRANSFORMS_PASSES_H

@@ -1,0 +1,22 @@
+//===- Reductions.h - recognising reduction combiners -----------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_TRANSFORMS_REDUCTIONS_H
+#define SUMMA_TRANSFORMS_REDUCTIONS_H
+
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+
+namespace mlir::summa {
+
+/// The reduction kind that combines the accumulator `acc` (a block argument
+/// of a structured op's body) into the value yielded at `position`, if the
+/// body is `yield combine(f(...), acc)` with `acc` used only there.
+std::optional<ReductionKind> getCombinerKind(BlockArgument acc,
+                                             unsigned position);
+
+} // namespace mlir::summa
+
+#endif // SUMMA_TRANSFORMS_REDUCTIONS_H

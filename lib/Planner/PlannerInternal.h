@@ -1,0 +1,93 @@
+//===- PlannerInternal.h - shared parts of the planner ----------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Helpers shared by the IR planner (Planner.cpp), the 1D / data-parallel
+// models (SplitModel.cpp), the closed-form GPT planner (Describe.cpp) and
+// the reports (Report.cpp). Not installed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_LIB_ANALYSIS_PLANNERINTERNAL_H
+#define SUMMA_LIB_ANALYSIS_PLANNERINTERNAL_H
+
+#include "summa/Planner/Planner.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <map>
+
+namespace mlir::summa::plan::detail {
+
+/// Accumulates collectives by (op, group) in the order the runtime prints
+/// them (op kind, then axes mask).
+class CollectiveTable {
+public:
+  /// Adds `count` calls of `payloadBytes` bytes in total. `mask` orders the
+  /// entries (the runtime's axes mask; 8 for "world").
+  void add(StringRef op, int mask, StringRef group, int64_t groupSize,
+           int64_t count, int64_t payloadBytes);
+  SmallVector<CollectiveStat> take() const;
+
+private:
+  std::map<std::pair<int, int>, CollectiveStat> entries;
+};
+
+/// The runtime's order of collective kinds (Profile.h CollectiveKind).
+int collectiveKindIndex(StringRef op);
+
+/// Bytes of one element of `type` (an int or float type).
+int64_t elementBytes(Type type);
+/// Bytes of a statically shaped tensor or memref; 0 for other types.
+int64_t staticBytes(Type type);
+
+/// Whether every group spanning `mask` (bit a = GridAxis a) of grid
+/// [q, q, d] lies inside one node of gpusPerNode ranks.
+bool isIntraNode(int64_t q, int64_t d, int mask, int64_t gpusPerNode);
+
+/// Fills seconds / wireBytes / intraNode of the collectives of a strategy
+/// (links decided by `intra(mask)`), its commSeconds, and fitsMemory.
+void finishStrategy(StrategyPlan &strategy, const PlanOptions &options,
+                    function_ref<bool(const CollectiveStat &)> intra);
+
+/// Picks the best feasible grid and writes plan.best and plan.reason.
+void chooseBest(Plan &plan);
+
+/// Result of a liveness walk over a function body.
+struct LivenessResult {
+  int64_t peak = 0;
+  int64_t panels = 0;
+};
+/// Peak bytes of intermediate buffers live at once in `func` (see
+/// docs/Planner.md for the aliasing rules); `bytesOf` gives the local size
+/// of a value that starts a new buffer.
+LivenessResult peakLiveness(func::FuncOp func,
+                            function_ref<int64_t(Value)> bytesOf);
+
+/// Reads the model's dimensions from the unpartitioned entry function.
+ModelInfo describeModel(func::FuncOp func);
+
+/// The argument's role: the summa.role attribute, else the default rule of
+/// summa-assign-layouts (a rank-2 rhs of a linalg.matmul is a weight, any
+/// other rank-2 argument an activation, other arguments parameters).
+enum class ArgRole { Activation, Parameter };
+ArgRole argumentRole(func::FuncOp func, unsigned index);
+
+/// The 1D Megatron or data-parallel plan of the unpartitioned `func` on
+/// `ranks` ranks.
+StrategyPlan planSplit(func::FuncOp func, StrategyKind kind, int64_t ranks,
+                       const PlanOptions &options);
+
+/// "[q,q,d]".
+std::string gridName(ArrayRef<int64_t> grid);
+/// "12.3 MiB" style.
+std::string formatBytes(double bytes);
+/// "1.23 ms" style.
+std::string formatSeconds(double seconds);
+
+} // namespace mlir::summa::plan::detail
+
+#endif // SUMMA_LIB_ANALYSIS_PLANNERINTERNAL_H

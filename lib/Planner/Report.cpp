@@ -1,0 +1,270 @@
+//===- Report.cpp - the planner's table and JSON ----------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+using namespace mlir::summa::plan;
+using namespace mlir::summa::plan::detail;
+
+static const char *kindName(StrategyKind kind) {
+  switch (kind) {
+  case StrategyKind::Grid:
+    return "grid";
+  case StrategyKind::Megatron1D:
+    return "1d";
+  case StrategyKind::DataParallel:
+    return "dp";
+  }
+  return "";
+}
+
+static std::string formatFlops(double flops) {
+  static const char *const units[] = {"", "K", "M", "G", "T", "P", "E"};
+  int unit = 0;
+  while (flops >= 1000 && unit < 6) {
+    flops /= 1000;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format(unit ? "%.2f %sFLOP" : "%.0f %sFLOP", flops, units[unit]);
+  return text;
+}
+
+static std::string pad(StringRef s, size_t width) {
+  std::string out = s.str();
+  if (out.size() < width)
+    out.append(width - out.size(), ' ');
+  return out;
+}
+
+static std::string padLeft(StringRef s, size_t width) {
+  std::string out = s.str();
+  if (out.size() < width)
+    out.insert(0, width - out.size(), ' ');
+  return out;
+}
+
+/// The model and the machine the plan is for.
+static void printPlanHeader(const Plan &plan, const PlanOptions &options,
+                            raw_ostream &os) {
+  const ModelInfo &m = plan.model;
+  os << "summa-plan: @" << m.entry << " ("
+     << (m.source == "ir" ? "read from the IR" : "described")
+     << "): " << m.tokens << " tokens";
+  if (m.batch)
+    os << " (batch " << m.batch << ")";
+  os << ", hidden " << m.hidden << ", " << m.elementType << "; "
+     << m.weightMatrices
+     << (m.weightMatrices == 1 ? " weight matrix" : " weight matrices");
+  if (m.layers)
+    os << " (" << m.layers << " GPT layer" << (m.layers == 1 ? "" : "s") << ")";
+  os << ", " << m.parameters << " parameter elements, " << formatFlops(m.flops)
+     << " per call\n";
+  os << "machine: " << plan.ranks << " ranks, " << options.gpusPerNode
+     << " per node; NVLink " << llvm::format("%.3g", options.nvlink.alpha * 1e6)
+     << " us + " << llvm::format("%.4g", options.nvlink.bytesPerSecond / 1e9)
+     << " GB/s, network " << llvm::format("%.3g", options.network.alpha * 1e6)
+     << " us + " << llvm::format("%.4g", options.network.bytesPerSecond / 1e9)
+     << " GB/s; GEMM "
+     << llvm::format("%.4g",
+                     options.gemmRate(m.elementBytes ? m.elementBytes : 2) /
+                         1e12)
+     << " TFLOP/s (" << m.elementType << ", "
+     << llvm::format("%.2g", options.gemmEfficiency) << " of peak)\n";
+  os << "per rank and per call; payload: the bytes SUMMA_PROFILE counts; "
+        "wire: sent + received by the modelled algorithm\n\n";
+}
+
+/// One line per strategy: status, bytes, GEMMs, memory and times.
+static void printStrategyTable(const Plan &plan, const PlanOptions &options,
+                               raw_ostream &os) {
+  os << "  " << pad("strategy", 11) << pad("status", 9)
+     << padLeft("payload", 12) << padLeft("wire", 12) << padLeft("GEMMs", 8)
+     << padLeft("memory", 12) << padLeft("comm", 12) << padLeft("GEMM", 12)
+     << padLeft("total", 12) << "\n";
+  for (auto [i, s] : llvm::enumerate(plan.strategies)) {
+    os << (static_cast<int>(i) == plan.best ? "* " : "  ") << pad(s.name, 11);
+    if (!s.feasible) {
+      os << "no: " << s.infeasibleReason << "\n";
+      continue;
+    }
+    std::string status = s.counted ? "counted" : "model";
+    if (!s.fitsMemory)
+      status += "!";
+    os << pad(status, 9) << padLeft(formatBytes(s.payloadBytes()), 12)
+       << padLeft(formatBytes(s.wireBytes()), 12)
+       << padLeft(std::to_string(s.gemmCount), 8)
+       << padLeft(formatBytes(s.memory.total()), 12)
+       << padLeft(formatSeconds(s.commSeconds), 12)
+       << padLeft(formatSeconds(s.gemmSeconds), 12)
+       << padLeft(formatSeconds(s.seconds()), 12) << "\n";
+  }
+  os << "\n(counted: from the partitioned IR, equal to the runtime's "
+        "counters; model: analytic";
+  if (options.memoryCapacityBytes > 0)
+    os << "; !: needs more than "
+       << llvm::format("%.4g", options.memoryCapacityBytes / 1e9)
+       << " GB per rank";
+  os << ")\n";
+}
+
+/// A feasible strategy's memory, panel reuse and collectives.
+static void printStrategyDetails(const StrategyPlan &s,
+                                 const PlanOptions &options, raw_ostream &os) {
+  os << "\n"
+     << s.name << ": memory per rank: parameters "
+     << formatBytes(s.memory.parameterBytes) << ", activations "
+     << formatBytes(s.memory.activationBytes) << ", results "
+     << formatBytes(s.memory.resultBytes) << ", peak intermediates "
+     << formatBytes(s.memory.peakIntermediateBytes);
+  if (s.memory.panelBytes)
+    os << " (SUMMA panels " << formatBytes(s.memory.panelBytes) << ")";
+  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops) << "\n";
+  if (s.withoutReuse) {
+    const StrategyPlan::WithoutReuse &w = *s.withoutReuse;
+    os << "    panel reuse (memory budget ";
+    if (*options.panelReuseBudget < 0)
+      os << "unbounded";
+    else
+      os << *options.panelReuseBudget << " B";
+    os << "): broadcasts " << w.broadcastBytes << " -> " << s.broadcastBytes()
+       << " B per call (" << s.broadcastBytes() - w.broadcastBytes
+       << " B), memory " << formatBytes(w.memoryBytes) << " -> "
+       << formatBytes(s.memory.total()) << ", predicted "
+       << formatSeconds(w.seconds) << " -> " << formatSeconds(s.seconds())
+       << "\n";
+  }
+  if (s.collectives.empty()) {
+    os << "    no communication\n";
+    return;
+  }
+  for (const CollectiveStat &c : s.collectives)
+    os << "    " << pad(c.op, 15) << pad(c.group, 14)
+       << padLeft(std::to_string(c.groupSize), 5) << " ranks  "
+       << pad(c.intraNode ? "nvlink" : "network", 8)
+       << padLeft(std::to_string(c.count), 7) << " calls "
+       << padLeft(std::to_string(c.bytes), 16) << " B "
+       << padLeft(formatSeconds(c.seconds), 12) << "\n";
+}
+
+void plan::printPlanTable(const Plan &plan, const PlanOptions &options,
+                          raw_ostream &os) {
+  printPlanHeader(plan, options, os);
+  printStrategyTable(plan, options, os);
+  for (const StrategyPlan &s : plan.strategies)
+    if (s.feasible)
+      printStrategyDetails(s, options, os);
+  os << "\n";
+  if (plan.best >= 0)
+    os << "best: " << plan.reason << "\n";
+  else
+    os << "no grid: " << plan.reason << "\n";
+}
+
+void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
+                         raw_ostream &os) {
+  llvm::json::OStream j(os, 1);
+  const ModelInfo &m = plan.model;
+  j.object([&] {
+    j.attribute("ranks", plan.ranks);
+    j.attributeObject("model", [&] {
+      j.attribute("source", m.source);
+      j.attribute("entry", m.entry);
+      j.attribute("element_type", m.elementType);
+      j.attribute("element_bytes", m.elementBytes);
+      j.attribute("tokens", m.tokens);
+      j.attribute("hidden", m.hidden);
+      j.attribute("batch", m.batch);
+      j.attribute("matmuls", m.matmuls);
+      j.attribute("weight_matrices", m.weightMatrices);
+      j.attribute("layers", m.layers);
+      j.attribute("parameters", m.parameters);
+      j.attribute("flops", m.flops);
+    });
+    j.attributeObject("options", [&] {
+      j.attribute("gpus_per_node", options.gpusPerNode);
+      j.attribute("nvlink_alpha_s", options.nvlink.alpha);
+      j.attribute("nvlink_bytes_per_s", options.nvlink.bytesPerSecond);
+      j.attribute("network_alpha_s", options.network.alpha);
+      j.attribute("network_bytes_per_s", options.network.bytesPerSecond);
+      j.attribute("gemm_flops_per_s",
+                  options.gemmRate(m.elementBytes ? m.elementBytes : 2));
+      j.attribute("gemm_efficiency", options.gemmEfficiency);
+      j.attribute("memory_capacity_bytes", options.memoryCapacityBytes);
+    });
+    j.attributeArray("strategies", [&] {
+      for (const StrategyPlan &s : plan.strategies) {
+        j.object([&] {
+          j.attribute("name", s.name);
+          j.attribute("kind", kindName(s.kind));
+          if (s.kind == StrategyKind::Grid)
+            j.attributeArray("grid", [&] {
+              for (int64_t v : s.grid)
+                j.value(v);
+            });
+          j.attribute("feasible", s.feasible);
+          if (!s.feasible) {
+            j.attribute("reason", s.infeasibleReason);
+            return;
+          }
+          j.attribute("counted", s.counted);
+          j.attribute("fits_memory", s.fitsMemory);
+          j.attributeArray("collectives", [&] {
+            for (const CollectiveStat &c : s.collectives)
+              j.object([&] {
+                j.attribute("op", c.op);
+                j.attribute("group", c.group);
+                j.attribute("group_size", c.groupSize);
+                j.attribute("count", c.count);
+                j.attribute("bytes", c.bytes);
+                j.attribute("wire_bytes", c.wireBytes);
+                j.attribute("link", c.intraNode ? "nvlink" : "network");
+                j.attribute("seconds", c.seconds);
+              });
+          });
+          j.attributeObject("matmul", [&] {
+            j.attribute("count", s.gemmCount);
+            j.attribute("flops", s.gemmFlops);
+          });
+          j.attributeObject("memory", [&] {
+            j.attribute("parameters", s.memory.parameterBytes);
+            j.attribute("activations", s.memory.activationBytes);
+            j.attribute("results", s.memory.resultBytes);
+            j.attribute("peak_intermediates", s.memory.peakIntermediateBytes);
+            j.attribute("panels", s.memory.panelBytes);
+            j.attribute("total", s.memory.total());
+          });
+          j.attribute("payload_bytes", s.payloadBytes());
+          j.attribute("wire_bytes", s.wireBytes());
+          j.attributeObject("seconds", [&] {
+            j.attribute("comm", s.commSeconds);
+            j.attribute("gemm", s.gemmSeconds);
+            j.attribute("total", s.seconds());
+          });
+          if (s.withoutReuse)
+            j.attributeObject("without_panel_reuse", [&] {
+              j.attribute("payload_bytes", s.withoutReuse->payloadBytes);
+              j.attribute("broadcast_bytes", s.withoutReuse->broadcastBytes);
+              j.attribute("memory_total", s.withoutReuse->memoryBytes);
+              j.attribute("seconds", s.withoutReuse->seconds);
+            });
+        });
+      }
+    });
+    if (plan.best >= 0)
+      j.attribute("best", plan.strategies[plan.best].name);
+    else
+      j.attribute("best", nullptr);
+    j.attribute("reason", plan.reason);
+  });
+  os << "\n";
+}

@@ -1,0 +1,586 @@
+//===- Differentiate.cpp - reverse mode on linalg tensors -------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements summa-differentiate: from a forward function whose first result
+// is a loss, builds `<name>_grad` returning the loss and the gradients of its
+// weight and bias arguments. The backward is written in the same IR the
+// partitioner reads, so it is partitioned like a hand-written one:
+//
+//  * linalg.matmul A·B: dA = dC·Bᵀ and dB = Aᵀ·dC as linalg.matmul with
+//    transposing maps (2.5D SUMMA forms abt and atb);
+//  * any other structured op: for every active operand, a linalg.generic over
+//    the same loops that recomputes the body, differentiates it forward-mode
+//    with respect to that operand and accumulates dOut·∂body into a
+//    zero-filled adjoint laid out by the operand's indexing map (loops the
+//    map drops become reductions: a bias gradient sums over tokens);
+//    reductions with a max/min combiner route dOut to the elements equal to
+//    the result;
+//  * tensor.expand_shape / collapse_shape: the inverse reshape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "summa/Transforms/Reductions.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include <cmath>
+
+namespace mlir::summa {
+#define GEN_PASS_DEF_SUMMADIFFERENTIATE
+#include "summa/Transforms/Passes.h.inc"
+} // namespace mlir::summa
+
+using namespace mlir;
+using namespace mlir::summa;
+
+namespace {
+
+/// Builds the backward of one function, in place, before its return.
+class Differentiator {
+public:
+  Differentiator(func::FuncOp func, double lr)
+      : func(func), lr(lr), b(func.getContext()) {}
+  LogicalResult run();
+
+private:
+  bool isActive(Value v) const { return active.contains(v); }
+  Value zeros(Location loc, Type type);
+  Value constantLike(Location loc, Type type, double value);
+  /// Elementwise a + b.
+  Value add(Location loc, Value lhs, Value rhs);
+  void accumulate(Location loc, Value v, Value d);
+  LogicalResult visit(Operation *op);
+  LogicalResult visitMatmul(linalg::MatmulOp op);
+  LogicalResult visitStructured(linalg::LinalgOp op);
+  /// The adjoint of operand `k` of `op` for result `r` with adjoint `dR`.
+  FailureOr<Value> operandAdjoint(linalg::LinalgOp op, unsigned k, unsigned r,
+                                  Value dR);
+
+  func::FuncOp func;
+  double lr;
+  OpBuilder b;
+  llvm::SmallPtrSet<Value, 32> active;
+  DenseMap<Value, Value> adjoints;
+};
+
+/// The forward-mode derivative of the scalar ops of a structured op's body.
+class ScalarTangents {
+public:
+  ScalarTangents(OpBuilder &b, Operation *owner) : b(b), owner(owner) {}
+  void seed(Value v) { tangents[v] = one(v.getLoc(), v.getType()); }
+  /// Propagates through `op`; fails for an op with no rule.
+  LogicalResult propagate(Operation *op);
+  /// The tangent of `v`, or null if it is structurally zero.
+  Value get(Value v) const { return tangents.lookup(v); }
+
+private:
+  /// The tangent of `op`'s result (null: structurally zero), or nullopt if
+  /// `op` is not an arith op with a rule (mathTangent: a math op).
+  std::optional<Value> arithTangent(Operation *op);
+  std::optional<Value> mathTangent(Operation *op);
+
+  Value one(Location loc, Type t) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 1.0));
+  }
+  Value cst(Location loc, Type t, double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, v));
+  }
+  Value zeroIfNull(Value t, Value like) {
+    return t ? t : cst(like.getLoc(), like.getType(), 0.0);
+  }
+
+  OpBuilder &b;
+  Operation *owner;
+  DenseMap<Value, Value> tangents;
+};
+
+} // namespace
+
+LogicalResult ScalarTangents::propagate(Operation *op) {
+  bool any = llvm::any_of(op->getOperands(),
+                          [&](Value v) { return tangents.contains(v); });
+  if (!any || op->getNumResults() != 1)
+    return success();
+  std::optional<Value> out = arithTangent(op);
+  if (!out)
+    out = mathTangent(op);
+  if (!out)
+    return owner->emitError() << "summa-differentiate: no derivative for '"
+                              << op->getName() << "' in the body of this op";
+  if (*out)
+    tangents[op->getResult(0)] = *out;
+  return success();
+}
+
+std::optional<Value> ScalarTangents::arithTangent(Operation *op) {
+  Location loc = op->getLoc();
+  Value y = op->getResult(0);
+  auto t = [&](unsigned i) { return tangents.lookup(op->getOperand(i)); };
+  auto mul = [&](Value x, Value yv) {
+    return arith::MulFOp::create(b, loc, x, yv).getResult();
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<Value>>(op)
+      .Case([&](arith::AddFOp) {
+        if (!t(0) || !t(1))
+          return t(0) ? t(0) : t(1);
+        return arith::AddFOp::create(b, loc, t(0), t(1)).getResult();
+      })
+      .Case([&](arith::SubFOp) {
+        if (!t(1))
+          return t(0);
+        Value neg = arith::NegFOp::create(b, loc, t(1));
+        return t(0) ? arith::AddFOp::create(b, loc, t(0), neg).getResult()
+                    : neg;
+      })
+      .Case([&](arith::MulFOp m) {
+        Value l = t(0) ? mul(t(0), m.getRhs()) : Value();
+        Value r = t(1) ? mul(m.getLhs(), t(1)) : Value();
+        if (!l || !r)
+          return l ? l : r;
+        return arith::AddFOp::create(b, loc, l, r).getResult();
+      })
+      .Case([&](arith::DivFOp d) {
+        // (ta - y·tb) / b
+        Value num = zeroIfNull(t(0), y);
+        if (t(1))
+          num = arith::SubFOp::create(b, loc, num, mul(y, t(1)));
+        return arith::DivFOp::create(b, loc, num, d.getRhs()).getResult();
+      })
+      .Case([&](arith::NegFOp) {
+        return arith::NegFOp::create(b, loc, t(0)).getResult();
+      })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
+            arith::MinNumFOp>([&](Operation *m) {
+        bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(m);
+        Value pick = arith::CmpFOp::create(b, loc,
+                                           isMax ? arith::CmpFPredicate::OGE
+                                                 : arith::CmpFPredicate::OLE,
+                                           m->getOperand(0), m->getOperand(1));
+        return arith::SelectOp::create(b, loc, pick, zeroIfNull(t(0), y),
+                                       zeroIfNull(t(1), y))
+            .getResult();
+      })
+      .Case([&](arith::SelectOp s) {
+        if (tangents.contains(s.getCondition()))
+          return Value();
+        return arith::SelectOp::create(b, loc, s.getCondition(),
+                                       zeroIfNull(t(1), y), zeroIfNull(t(2), y))
+            .getResult();
+      })
+      .Case([&](arith::ExtFOp) {
+        return arith::ExtFOp::create(b, loc, y.getType(), t(0)).getResult();
+      })
+      .Case([&](arith::TruncFOp) {
+        return arith::TruncFOp::create(b, loc, y.getType(), t(0)).getResult();
+      })
+      .Case<arith::CmpFOp, arith::CmpIOp>([](Operation *) {
+        return Value(); // Piecewise constant: no derivative.
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<Value> ScalarTangents::mathTangent(Operation *op) {
+  Location loc = op->getLoc();
+  Value y = op->getResult(0);
+  Value t0 = tangents.lookup(op->getOperand(0));
+  auto mul = [&](Value x, Value yv) {
+    return arith::MulFOp::create(b, loc, x, yv).getResult();
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<Value>>(op)
+      .Case([&](math::TanhOp) {
+        Value oneMinus = arith::SubFOp::create(
+            b, loc, cst(loc, y.getType(), 1.0), mul(y, y));
+        return mul(oneMinus, t0);
+      })
+      .Case([&](math::ExpOp) { return mul(y, t0); })
+      .Case([&](math::ErfOp e) {
+        Value a = e.getOperand();
+        Value negSq = arith::NegFOp::create(b, loc, mul(a, a));
+        Value g = mul(cst(loc, y.getType(), 2.0 / std::sqrt(M_PI)),
+                      math::ExpOp::create(b, loc, negSq));
+        return mul(g, t0);
+      })
+      .Case([&](math::RsqrtOp) {
+        Value y3 = mul(mul(y, y), y);
+        return mul(mul(cst(loc, y.getType(), -0.5), y3), t0);
+      })
+      .Case([&](math::SqrtOp) {
+        Value half =
+            arith::DivFOp::create(b, loc, cst(loc, y.getType(), 0.5), y);
+        return mul(half, t0);
+      })
+      .Case([&](math::LogOp l) {
+        return arith::DivFOp::create(b, loc, t0, l.getOperand()).getResult();
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+Value Differentiator::constantLike(Location loc, Type type, double value) {
+  auto tensor = cast<RankedTensorType>(type);
+  Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(),
+                                        tensor.getElementType());
+  Value scalar = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(tensor.getElementType(), value));
+  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+}
+
+Value Differentiator::zeros(Location loc, Type type) {
+  return constantLike(loc, type, 0.0);
+}
+
+Value Differentiator::add(Location loc, Value lhs, Value rhs) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{lhs, rhs}, ValueRange{empty},
+             ArrayRef<AffineMap>{id, id, id}, parallel,
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
+             })
+      .getResult(0);
+}
+
+void Differentiator::accumulate(Location loc, Value v, Value d) {
+  auto it = adjoints.find(v);
+  if (it == adjoints.end())
+    adjoints[v] = d;
+  else
+    it->second = add(loc, it->second, d);
+}
+
+LogicalResult Differentiator::visitMatmul(linalg::MatmulOp op) {
+  if (getMatmulForm(op.getIndexingMapsArray()) != MatmulForm::ab)
+    return op.emitError() << "summa-differentiate: only linalg.matmul A·B is "
+                             "differentiated (this one has transposing maps)";
+  Value dC = adjoints.lookup(op->getResult(0));
+  if (!dC)
+    return success();
+  Location loc = op.getLoc();
+  Value a = op.getDpsInputOperand(0)->get(),
+        bm = op.getDpsInputOperand(1)->get(),
+        c0 = op.getDpsInitOperand(0)->get();
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2;
+  bindDims(ctx, d0, d1, d2);
+  auto maps = [&](AffineExpr x0, AffineExpr x1, AffineExpr y0, AffineExpr y1) {
+    return NamedAttribute(
+        b.getStringAttr("indexing_maps"),
+        b.getAffineMapArrayAttr({AffineMap::get(3, 0, {x0, x1}, ctx),
+                                 AffineMap::get(3, 0, {y0, y1}, ctx),
+                                 AffineMap::get(3, 0, {d0, d1}, ctx)}));
+  };
+  // The adjoint of `operand`: a matmul of `lhs` and `rhs` with `maps`.
+  auto adjoint = [&](Value operand, Value lhs, Value rhs,
+                     NamedAttribute indexing) {
+    if (!isActive(operand))
+      return;
+    Value init = zeros(loc, operand.getType());
+    Value product = linalg::MatmulOp::create(
+                        b, loc, TypeRange{operand.getType()},
+                        ValueRange{lhs, rhs}, ValueRange{init}, {indexing})
+                        .getResult(0);
+    accumulate(loc, operand, product);
+  };
+  adjoint(a, dC, bm, maps(d0, d2, d1, d2)); // dA[M,K] = dC[M,N] · B[K,N]ᵀ
+  adjoint(bm, a, dC, maps(d2, d0, d2, d1)); // dB[K,N] = A[M,K]ᵀ · dC[M,N]
+  if (isActive(c0))
+    accumulate(loc, c0, dC);
+  return success();
+}
+
+FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
+                                                unsigned r, Value dR) {
+  Location loc = op.getLoc();
+  OpOperand &target = op->getOpOperand(k);
+  OpOperand &init = *op.getDpsInitOperand(r);
+  Block *body = op.getBlock();
+  BlockArgument targetArg = op.getMatchingBlockArgument(&target);
+  BlockArgument accArg = op.getMatchingBlockArgument(&init);
+  std::optional<ReductionKind> kind = getCombinerKind(accArg, r);
+  bool isMaxMin = op.getNumReductionLoops() > 0 && kind &&
+                  (*kind == ReductionKind::max || *kind == ReductionKind::min);
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (isMaxMin) {
+    // Only `yield max(x, acc)` of an input x: dx = dOut where x == result.
+    Operation *combiner = *accArg.getUsers().begin();
+    if (!llvm::is_contained(combiner->getOperands(), targetArg))
+      return op.emitError()
+             << "summa-differentiate: a max/min reduction is differentiated "
+                "only when it combines an operand directly";
+  }
+
+  // Operands of the adjoint generic: every operand of `op`, the adjoint of
+  // result r (and the result itself for max/min), then the accumulator.
+  SmallVector<Value> inputs(op->getOperands());
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap resultMap = op.getMatchingIndexingMap(&init);
+  inputs.push_back(dR);
+  maps.push_back(resultMap);
+  if (isMaxMin) {
+    inputs.push_back(op->getResult(r));
+    maps.push_back(resultMap);
+  }
+  AffineMap targetMap = op.getMatchingIndexingMap(&target);
+  maps.push_back(targetMap);
+  SmallVector<utils::IteratorType> iterators;
+  for (unsigned l = 0; l < op.getNumLoops(); ++l)
+    iterators.push_back(targetMap.isFunctionOfDim(l)
+                            ? utils::IteratorType::parallel
+                            : utils::IteratorType::reduction);
+  Value acc0 = zeros(loc, target.get().getType());
+  unsigned numOperands = op->getNumOperands();
+
+  LogicalResult status = success();
+  auto adjoint = linalg::GenericOp::create(
+      b, loc, TypeRange{acc0.getType()}, inputs, ValueRange{acc0}, maps,
+      iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value dOut = args[numOperands];
+        Value acc = args.back();
+        Value contribution;
+        if (isMaxMin) {
+          Value x = args[k], result = args[numOperands + 1];
+          Value hit = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                            x, result);
+          Value zero = arith::ConstantOp::create(
+              nb, nl, nb.getFloatAttr(x.getType(), 0.0));
+          contribution = arith::SelectOp::create(nb, nl, hit, dOut, zero);
+        } else {
+          // Recompute the body, then differentiate it forward-mode.
+          IRMapping mapping;
+          for (auto [arg, replacement] :
+               llvm::zip(body->getArguments(), args.take_front(numOperands)))
+            mapping.map(arg, replacement);
+          for (Operation &inner : body->without_terminator())
+            nb.clone(inner, mapping);
+          ScalarTangents tangents(nb, op);
+          tangents.seed(args[k]);
+          for (Operation &inner : body->without_terminator())
+            if (failed(tangents.propagate(
+                    mapping.lookup(inner.getResult(0)).getDefiningOp()))) {
+              status = failure();
+              break;
+            }
+          Value t = tangents.get(mapping.lookupOrDefault(yield.getOperand(r)));
+          if (!t)
+            t = arith::ConstantOp::create(nb, nl,
+                                          nb.getFloatAttr(dOut.getType(), 0.0));
+          contribution = arith::MulFOp::create(nb, nl, dOut, t);
+        }
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::AddFOp::create(nb, nl, contribution, acc).getResult());
+      });
+  if (failed(status))
+    return failure();
+  return adjoint.getResult(0);
+}
+
+LogicalResult Differentiator::visitStructured(linalg::LinalgOp op) {
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (inner.getNumResults() != 1 || inner.getNumRegions() != 0)
+      return op.emitError() << "summa-differentiate: the body op '"
+                            << inner.getName() << "' is not a scalar op";
+  for (unsigned r = 0; r < op->getNumResults(); ++r) {
+    Value dR = adjoints.lookup(op->getResult(r));
+    if (!dR)
+      continue;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !isa<FloatType>(type.getElementType()) || !isActive(v))
+        continue;
+      // An accumulator belongs to its own result only.
+      if (op.isDpsInit(&operand) &&
+          operand.getOperandNumber() - op.getNumDpsInputs() != r)
+        continue;
+      FailureOr<Value> d =
+          operandAdjoint(op, operand.getOperandNumber(), r, dR);
+      if (failed(d))
+        return failure();
+      accumulate(op.getLoc(), v, *d);
+    }
+  }
+  return success();
+}
+
+LogicalResult Differentiator::visit(Operation *op) {
+  if (llvm::none_of(op->getResults(),
+                    [&](Value v) { return adjoints.contains(v); }))
+    return success();
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+    return visitMatmul(mm);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return visitStructured(linalgOp);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    Value d = tensor::CollapseShapeOp::create(
+        b, op->getLoc(), expand.getSrcType(),
+        adjoints.lookup(expand.getResult()), expand.getReassociationIndices());
+    accumulate(op->getLoc(), expand.getSrc(), d);
+    return success();
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    Value d =
+        tensor::ExpandShapeOp::create(b, op->getLoc(), collapse.getSrcType(),
+                                      adjoints.lookup(collapse.getResult()),
+                                      collapse.getReassociationIndices());
+    accumulate(op->getLoc(), collapse.getSrc(), d);
+    return success();
+  }
+  return op->emitError() << "summa-differentiate: no derivative for '"
+                         << op->getName() << "'";
+}
+
+LogicalResult Differentiator::run() {
+  Block &block = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  if (ret.getNumOperands() == 0)
+    return func.emitError()
+           << "summa-differentiate: the function returns no loss";
+  Value loss = ret.getOperand(0);
+  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
+  if (!lossType || !isa<FloatType>(lossType.getElementType()))
+    return func.emitError() << "summa-differentiate: the loss (result 0) must "
+                               "be a float tensor, got "
+                            << loss.getType();
+
+  // Parameters: weight and bias arguments; active values depend on them.
+  SmallVector<BlockArgument> params;
+  for (BlockArgument arg : func.getArguments()) {
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+    if (role && (role.getValue() == "weight" || role.getValue() == "bias")) {
+      params.push_back(arg);
+      active.insert(arg);
+    }
+  }
+  if (params.empty())
+    return func.emitError() << "summa-differentiate: no argument has "
+                               "summa.role \"weight\" or \"bias\"";
+  for (Operation &op : block.without_terminator())
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      active.insert(op.getResults().begin(), op.getResults().end());
+
+  b.setInsertionPoint(ret);
+  Location loc = ret.getLoc();
+  adjoints[loss] = constantLike(loc, loss.getType(), 1.0);
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (active.contains(op->getNumResults() ? op->getResult(0) : Value()) &&
+        failed(visit(op)))
+      return failure();
+
+  SmallVector<Value> results = {loss};
+  SmallVector<Value> grads;
+  for (BlockArgument p : params) {
+    Value g = adjoints.lookup(p);
+    grads.push_back(g ? g : zeros(loc, p.getType()));
+  }
+  llvm::append_range(results, grads);
+  if (lr > 0) {
+    for (auto [p, g] : llvm::zip(params, grads)) {
+      auto type = cast<RankedTensorType>(p.getType());
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+      SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                                utils::IteratorType::parallel);
+      double rate = lr;
+      results.push_back(
+          linalg::GenericOp::create(
+              b, loc, TypeRange{type}, ValueRange{p, g}, ValueRange{empty},
+              ArrayRef<AffineMap>{id, id, id}, parallel,
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                Value step = arith::MulFOp::create(
+                    nb, nl,
+                    arith::ConstantOp::create(
+                        nb, nl, nb.getFloatAttr(args[0].getType(), rate)),
+                    args[1]);
+                linalg::YieldOp::create(
+                    nb, nl,
+                    arith::SubFOp::create(nb, nl, args[0], step).getResult());
+              })
+              .getResult(0));
+    }
+  }
+  func::ReturnOp::create(b, loc, results);
+  ret.erase();
+  func.setFunctionType(FunctionType::get(func.getContext(),
+                                         func.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
+  func.setAllResultAttrs(SmallVector<DictionaryAttr>(
+      results.size(), DictionaryAttr::get(func.getContext())));
+  if (lr > 0)
+    for (auto [i, p] : llvm::enumerate(params))
+      func.setResultAttr(1 + params.size() + i, kUpdatesAttrName,
+                         b.getI64IntegerAttr(p.getArgNumber()));
+  return success();
+}
+
+namespace {
+struct SummaDifferentiatePass
+    : summa::impl::SummaDifferentiateBase<SummaDifferentiatePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp forward;
+    for (auto f : module.getOps<func::FuncOp>()) {
+      if (f.isExternal())
+        continue;
+      if (function.empty() ? f.isPublic() : f.getSymName() == function) {
+        if (forward) {
+          module.emitError() << "summa-differentiate: more than one public "
+                                "function; name one with function=NAME";
+          return signalPassFailure();
+        }
+        forward = f;
+      }
+    }
+    if (!forward) {
+      module.emitError() << "summa-differentiate: no function "
+                         << (function.empty() ? std::string("to differentiate")
+                                              : "named @" + function);
+      return signalPassFailure();
+    }
+    if (!forward.getBody().hasOneBlock()) {
+      forward.emitError() << "summa-differentiate: functions with control "
+                             "flow are not supported";
+      return signalPassFailure();
+    }
+    std::string name = (forward.getSymName() + "_grad").str();
+    if (module.lookupSymbol(name)) {
+      forward.emitError() << "summa-differentiate: @" << name
+                          << " already exists";
+      return signalPassFailure();
+    }
+    auto grad = cast<func::FuncOp>(forward->clone());
+    grad.setSymName(name);
+    module.getBody()->push_back(grad);
+    Differentiator differentiator(grad, sgdLr);
+    if (failed(differentiator.run())) {
+      grad.erase();
+      return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,278 @@
+//===- Normalize.cpp - exporters' forms into summa's ------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements summa-normalize: batched contractions as generics, with the
+// reshapes that merge their batch dimensions folded into them (see the
+// pass description in Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Transforms/Passes.h"
+
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+namespace mlir::summa {
+#define GEN_PASS_DEF_SUMMANORMALIZE
+#include "summa/Transforms/Passes.h.inc"
+} // namespace mlir::summa
+
+using namespace mlir;
+using namespace mlir::summa;
+
+/// A generic with at least two parallel loops shared by all of its operands
+/// (batch dimensions) and a reduction: a batched contraction.
+static bool isBatchedContraction(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumReductionLoops() == 0 || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1)
+    return false;
+  if (!linalg::isaContractionOpInterface(generic))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(generic);
+  return succeeded(dims) && !dims->batch.empty();
+}
+
+/// `init + lhs · rhs` as a linalg.matmul with the indexing maps `maps`.
+static Value createMatmul(RewriterBase &rewriter, Location loc, Value lhs,
+                          Value rhs, Value init, ArrayRef<AffineMap> maps) {
+  SmallVector<Attribute> mapAttrs;
+  for (AffineMap m : maps)
+    mapAttrs.push_back(AffineMapAttr::get(m));
+  return linalg::MatmulOp::create(
+             rewriter, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+             ValueRange{init},
+             {rewriter.getNamedAttr("indexing_maps",
+                                    rewriter.getArrayAttr(mapAttrs))})
+      ->getResult(0);
+}
+
+/// The contiguous runs of `map`'s results that belong to the same group of
+/// `groups` (loop dims), in order, as result positions; fails if a group's
+/// dims are not contiguous or not in the group's order.
+static FailureOr<SmallVector<std::pair<int, ReassociationIndices>>>
+groupRuns(AffineMap map, ArrayRef<SmallVector<unsigned>> groups) {
+  SmallVector<std::pair<int, ReassociationIndices>> runs;
+  auto groupOf = [&](unsigned loop) -> int {
+    for (auto [g, dims] : llvm::enumerate(groups))
+      if (llvm::is_contained(dims, loop))
+        return g;
+    return -1;
+  };
+  for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return failure();
+    int g = groupOf(dim.getPosition());
+    if (g < 0)
+      return failure();
+    if (runs.empty() || runs.back().first != g)
+      runs.push_back({g, {}});
+    runs.back().second.push_back(pos);
+  }
+  // Each group once, with its dims in the group's order.
+  llvm::SmallBitVector seen(groups.size());
+  for (auto &[g, run] : runs) {
+    if (seen.test(g) || run.size() != groups[g].size())
+      return failure();
+    seen.set(g);
+    for (auto [i, pos] : llvm::enumerate(run))
+      if (cast<AffineDimExpr>(map.getResult(pos)).getPosition() != groups[g][i])
+        return failure();
+  }
+  return runs;
+}
+
+/// A contraction written as a generic with a multiply-add body and no batch
+/// dimension (JAX writes its backward products so, and its products with a
+/// 3-D activation) becomes a linalg.matmul over the operands with each group
+/// of M, N and K dimensions collapsed into one, when every group is
+/// contiguous and in the same order in each operand: the SUMMA forms are
+/// then recognised by summa-assign-layouts.
+static LogicalResult raiseContraction(RewriterBase &rewriter,
+                                      linalg::GenericOp generic) {
+  if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(generic))
+    return failure();
+  Type element = getElementTypeOrSelf(generic->getResult(0).getType());
+  for (Value v : generic->getOperands())
+    if (getElementTypeOrSelf(v.getType()) != element)
+      return failure();
+  // Exactly multiply, add, yield: no casts to keep.
+  if (generic.getBody()->getOperations().size() != 3)
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(generic);
+  if (failed(dims) || !dims->batch.empty() || dims->m.empty() ||
+      dims->n.empty() || dims->k.empty())
+    return failure();
+  // Groups in loop order: 0 = M, 1 = N, 2 = K.
+  SmallVector<SmallVector<unsigned>> groups = {
+      SmallVector<unsigned>(dims->m.begin(), dims->m.end()),
+      SmallVector<unsigned>(dims->n.begin(), dims->n.end()),
+      SmallVector<unsigned>(dims->k.begin(), dims->k.end())};
+  for (SmallVector<unsigned> &g : groups)
+    llvm::sort(g);
+  MLIRContext *ctx = generic.getContext();
+  Location loc = generic.getLoc();
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> operands;
+  SmallVector<ReassociationIndices> resultGroups;
+  for (OpOperand &operand : generic->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type)
+      return failure();
+    auto runs = groupRuns(generic.getMatchingIndexingMap(&operand), groups);
+    if (failed(runs))
+      return failure();
+    SmallVector<AffineExpr> exprs;
+    SmallVector<ReassociationIndices> reassociation;
+    for (auto &[g, run] : *runs) {
+      exprs.push_back(getAffineDimExpr(g, ctx));
+      reassociation.push_back(run);
+    }
+    maps.push_back(AffineMap::get(3, 0, exprs, ctx));
+    operands.push_back(operand.get());
+    if (generic.isDpsInit(&operand))
+      resultGroups = reassociation;
+    if (static_cast<int64_t>(reassociation.size()) != type.getRank())
+      operands.back() = tensor::CollapseShapeOp::create(
+          rewriter, loc, operand.get(), reassociation);
+  }
+  // Loops (d0, d1, d2) = (M, N, K): the maps must be one of the SUMMA
+  // forms, with the result (M, N).
+  if (!getMatmulForm(maps))
+    return failure();
+  Value result =
+      createMatmul(rewriter, loc, operands[0], operands[1], operands[2], maps);
+  auto resultType = cast<RankedTensorType>(generic->getResult(0).getType());
+  if (result.getType() != resultType)
+    result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                           resultGroups);
+  rewriter.replaceOp(generic, result);
+  return success();
+}
+
+/// The input of `op` if it is a 2-D transpose (linalg.transpose, or a
+/// generic that only yields its one input through a swapped map).
+static Value transposedInput(Operation *op) {
+  if (auto t = dyn_cast<linalg::TransposeOp>(op))
+    return t.hasPureTensorSemantics() &&
+                   t.getPermutation() == ArrayRef<int64_t>{1, 0}
+               ? t.getInput()
+               : Value();
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != 2 || generic.getNumParallelLoops() != 2 ||
+      generic.getBody()->getOperations().size() != 1)
+    return Value();
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (yield.getOperand(0) != generic.getBody()->getArgument(0))
+    return Value();
+  AffineMap in = generic.getIndexingMapsArray()[0];
+  AffineMap out = generic.getIndexingMapsArray()[1];
+  if (!in.isPermutation() || !out.isPermutation() || in == out)
+    return Value();
+  return generic.getDpsInputOperand(0)->get();
+}
+
+/// The transpose of a backward product, as JAX writes a weight gradient
+/// (dWᵀ = dYᵀ·X, then a transpose), is the product with its operands
+/// swapped: (Aᵀ·B)ᵀ = Bᵀ·A and (A·Bᵀ)ᵀ = B·Aᵀ. Computing it so gives the
+/// gradient the weight's own layout, with no redistribution.
+static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
+                                              Operation *transpose) {
+  Value input = transposedInput(transpose);
+  auto mm = input ? input.getDefiningOp<linalg::MatmulOp>() : nullptr;
+  if (!mm || !input.hasOneUse())
+    return failure();
+  std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
+  if (!form || *form == MatmulForm::ab)
+    return failure();
+  auto fill = mm.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return failure();
+  auto resultType = cast<RankedTensorType>(transpose->getResult(0).getType());
+  Location loc = mm.getLoc();
+  rewriter.setInsertionPoint(transpose);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                        resultType.getElementType());
+  Value init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+                   .getResult(0);
+  Value swapped = createMatmul(rewriter, loc, mm.getDpsInputOperand(1)->get(),
+                               mm.getDpsInputOperand(0)->get(), init,
+                               mm.getIndexingMapsArray());
+  rewriter.replaceOp(transpose, swapped);
+  rewriter.eraseOp(mm);
+  return success();
+}
+
+namespace {
+struct SummaNormalizePass
+    : summa::impl::SummaNormalizeBase<SummaNormalizePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    IRRewriter rewriter(ctx);
+    SmallVector<linalg::BatchMatmulOp> batched;
+    getOperation().walk([&](linalg::BatchMatmulOp op) {
+      if (op.hasPureTensorSemantics())
+        batched.push_back(op);
+    });
+    for (linalg::BatchMatmulOp op : batched) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::generalizeNamedOp(rewriter, op))) {
+        op.emitError() << "summa-normalize: cannot write this "
+                          "linalg.batch_matmul as a linalg.generic";
+        return signalPassFailure();
+      }
+    }
+    // Contractions spelled as generics become linalg.matmul.
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics) {
+      rewriter.setInsertionPoint(op);
+      (void)raiseContraction(rewriter, op);
+    }
+    // Transposes of backward products become the swapped products.
+    SmallVector<Operation *> transposes;
+    getOperation().walk([&](Operation *op) {
+      if (transposedInput(op))
+        transposes.push_back(op);
+    });
+    for (Operation *op : transposes)
+      (void)foldTransposeIntoProduct(rewriter, op);
+    // Fold the reshapes on either side of a batched contraction into it.
+    RewritePatternSet patterns(ctx);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          Operation *consumer = fused->getOwner();
+          return isBatchedContraction(producer) ||
+                 isBatchedContraction(consumer);
+        });
+    linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,347 @@
+//===- Collectives.cpp - MPI collectives over grid sub-groups ---*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The collectives of the C ABI on the sub-communicators built by summaRtInit.
+// Every argument is validated first (a bad one aborts all ranks with the
+// function's name); a group of one rank then returns at once (after copying
+// for the shape-changing collectives) and is not profiled, see Profile.h.
+//
+// The non-blocking forms (summaRtBroadcastStart, summaRtReduceStart) issue
+// MPI_Ibcast / MPI_Ireduce on the same communicators, one request per chunk
+// of at most maxChunk elements, and keep the requests in a RequestTable
+// under the handle they return; summaRtWait completes them in order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DType.h"
+#include "Error.h"
+#include "Grid.h"
+#include "HostBlocks.h"
+#include "Profile.h"
+#include "RequestTable.h"
+
+#include "summa/Runtime/SummaRuntime.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+using namespace summa::rt;
+
+namespace {
+
+/// MPI counts are int: element-wise collectives are split into chunks of at
+/// most this many elements (smaller under setMaxChunkForTesting).
+constexpr int64_t kDefaultMaxChunk = int64_t(1) << 30;
+int64_t maxChunk = kDefaultMaxChunk;
+
+char *elementPointer(intptr_t base, int64_t offset, const DTypeInfo &type) {
+  return reinterpret_cast<char *>(base) +
+         offset * static_cast<int64_t>(type.size);
+}
+
+void checkBuffer(const char *caller, const char *what, intptr_t base,
+                 int64_t offset, int64_t count) {
+  if (count < 0)
+    fatal("%s: negative element count %lld for the %s", caller,
+          (long long)count, what);
+  if (offset < 0)
+    fatal("%s: negative offset %lld for the %s", caller, (long long)offset,
+          what);
+  if (count > 0 && base == 0)
+    fatal("%s: the %s is a null pointer but has %lld elements", caller, what,
+          (long long)count);
+}
+
+void checkRoot(const char *caller, int64_t root, const Group &group) {
+  if (root < 0 || root >= group.size)
+    fatal("%s: root %lld is outside the group of %d ranks", caller,
+          (long long)root, group.size);
+}
+
+MPI_Op reductionOp(int32_t kind, const char *caller) {
+  switch (kind) {
+  case SUMMA_RED_SUM:
+    return MPI_SUM;
+  case SUMMA_RED_MAX:
+    return MPI_MAX;
+  case SUMMA_RED_MIN:
+    return MPI_MIN;
+  case SUMMA_RED_PROD:
+    return MPI_PROD;
+  default:
+    fatal("%s: invalid reduction kind %d (expected 0 = sum, 1 = max, "
+          "2 = min, 3 = prod)",
+          caller, kind);
+  }
+}
+
+/// Validates an [outer, inner] block and returns outer * inner, which must
+/// fit in an MPI count, as must n * outer * inner.
+int64_t checkBlock(const char *caller, int64_t outer, int64_t inner,
+                   const Group &group) {
+  if (outer < 0 || inner < 0)
+    fatal("%s: negative shape [%lld, %lld]", caller, (long long)outer,
+          (long long)inner);
+  if (inner != 0 && outer > INT64_MAX / inner / group.size)
+    fatal("%s: shape [%lld, %lld] over %d ranks overflows", caller,
+          (long long)outer, (long long)inner, group.size);
+  int64_t block = outer * inner;
+  if (block > INT_MAX)
+    fatal("%s: a block of %lld elements exceeds the CPU backend's limit of "
+          "%d elements per rank",
+          caller, (long long)block, INT_MAX);
+  return block;
+}
+
+/// A started collective: its MPI requests (one per chunk) and what the
+/// profile needs at summaRtWait.
+struct PendingCollective {
+  std::vector<MPI_Request> requests;
+  CollectiveKind kind = CollectiveKind::Broadcast;
+  int32_t mask = 0;
+  /// Whether the start was counted (then the wait's time is added too).
+  bool counted = false;
+};
+
+/// The requests in flight. Never destroyed, so that nothing touches MPI
+/// requests after MPI_Finalize / MPI_Abort at exit.
+RequestTable<PendingCollective> &pendingCollectives() {
+  static auto *table = new RequestTable<PendingCollective>();
+  return *table;
+}
+
+/// Files a started collective (timed from `start`) and returns its handle.
+int64_t fileRequest(PendingCollective pending, int64_t bytes, double start) {
+  pending.counted = profileRecording();
+  recordCollective(pending.kind, pending.mask, bytes, profileClock() - start,
+                   /*async=*/true);
+  return pendingCollectives().add(std::move(pending));
+}
+
+/// A validated call of an in-place collective (broadcast, reduce,
+/// all-reduce, blocking or started).
+struct InPlaceCall {
+  DTypeInfo type;
+  const Group *group = nullptr;
+  char *data = nullptr;
+  int64_t count = 0;
+  MPI_Op op = MPI_OP_NULL;
+  int64_t bytes() const { return count * static_cast<int64_t>(type.size); }
+  /// Calls `f(chunkData, chunkCount)` for each chunk of at most maxChunk
+  /// elements (MPI counts are int); at least once, also for 0 elements.
+  template <typename F>
+  void forEachChunk(F f) const {
+    int64_t done = 0;
+    do {
+      int chunk = static_cast<int>(std::min(count - done, maxChunk));
+      f(data + done * type.size, chunk);
+      done += chunk;
+    } while (done < count);
+  }
+};
+
+/// Validates the arguments in the order every in-place collective does
+/// (element type, group, buffer, root if any, reduction kind if any); a bad
+/// one aborts all ranks naming `caller`. Returns std::nullopt for a group of
+/// one rank: nothing to do.
+std::optional<InPlaceCall> beginInPlace(const char *caller, intptr_t base,
+                                        int64_t offset, int64_t count,
+                                        int32_t dtype, int32_t axesMask,
+                                        std::optional<int64_t> root,
+                                        std::optional<int32_t> kind) {
+  InPlaceCall call;
+  call.type = checkDataDType(dtype, caller);
+  call.group = &groupFor(axesMask, caller);
+  checkBuffer(caller, "buffer", base, offset, count);
+  if (root)
+    checkRoot(caller, *root, *call.group);
+  if (kind)
+    call.op = reductionOp(*kind, caller);
+  if (call.group->size == 1)
+    return std::nullopt;
+  call.data = elementPointer(base, offset, call.type);
+  call.count = count;
+  return call;
+}
+
+} // namespace
+
+void summaRtBroadcast(intptr_t base, int64_t offset, int64_t count,
+                      int32_t dtype, int32_t axesMask, int64_t root) {
+  std::optional<InPlaceCall> call =
+      beginInPlace("summaRtBroadcast", base, offset, count, dtype, axesMask,
+                   root, std::nullopt);
+  if (!call)
+    return;
+  double start = profileClock();
+  call->forEachChunk([&](char *chunk, int n) {
+    SUMMA_MPI_CHECK(MPI_Bcast(chunk, n, call->type.mpiType,
+                              static_cast<int>(root), call->group->comm));
+  });
+  recordCollective(CollectiveKind::Broadcast, axesMask, call->bytes(),
+                   profileClock() - start);
+}
+
+void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
+                   int32_t axesMask, int64_t root, int32_t kind) {
+  std::optional<InPlaceCall> call = beginInPlace(
+      "summaRtReduce", base, offset, count, dtype, axesMask, root, kind);
+  if (!call)
+    return;
+  double start = profileClock();
+  bool isRoot = call->group->rank == root;
+  call->forEachChunk([&](char *chunk, int n) {
+    // The root reduces in place; the others only send, and MPI ignores their
+    // receive buffer, so their data is left unchanged.
+    SUMMA_MPI_CHECK(MPI_Reduce(isRoot ? MPI_IN_PLACE : chunk,
+                               isRoot ? chunk : nullptr, n, call->type.mpiType,
+                               call->op, static_cast<int>(root),
+                               call->group->comm));
+  });
+  recordCollective(CollectiveKind::Reduce, axesMask, call->bytes(),
+                   profileClock() - start);
+}
+
+int64_t summaRtBroadcastStart(intptr_t base, int64_t offset, int64_t count,
+                              int32_t dtype, int32_t axesMask, int64_t root) {
+  std::optional<InPlaceCall> call =
+      beginInPlace("summaRtBroadcastStart", base, offset, count, dtype,
+                   axesMask, root, std::nullopt);
+  if (!call)
+    return 0;
+  double start = profileClock();
+  PendingCollective pending;
+  pending.kind = CollectiveKind::Broadcast;
+  pending.mask = axesMask;
+  call->forEachChunk([&](char *chunk, int n) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    SUMMA_MPI_CHECK(MPI_Ibcast(chunk, n, call->type.mpiType,
+                               static_cast<int>(root), call->group->comm,
+                               &request));
+    pending.requests.push_back(request);
+  });
+  return fileRequest(std::move(pending), call->bytes(), start);
+}
+
+int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
+                           int32_t dtype, int32_t axesMask, int64_t root,
+                           int32_t kind) {
+  std::optional<InPlaceCall> call = beginInPlace(
+      "summaRtReduceStart", base, offset, count, dtype, axesMask, root, kind);
+  if (!call)
+    return 0;
+  double start = profileClock();
+  PendingCollective pending;
+  pending.kind = CollectiveKind::Reduce;
+  pending.mask = axesMask;
+  bool isRoot = call->group->rank == root;
+  call->forEachChunk([&](char *chunk, int n) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    // As summaRtReduce: the root reduces in place, the others only send.
+    SUMMA_MPI_CHECK(MPI_Ireduce(isRoot ? MPI_IN_PLACE : chunk,
+                                isRoot ? chunk : nullptr, n, call->type.mpiType,
+                                call->op, static_cast<int>(root),
+                                call->group->comm, &request));
+    pending.requests.push_back(request);
+  });
+  return fileRequest(std::move(pending), call->bytes(), start);
+}
+
+void summaRtWait(int64_t request) {
+  if (request == 0)
+    return;
+  std::optional<PendingCollective> pending = pendingCollectives().take(request);
+  if (!pending)
+    fatal("%s", requestNotInFlightMessage(request).c_str());
+  double start = profileClock();
+  for (MPI_Request &chunk : pending->requests)
+    SUMMA_MPI_CHECK(MPI_Wait(&chunk, MPI_STATUS_IGNORE));
+  if (pending->counted)
+    recordCollectiveWait(pending->kind, pending->mask, profileClock() - start);
+}
+
+size_t summa::rt::requestsInFlight() { return pendingCollectives().size(); }
+
+int64_t summa::rt::setMaxChunkForTesting(int64_t elements) {
+  int64_t previous = maxChunk;
+  maxChunk = elements >= 1 && elements <= kDefaultMaxChunk ? elements
+                                                           : kDefaultMaxChunk;
+  return previous;
+}
+
+void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
+                      int32_t dtype, int32_t axesMask, int32_t kind) {
+  std::optional<InPlaceCall> call =
+      beginInPlace("summaRtAllReduce", base, offset, count, dtype, axesMask,
+                   std::nullopt, kind);
+  if (!call)
+    return;
+  double start = profileClock();
+  call->forEachChunk([&](char *chunk, int n) {
+    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, chunk, n, call->type.mpiType,
+                                  call->op, call->group->comm));
+  });
+  recordCollective(CollectiveKind::AllReduce, axesMask, call->bytes(),
+                   profileClock() - start);
+}
+
+void summaRtAllGather(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
+                      int64_t dstOffset, int64_t outer, int64_t inner,
+                      int32_t dtype, int32_t axesMask) {
+  const char *caller = "summaRtAllGather";
+  DTypeInfo type = checkDataDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  int64_t block = checkBlock(caller, outer, inner, group);
+  int64_t n = group.size;
+  checkBuffer(caller, "source", srcBase, srcOffset, block);
+  checkBuffer(caller, "destination", dstBase, dstOffset, n * block);
+
+  const char *src = elementPointer(srcBase, srcOffset, type);
+  char *dst = elementPointer(dstBase, dstOffset, type);
+  int64_t blockBytes = block * static_cast<int64_t>(type.size);
+  if (n == 1) {
+    if (blockBytes > 0)
+      std::memmove(dst, src, blockBytes);
+    return;
+  }
+
+  double start = profileClock();
+  allGatherBlocks(src, dst, outer, inner, type.size, type.mpiType,
+                  static_cast<int>(n), group.comm);
+  recordCollective(CollectiveKind::AllGather, axesMask, blockBytes,
+                   profileClock() - start);
+}
+
+void summaRtReduceScatter(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
+                          int64_t dstOffset, int64_t outer, int64_t inner,
+                          int32_t dtype, int32_t axesMask, int32_t kind) {
+  const char *caller = "summaRtReduceScatter";
+  DTypeInfo type = checkDataDType(dtype, caller);
+  const Group &group = groupFor(axesMask, caller);
+  int64_t block = checkBlock(caller, outer, inner, group);
+  int64_t n = group.size;
+  checkBuffer(caller, "source", srcBase, srcOffset, n * block);
+  checkBuffer(caller, "destination", dstBase, dstOffset, block);
+  MPI_Op op = reductionOp(kind, caller);
+
+  const char *src = elementPointer(srcBase, srcOffset, type);
+  char *dst = elementPointer(dstBase, dstOffset, type);
+  int64_t blockBytes = block * static_cast<int64_t>(type.size);
+  if (n == 1) {
+    if (blockBytes > 0)
+      std::memmove(dst, src, blockBytes);
+    return;
+  }
+
+  double start = profileClock();
+  reduceScatterBlocks(src, dst, outer, inner, type.size, type.mpiType, op,
+                      static_cast<int>(n), group.comm);
+  recordCollective(CollectiveKind::ReduceScatter, axesMask, blockBytes,
+                   profileClock() - start);
+}
