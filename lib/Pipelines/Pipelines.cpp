@@ -29,6 +29,9 @@ using namespace mlir::summa;
 /// The passes after partitioning, as a textual pipeline so that it reads the
 /// same as on the summa-opt command line.
 static const char *const kDecompose = "summa-decompose-aggregates";
+/// Local elementwise ops fused into their consumers (not the reference's:
+/// LowerOptions::plain).
+static const char *const kFuse = "func.func(summa-fuse-elementwise)";
 static const char *const kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
@@ -137,9 +140,11 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
     addTextual(pm, "summa-pack-arguments{functions=" +
                        llvm::join(options.packArguments, ",") + "}");
   };
+  addTextual(pm, kDecompose);
+  if (!options.plain)
+    addTextual(pm, kFuse);
   if (cuda)
     addTextual(pm, "summa-materialize-splats");
-  addTextual(pm, kDecompose);
   addTextual(pm, kBufferize);
   addTextual(pm, substitute(kDeallocate, "%EARLY%",
                             cuda ? "" : "summa-dealloc-at-last-use,"));

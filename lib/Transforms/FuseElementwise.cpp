@@ -26,13 +26,20 @@ namespace mlir::summa {
 using namespace mlir;
 
 /// Whether the producer of `operand` may be fused into its owner: the
-/// producer's results have no other use (fusing would compute it twice) and
-/// the owner is not a contraction (it would no longer be a GEMM for the
-/// library).
+/// producer's results have no other use (fusing would compute it twice),
+/// its body does not read its own outputs (an accumulation such as
+/// summa-differentiate's `db = 0 + ...`: upstream's fusion keeps such an
+/// output as a second output of the fused op, indexed through the
+/// consumer's map, so where the consumer broadcasts the producer the
+/// accumulation repeats once per broadcast element) and the owner is not a
+/// contraction (it would no longer be a GEMM for the library).
 static bool shouldFuse(OpOperand *operand) {
-  Operation *producer = operand->get().getDefiningOp();
+  auto producer = operand->get().getDefiningOp<linalg::LinalgOp>();
   if (!producer || !producer->hasOneUse())
     return false;
+  for (OpOperand &init : producer.getDpsInitsMutable())
+    if (producer.payloadUsesValueFromOperand(&init))
+      return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
   return consumer && !linalg::isaContractionOpInterface(consumer);
 }

@@ -19,6 +19,8 @@
 
 #include "Error.h"
 
+#include "summa/Runtime/SummaRuntime.h"
+
 #include <mpi.h>
 
 #include <cstddef>
@@ -48,6 +50,23 @@ inline char *hostScratch(size_t bytes) {
   if (buffer.size() < bytes)
     buffer.resize(bytes);
   return buffer.data();
+}
+
+/// MPI's built-in operation for a SummaReductionKind, or MPI_OP_NULL for a
+/// value that is not one.
+inline MPI_Op builtinReductionOp(int32_t kind) {
+  switch (kind) {
+  case SUMMA_RED_SUM:
+    return MPI_SUM;
+  case SUMMA_RED_MAX:
+    return MPI_MAX;
+  case SUMMA_RED_MIN:
+    return MPI_MIN;
+  case SUMMA_RED_PROD:
+    return MPI_PROD;
+  default:
+    return MPI_OP_NULL;
+  }
 }
 
 /// Copies `rows` rows of `rowBytes` from every block of `n` to its place in

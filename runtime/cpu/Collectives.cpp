@@ -65,20 +65,12 @@ void checkRoot(const char *caller, int64_t root, const Group &group) {
 }
 
 MPI_Op reductionOp(int32_t kind, const char *caller) {
-  switch (kind) {
-  case SUMMA_RED_SUM:
-    return MPI_SUM;
-  case SUMMA_RED_MAX:
-    return MPI_MAX;
-  case SUMMA_RED_MIN:
-    return MPI_MIN;
-  case SUMMA_RED_PROD:
-    return MPI_PROD;
-  default:
+  MPI_Op op = builtinReductionOp(kind);
+  if (op == MPI_OP_NULL)
     fatal("%s: invalid reduction kind %d (expected 0 = sum, 1 = max, "
           "2 = min, 3 = prod)",
           caller, kind);
-  }
+  return op;
 }
 
 /// Validates an [outer, inner] block and returns outer * inner, which must
@@ -123,6 +115,43 @@ int64_t fileRequest(PendingCollective pending, int64_t bytes, double start) {
                    /*async=*/true);
   return pendingCollectives().add(std::move(pending));
 }
+
+/// A validated call of an all-gather or reduce-scatter: this member's block
+/// of [outer, inner] and the whole of n blocks; the source is the whole with
+/// `srcBlocks` (reduce-scatter), the destination otherwise (all-gather).
+struct BlockCall {
+  BlockCall(const char *caller, intptr_t srcBase, int64_t srcOffset,
+            bool srcBlocks, intptr_t dstBase, int64_t dstOffset, int64_t outer,
+            int64_t inner, int32_t dtype, int32_t axesMask)
+      : caller(caller), type(checkDataDType(dtype, caller)),
+        group(groupFor(axesMask, caller)) {
+    int64_t block = checkBlock(caller, outer, inner, group);
+    int64_t whole = group.size * block;
+    checkBuffer(caller, "source", srcBase, srcOffset,
+                srcBlocks ? whole : block);
+    checkBuffer(caller, "destination", dstBase, dstOffset,
+                srcBlocks ? block : whole);
+    src = elementPointer(srcBase, srcOffset, type);
+    dst = elementPointer(dstBase, dstOffset, type);
+    blockBytes = block * static_cast<int64_t>(type.size);
+  }
+
+  /// A group of one: copies the block and returns true.
+  bool local() const {
+    if (group.size != 1)
+      return false;
+    if (blockBytes > 0)
+      std::memmove(dst, src, blockBytes);
+    return true;
+  }
+
+  const char *caller;
+  DTypeInfo type;
+  const Group &group;
+  const char *src = nullptr;
+  char *dst = nullptr;
+  int64_t blockBytes = 0;
+};
 
 /// A validated call of an in-place collective (broadcast, reduce,
 /// all-reduce, blocking or started).
@@ -294,54 +323,29 @@ void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
 void summaRtAllGather(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
                       int64_t dstOffset, int64_t outer, int64_t inner,
                       int32_t dtype, int32_t axesMask) {
-  const char *caller = "summaRtAllGather";
-  DTypeInfo type = checkDataDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  int64_t block = checkBlock(caller, outer, inner, group);
-  int64_t n = group.size;
-  checkBuffer(caller, "source", srcBase, srcOffset, block);
-  checkBuffer(caller, "destination", dstBase, dstOffset, n * block);
-
-  const char *src = elementPointer(srcBase, srcOffset, type);
-  char *dst = elementPointer(dstBase, dstOffset, type);
-  int64_t blockBytes = block * static_cast<int64_t>(type.size);
-  if (n == 1) {
-    if (blockBytes > 0)
-      std::memmove(dst, src, blockBytes);
+  BlockCall call("summaRtAllGather", srcBase, srcOffset, /*srcBlocks=*/false,
+                 dstBase, dstOffset, outer, inner, dtype, axesMask);
+  if (call.local())
     return;
-  }
-
   double start = profileClock();
-  allGatherBlocks(src, dst, outer, inner, type.size, type.mpiType,
-                  static_cast<int>(n), group.comm);
-  recordCollective(CollectiveKind::AllGather, axesMask, blockBytes,
+  allGatherBlocks(call.src, call.dst, outer, inner, call.type.size,
+                  call.type.mpiType, call.group.size, call.group.comm);
+  recordCollective(CollectiveKind::AllGather, axesMask, call.blockBytes,
                    profileClock() - start);
 }
 
 void summaRtReduceScatter(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,
                           int64_t dstOffset, int64_t outer, int64_t inner,
                           int32_t dtype, int32_t axesMask, int32_t kind) {
-  const char *caller = "summaRtReduceScatter";
-  DTypeInfo type = checkDataDType(dtype, caller);
-  const Group &group = groupFor(axesMask, caller);
-  int64_t block = checkBlock(caller, outer, inner, group);
-  int64_t n = group.size;
-  checkBuffer(caller, "source", srcBase, srcOffset, n * block);
-  checkBuffer(caller, "destination", dstBase, dstOffset, block);
-  MPI_Op op = reductionOp(kind, caller);
-
-  const char *src = elementPointer(srcBase, srcOffset, type);
-  char *dst = elementPointer(dstBase, dstOffset, type);
-  int64_t blockBytes = block * static_cast<int64_t>(type.size);
-  if (n == 1) {
-    if (blockBytes > 0)
-      std::memmove(dst, src, blockBytes);
+  BlockCall call("summaRtReduceScatter", srcBase, srcOffset,
+                 /*srcBlocks=*/true, dstBase, dstOffset, outer, inner, dtype,
+                 axesMask);
+  MPI_Op op = reductionOp(kind, call.caller);
+  if (call.local())
     return;
-  }
-
   double start = profileClock();
-  reduceScatterBlocks(src, dst, outer, inner, type.size, type.mpiType, op,
-                      static_cast<int>(n), group.comm);
-  recordCollective(CollectiveKind::ReduceScatter, axesMask, blockBytes,
+  reduceScatterBlocks(call.src, call.dst, outer, inner, call.type.size,
+                      call.type.mpiType, op, call.group.size, call.group.comm);
+  recordCollective(CollectiveKind::ReduceScatter, axesMask, call.blockBytes,
                    profileClock() - start);
 }

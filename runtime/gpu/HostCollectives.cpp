@@ -102,16 +102,8 @@ MPI_Op summa::gpu::host::mpiOp(int32_t dtype, int32_t kind) {
       SUMMA_MPI_CHECK(MPI_Op_create(userFns[type][kind], /*commute=*/1, &op));
     return op;
   }
-  switch (kind) {
-  case SUMMA_RED_MAX:
-    return MPI_MAX;
-  case SUMMA_RED_MIN:
-    return MPI_MIN;
-  case SUMMA_RED_PROD:
-    return MPI_PROD;
-  default:
-    return MPI_SUM;
-  }
+  MPI_Op op = summa::rt::builtinReductionOp(kind);
+  return op == MPI_OP_NULL ? MPI_SUM : op;
 }
 
 void summa::gpu::host::freeOps() {

@@ -31,7 +31,8 @@
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
 // CHECK: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90
-// CHECK-COUNT-8: gpu.binary @mlp_kernel_{{[0-7]}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// CHECK-COUNT-7: gpu.binary @mlp_kernel_{{[0-6]}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// CHECK-NOT: gpu.binary
 
 // The kernels' threads per block.
 // BLOCK: %[[THREADS:.*]] = llvm.mlir.constant(128 : index) : i64
@@ -50,3 +51,11 @@
 // div.s64 in its PTX without the sinking).
 // NODIV: llvm.func @gpt_layer(
 // NODIV: gpu.binary
+
+// Launch sites of the GPT layer's host function: elementwise chains are
+// fused into one kernel each (summa-fuse-elementwise; 50 sites without).
+// RUN: summa-opt %t.layer.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH-LABEL: llvm.func @gpt_layer(
+// LAUNCH-COUNT-43: gpu.launch_func
+// LAUNCH-NOT: gpu.launch_func
+// LAUNCH: llvm.return

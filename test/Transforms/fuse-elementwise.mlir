@@ -113,3 +113,37 @@ func.func @contractions(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>, %q: tensor<2x4
   } -> tensor<2x4x4xf32>
   return %y, %s : tensor<4x2xf32>, tensor<2x4x4xf32>
 }
+
+// -----
+
+// A producer that reads its own output (an accumulation) stays: fused into
+// a consumer that broadcasts it, the accumulation would run once per
+// broadcast element.
+#v = affine_map<(d0) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @accumulation
+// CHECK: %[[ACC:.*]] = linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<4xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[ACC]] : tensor<4x8xf32>, tensor<4xf32>)
+func.func @accumulation(%a: tensor<4xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %zero = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %acc = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%zero : tensor<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.addf %in, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %acc : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %b: f32, %o: f32):
+    %s = arith.addf %in, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
