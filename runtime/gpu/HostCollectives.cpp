@@ -161,33 +161,30 @@ void summa::gpu::host::allReduce(void *data, int64_t count, int32_t dtype,
   } while (done < count);
 }
 
+/// The MPI test mode's bound on a block (MPI counts are int).
+static void checkBlockBound(const char *caller, int64_t outer, int64_t inner) {
+  int64_t block = outer * inner;
+  if (block > kMaxChunk)
+    summa::rt::fatal("%s: a block of %lld elements exceeds the MPI test "
+                     "mode's limit of %lld elements per rank",
+                     caller, (long long)block, (long long)kMaxChunk);
+}
+
 void summa::gpu::host::allGather(const void *srcData, void *dstData,
                                  int64_t outer, int64_t inner, int32_t dtype,
                                  int n, MPI_Comm comm) {
-  const char *src = static_cast<const char *>(srcData);
-  char *dst = static_cast<char *>(dstData);
-  size_t size = elementSize(dtype);
-  int64_t block = outer * inner;
-  if (block > kMaxChunk)
-    summa::rt::fatal("summaRtAllGather: a block of %lld elements exceeds the "
-                     "MPI test mode's limit of %lld elements per rank",
-                     (long long)block, (long long)kMaxChunk);
-  summa::rt::allGatherBlocks(src, dst, outer, inner, size, mpiType(dtype), n,
-                             comm);
+  checkBlockBound("summaRtAllGather", outer, inner);
+  summa::rt::allGatherBlocks(static_cast<const char *>(srcData),
+                             static_cast<char *>(dstData), outer, inner,
+                             elementSize(dtype), mpiType(dtype), n, comm);
 }
 
 void summa::gpu::host::reduceScatter(const void *srcData, void *dstData,
                                      int64_t outer, int64_t inner,
                                      int32_t dtype, int32_t kind, int n,
                                      MPI_Comm comm) {
-  const char *src = static_cast<const char *>(srcData);
-  char *dst = static_cast<char *>(dstData);
-  size_t size = elementSize(dtype);
-  int64_t block = outer * inner;
-  if (block > kMaxChunk)
-    summa::rt::fatal("summaRtReduceScatter: a block of %lld elements exceeds "
-                     "the MPI test mode's limit of %lld elements per rank",
-                     (long long)block, (long long)kMaxChunk);
-  summa::rt::reduceScatterBlocks(src, dst, outer, inner, size, mpiType(dtype),
-                                 mpiOp(dtype, kind), n, comm);
+  checkBlockBound("summaRtReduceScatter", outer, inner);
+  summa::rt::reduceScatterBlocks(
+      static_cast<const char *>(srcData), static_cast<char *>(dstData), outer,
+      inner, elementSize(dtype), mpiType(dtype), mpiOp(dtype, kind), n, comm);
 }

@@ -13,6 +13,8 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
+#include "MpiTestRun.h"
+
 #include "gtest/gtest.h"
 
 #include <mpi.h>
@@ -23,30 +25,6 @@
 #include <string>
 
 namespace {
-/// Prints the failures of a rank other than 0, prefixed with the rank.
-class RankFailurePrinter : public ::testing::EmptyTestEventListener {
-public:
-  explicit RankFailurePrinter(int64_t rank) : rank(rank) {}
-
-  void OnTestStart(const ::testing::TestInfo &info) override {
-    testName = std::string(info.test_suite_name()) + "." + info.name();
-  }
-
-  void OnTestPartResult(const ::testing::TestPartResult &result) override {
-    if (!result.failed())
-      return;
-    std::fprintf(stderr, "[rank %lld] %s: %s:%d: failure\n%s\n",
-                 (long long)rank, testName.c_str(),
-                 result.file_name() ? result.file_name() : "?",
-                 result.line_number(), result.summary());
-    std::fflush(stderr);
-  }
-
-private:
-  int64_t rank;
-  std::string testName;
-};
-
 int64_t gridOption(int argc, char **argv, const char *flag, const char *env) {
   size_t length = std::strlen(flag);
   for (int i = 1; i < argc; ++i)
@@ -63,29 +41,7 @@ int main(int argc, char **argv) {
   int64_t d = gridOption(argc, argv, "--summa-d", "SUMMA_TEST_D");
   summaRtInit(&argc, &argv, q, d);
 
-  int64_t rank = summaRtWorldRank();
-  ::testing::TestEventListeners &listeners =
-      ::testing::UnitTest::GetInstance()->listeners();
-  if (rank != 0) {
-    delete listeners.Release(listeners.default_result_printer());
-    listeners.Append(new RankFailurePrinter(rank));
-  }
-
-  int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
-  int failedRanks = 0;
-  MPI_Allreduce(&failed, &failedRanks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (failedRanks)
-      std::printf(
-          "[summa] FAILED on %d of %lld ranks (grid [%lld,%lld,%lld])\n",
-          failedRanks, (long long)summaRtWorldSize(), (long long)q,
-          (long long)q, (long long)d);
-    else
-      std::printf("[summa] all %lld ranks passed (grid [%lld,%lld,%lld])\n",
-                  (long long)summaRtWorldSize(), (long long)q, (long long)q,
-                  (long long)d);
-    std::fflush(stdout);
-  }
+  int status = summa::test::runOnEveryRank("summa", q, d);
   summaRtFinalize();
-  return failedRanks ? 1 : 0;
+  return status;
 }

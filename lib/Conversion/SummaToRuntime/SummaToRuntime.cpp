@@ -130,6 +130,9 @@ LogicalResult checkLowered(Operation *op) {
   if (isa<MatmulOp>(op))
     return op->emitOpError()
            << "must be expanded (summa-expand-matmul) before lowering";
+  if (isa<RelayoutOp>(op))
+    return op->emitOpError()
+           << "must be partitioned (summa-partition) before lowering";
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
     if (!getMatmulForm(matmul.getIndexingMapsArray()))
       return matmul.emitOpError() << "with these indexing maps is not A·B, "

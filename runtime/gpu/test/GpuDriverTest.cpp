@@ -23,12 +23,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Runtime/SummaRuntime.h"
+
+#include "ProgramDescs.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -191,26 +194,8 @@ void layerReference(void **buffers) {
 void setShape(SummaTensorDesc &desc, const char *name,
               std::vector<int64_t> local,
               std::vector<std::vector<int32_t>> splits) {
-  desc = SummaTensorDesc();
-  desc.name = name;
-  desc.rank = static_cast<int32_t>(local.size());
-  desc.dtype = dtype;
-  desc.scale = 1.0;
-  for (int dim = 0; dim < desc.rank; ++dim) {
-    int64_t blocks = 1;
-    for (int slot = 0; slot < 3; ++slot) {
-      int32_t axis =
-          slot < static_cast<int>(splits[dim].size()) ? splits[dim][slot] : -1;
-      desc.splitAxes[dim][slot] = axis;
-      if (axis >= 0)
-        blocks *= axis == SUMMA_AXIS_DEPTH ? gridD : gridQ;
-    }
-    desc.localShape[dim] = local[dim];
-    desc.globalShape[dim] = local[dim] * blocks;
-  }
-  for (int dim = desc.rank; dim < SUMMA_MAX_RANK; ++dim)
-    for (int slot = 0; slot < 3; ++slot)
-      desc.splitAxes[dim][slot] = -1;
+  summa::test::setShape(desc, name, dtype, std::move(local), std::move(splits),
+                        gridQ, gridD);
 }
 
 SummaProgramDesc makeProgram() {
@@ -263,15 +248,9 @@ SummaProgramDesc makeProgram() {
 int main(int argc, char **argv) {
   if (const char *name = std::getenv("SUMMA_DRIVER_TEST_PROGRAM"))
     programName = name;
-  if (const char *grid = std::getenv("SUMMA_DRIVER_TEST_GRID")) {
-    long long q = 0, d = 0;
-    if (std::sscanf(grid, "%lld,%lld", &q, &d) != 2) {
-      std::fprintf(stderr, "summa-gpu-driver-test: bad grid '%s'\n", grid);
-      return 2;
-    }
-    gridQ = q;
-    gridD = d;
-  }
+  if (!summa::test::readGrid("summa-gpu-driver-test", "SUMMA_DRIVER_TEST_GRID",
+                             gridQ, gridD))
+    return 2;
   if (const char *type = std::getenv("SUMMA_DRIVER_TEST_DTYPE")) {
     std::string name = type;
     dtype = name == "bf16"  ? SUMMA_DT_BF16

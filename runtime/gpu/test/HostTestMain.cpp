@@ -14,6 +14,8 @@
 
 #include "HostTestUtil.h"
 
+#include "MpiTestRun.h"
+
 #include <mpi.h>
 
 #include <cstdio>
@@ -23,33 +25,7 @@
 int64_t summa::gputest::gridQ = 1;
 int64_t summa::gputest::gridD = 1;
 
-namespace {
-class RankFailurePrinter : public ::testing::EmptyTestEventListener {
-public:
-  explicit RankFailurePrinter(int rank) : rank(rank) {}
-  void OnTestStart(const ::testing::TestInfo &info) override {
-    testName = std::string(info.test_suite_name()) + "." + info.name();
-  }
-  void OnTestPartResult(const ::testing::TestPartResult &result) override {
-    if (!result.failed())
-      return;
-    std::fprintf(stderr, "[rank %d] %s: %s:%d: failure\n%s\n", rank,
-                 testName.c_str(),
-                 result.file_name() ? result.file_name() : "?",
-                 result.line_number(), result.summary());
-    std::fflush(stderr);
-  }
-
-private:
-  int rank;
-  std::string testName;
-};
-
-int64_t envInt(const char *name, int64_t fallback) {
-  const char *value = std::getenv(name);
-  return value && *value ? std::atoll(value) : fallback;
-}
-} // namespace
+using summa::test::envInt;
 
 int main(int argc, char **argv) {
   ::testing::InitGoogleTest(&argc, argv);
@@ -72,25 +48,8 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  ::testing::TestEventListeners &listeners =
-      ::testing::UnitTest::GetInstance()->listeners();
-  if (rank != 0) {
-    delete listeners.Release(listeners.default_result_printer());
-    listeners.Append(new RankFailurePrinter(rank));
-  }
-  int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
-  int failedRanks = 0;
-  MPI_Allreduce(&failed, &failedRanks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (failedRanks)
-      std::printf("[summa-gpu] FAILED on %d of %d ranks\n", failedRanks, size);
-    else
-      std::printf("[summa-gpu] all %d ranks passed (grid [%lld,%lld,%lld])\n",
-                  size, (long long)summa::gputest::gridQ,
-                  (long long)summa::gputest::gridQ,
-                  (long long)summa::gputest::gridD);
-    std::fflush(stdout);
-  }
+  int status = summa::test::runOnEveryRank("summa-gpu", summa::gputest::gridQ,
+                                           summa::gputest::gridD);
   MPI_Finalize();
-  return failedRanks ? 1 : 0;
+  return status;
 }

@@ -32,11 +32,14 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
+#include "ProgramDescs.h"
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -105,24 +108,8 @@ void reference(void **buffers) {
 void setShape(SummaTensorDesc &desc, const char *name,
               std::vector<int64_t> local,
               std::vector<std::vector<int32_t>> splits) {
-  desc = SummaTensorDesc();
-  desc.name = name;
-  desc.rank = static_cast<int32_t>(local.size());
-  desc.dtype = SUMMA_DT_F32;
-  desc.scale = 1.0;
-  for (int dim = 0; dim < SUMMA_MAX_RANK; ++dim)
-    for (int slot = 0; slot < 3; ++slot)
-      desc.splitAxes[dim][slot] = -1;
-  for (int dim = 0; dim < desc.rank; ++dim) {
-    int64_t blocks = 1;
-    for (size_t slot = 0; slot < splits[dim].size(); ++slot) {
-      int32_t axis = splits[dim][slot];
-      desc.splitAxes[dim][slot] = axis;
-      blocks *= axis == SUMMA_AXIS_DEPTH ? gridD : gridQ;
-    }
-    desc.localShape[dim] = local[dim];
-    desc.globalShape[dim] = local[dim] * blocks;
-  }
+  summa::test::setShape(desc, name, SUMMA_DT_F32, std::move(local),
+                        std::move(splits), gridQ, gridD);
 }
 
 } // namespace

@@ -19,6 +19,15 @@ func.func @unexpanded(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>, %c: tensor<4x8xf
 // -----
 
 summa.grid @grid shape = [2, 2, 1]
+func.func @unpartitioned(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'summa.relayout' op must be partitioned (summa-partition) before lowering}}
+  %r = summa.relayout %x to <@grid, [[depth, row], []]> : tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+summa.grid @grid shape = [2, 2, 1]
 func.func @integer(%a: memref<4x8xi16>) {
   // expected-error @+1 {{'summa.all_reduce' op element type 'i16' has no runtime support (f32, f64, f16, bf16, i64, i32)}}
   summa.all_reduce %a on @grid axes = [col] kind = sum : memref<4x8xi16>
