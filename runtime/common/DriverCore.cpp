@@ -1324,13 +1324,25 @@ int summa::rt::driver::run(int argc, char **argv,
     if (launcherRank() == 0)
       printUsage(argv0, *program, backend);
     return 0;
-  case ParseResult::Error:
-    if (launcherRank() == 0) {
+  case ParseResult::Error: {
+    // Every rank found the same error. The others wait for rank 0 to have
+    // said it: a rank that exits with 2 first makes the launcher kill the
+    // job, rank 0 included, before its message is out.
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (!initialised)
+      MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
       std::fprintf(stderr, "summa: %s; run %s --help for usage\n",
                    error.c_str(), argv0);
       std::fflush(stderr);
     }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
     return 2;
+  }
   case ParseResult::Run:
     break;
   }

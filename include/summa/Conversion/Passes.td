@@ -24,6 +24,13 @@ def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
     `!summa.token` becomes the runtime's request handle (`i64`), also where
     `scf` loops carry it.
 
+    A `linalg.matmul` whose C was last written by a `linalg.fill` of zero,
+    with nothing in between touching C's buffer (no view of it, no call),
+    overwrites C instead (accumulate = 0, BLAS/cuBLAS beta = 0) and the fill
+    is erased: one pass over C fewer on the CPU, one kernel fewer on the
+    GPU. A GEMM in a SUMMA step loop accumulates into the fill before the
+    loop as before.
+
     With `library-matmuls=false`, `linalg.matmul` stays (it becomes loops
     with the other local ops): the lowering of `--check`'s reference, which
     uses no library and runs on host memory on every backend.

@@ -23,6 +23,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
@@ -245,10 +248,57 @@ struct LowerCoord : OpConversionPattern<CoordOp> {
   }
 };
 
-/// linalg.matmul on buffers (A·B, A·Bᵀ or Aᵀ·B) -> summaRtMatmul, C += the
-/// product.
+/// The allocation (or argument) a buffer is a view of.
+Value rootBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// The `linalg.fill` of zero that last wrote all of `matmul`'s C before it,
+/// in the same block, with nothing in between touching any view of C's
+/// buffer; null if there is none. The GEMM then overwrites C (beta = 0)
+/// and the fill goes: one pass over C fewer, one kernel fewer on the GPU.
+linalg::FillOp zeroFillBefore(linalg::MatmulOp matmul) {
+  Value c = matmul.getDpsInitOperand(0)->get();
+  Value root = rootBuffer(c);
+  // Calls count as touching C: a callee may reach it through a pointer.
+  auto touchesC = [&](Operation *op) {
+    WalkResult found = op->walk([&](Operation *nested) {
+      if (isa<CallOpInterface>(nested))
+        return WalkResult::interrupt();
+      for (Value operand : nested->getOperands())
+        if (isa<BaseMemRefType>(operand.getType()) &&
+            rootBuffer(operand) == root)
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return found.wasInterrupted();
+  };
+  for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
+    if (!touchesC(op))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (!fill || fill.getDpsInitOperand(0)->get() != c)
+      return {};
+    Attribute value;
+    if (!matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)))
+      return {};
+    auto floatValue = dyn_cast<FloatAttr>(value);
+    bool zero = floatValue && floatValue.getValue().isZero() &&
+                !floatValue.getValue().isNegative();
+    return zero ? fill : linalg::FillOp();
+  }
+  return {};
+}
+
+/// linalg.matmul on buffers (A·B, A·Bᵀ or Aᵀ·B) -> summaRtMatmul: C += the
+/// product, or C = the product for the matmuls in `overwrite` (their zero
+/// fill is gone).
 struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerLinalgMatmul(MLIRContext *ctx,
+                    const llvm::SmallPtrSetImpl<Operation *> &overwrite)
+      : OpConversionPattern<linalg::MatmulOp>(ctx), overwrite(overwrite) {}
   LogicalResult
   matchAndRewrite(linalg::MatmulOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -267,10 +317,12 @@ struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
     abi::createCall(rewriter, loc, moduleOf(op), abi::kMatmul,
                     {c32(dtype), A.base, A.offset, A.strides[0], B.base,
                      B.offset, B.strides[0], C.base, C.offset, C.strides[0], m,
-                     n, k, c32(transA), c32(transB), c32(1)});
+                     n, k, c32(transA), c32(transB),
+                     c32(overwrite.contains(op) ? 0 : 1)});
     rewriter.eraseOp(op);
     return success();
   }
+  const llvm::SmallPtrSetImpl<Operation *> &overwrite;
 };
 
 /// summa.async_broadcast / summa.async_reduce -> the runtime's start call,
@@ -360,6 +412,20 @@ struct ConvertSummaToRuntimePass
     });
     if (!valid)
       return signalPassFailure();
+    // GEMMs that overwrite their output: their zero fill goes.
+    llvm::SmallPtrSet<Operation *, 16> overwrite;
+    SmallVector<Operation *> fills;
+    if (library)
+      module.walk([&](linalg::MatmulOp matmul) {
+        if (!matmul.hasPureBufferSemantics())
+          return;
+        if (linalg::FillOp fill = zeroFillBefore(matmul)) {
+          overwrite.insert(matmul);
+          fills.push_back(fill);
+        }
+      });
+    for (Operation *fill : fills)
+      fill->erase();
 
     TokenToHandle converter;
     ConversionTarget target(*ctx);
@@ -373,7 +439,8 @@ struct ConvertSummaToRuntimePass
     patterns.add<LowerInPlace<AllReduceOp>>(ctx, abi::kAllReduce);
     patterns.add<LowerReshaping<AllGatherOp>>(ctx, abi::kAllGather);
     patterns.add<LowerReshaping<ReduceScatterOp>>(ctx, abi::kReduceScatter);
-    patterns.add<LowerCoord, LowerLinalgMatmul>(ctx);
+    patterns.add<LowerCoord>(ctx);
+    patterns.add<LowerLinalgMatmul>(ctx, overwrite);
     patterns.add<StartCollective<AsyncBroadcastOp>>(converter, ctx,
                                                     abi::kBroadcastStart);
     patterns.add<StartCollective<AsyncReduceOp>>(converter, ctx,

@@ -109,6 +109,57 @@ func.func @gemm_forms(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16
 
 // -----
 
+// A zero fill of C that nothing touches before the GEMM goes: the GEMM
+// overwrites C (accumulate = 0). Other ops in between are fine; a fill of
+// another value, a read of C (or of a view of its buffer) or a call in
+// between keep the fill and accumulate = 1, and a GEMM inside a loop
+// accumulates into the fill before the loop.
+// CHECK-LABEL: func.func @zero_fill
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.copy
+// CHECK-NOT: linalg.fill
+// CHECK: call @summaRtMatmul({{.*}}, {{%c0_i32[_0-9]*}}, {{%c0_i32[_0-9]*}}, {{%c0_i32[_0-9]*}})
+// CHECK: linalg.fill ins(%[[ONE:.*]] : f32)
+// CHECK: call @summaRtMatmul({{.*}}, {{%c0_i32[_0-9]*}}, {{%c0_i32[_0-9]*}}, {{%c1_i32[_0-9]*}})
+// CHECK: linalg.fill
+// CHECK: memref.subview
+// CHECK: linalg.copy
+// CHECK: call @summaRtMatmul({{.*}}, {{%c0_i32[_0-9]*}}, {{%c0_i32[_0-9]*}}, {{%c1_i32[_0-9]*}})
+// CHECK: linalg.fill
+// CHECK: call @opaque
+// CHECK: call @summaRtMatmul({{.*}}, {{%c0_i32[_0-9]*}}, {{%c0_i32[_0-9]*}}, {{%c1_i32[_0-9]*}})
+// CHECK: linalg.fill
+// CHECK: scf.for
+// CHECK: call @summaRtMatmul({{.*}}, {{%c0_i32[_0-9]*}}, {{%c0_i32[_0-9]*}}, {{%c1_i32[_0-9]*}})
+func.func private @opaque(memref<2x16xf32>)
+func.func @zero_fill(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>,
+                     %o: memref<4x8xf32>, %d: memref<2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  linalg.copy ins(%a : memref<4x8xf32>) outs(%o : memref<4x8xf32>)
+  linalg.matmul ins(%o, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.fill ins(%one : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  %rows = memref.subview %c[0, 0] [2, 16] [1, 1] : memref<4x16xf32> to memref<2x16xf32, strided<[16, 1]>>
+  linalg.copy ins(%rows : memref<2x16xf32, strided<[16, 1]>>) outs(%d : memref<2x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  func.call @opaque(%d) : (memref<2x16xf32>) -> ()
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}
+
+// -----
+
 // Asynchronous collectives call the start functions; the token is the
 // runtime's request handle (i64), also where a loop carries it.
 summa.grid @grid shape = [2, 2, 2]
