@@ -105,7 +105,7 @@ enum class ParseResult { Run, Help, Error };
 
 /// The rank the launcher gave this process. Options are parsed before MPI is
 /// initialised (so that --help runs on any number of ranks), and this keeps
-/// --help and option errors to one copy.
+/// --help to one copy (an option error initialises MPI to say it once).
 int launcherRank() {
   for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
                            "MV2_COMM_WORLD_RANK", "SLURM_PROCID"})

@@ -142,17 +142,13 @@ LogicalResult checkLowered(Operation *op) {
                                      "A·Bᵀ or Aᵀ·B; it has no runtime GEMM";
     return checkMatmulOperands(matmul);
   }
-  if (isa<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp, ReduceScatterOp>(
-          op)) {
-    bool onBuffers = llvm::all_of(op->getOperandTypes(), [](Type t) {
-      return !isa<RankedTensorType>(t);
-    });
-    if (!onBuffers)
-      return op->emitOpError()
-             << "on tensors must be bufferized before convert-summa-to-runtime";
-  }
-  if (isa<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp, ReduceScatterOp,
-          AsyncBroadcastOp, AsyncReduceOp>(op))
+  bool blocking =
+      isa<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp, ReduceScatterOp>(op);
+  if (blocking && llvm::any_of(op->getOperandTypes(),
+                               [](Type t) { return isa<RankedTensorType>(t); }))
+    return op->emitOpError()
+           << "on tensors must be bufferized before convert-summa-to-runtime";
+  if (blocking || isa<AsyncBroadcastOp, AsyncReduceOp>(op))
     for (Value operand : op->getOperands())
       if (isa<MemRefType>(operand.getType()) &&
           failed(checkBuffer(op, operand)))
@@ -275,21 +271,31 @@ linalg::FillOp zeroFillBefore(linalg::MatmulOp matmul) {
     });
     return found.wasInterrupted();
   };
-  for (Operation *op = matmul->getPrevNode(); op; op = op->getPrevNode()) {
-    if (!touchesC(op))
+  // The latest fill of C before the matmul in its block (found through C's
+  // uses, so that the scan below covers only the ops between the two).
+  linalg::FillOp fill;
+  for (Operation *user : c.getUsers()) {
+    auto candidate = dyn_cast<linalg::FillOp>(user);
+    if (!candidate || candidate->getBlock() != matmul->getBlock() ||
+        candidate.getDpsInitOperand(0)->get() != c ||
+        !candidate->isBeforeInBlock(matmul))
       continue;
-    auto fill = dyn_cast<linalg::FillOp>(op);
-    if (!fill || fill.getDpsInitOperand(0)->get() != c)
-      return {};
-    Attribute value;
-    if (!matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)))
-      return {};
-    auto floatValue = dyn_cast<FloatAttr>(value);
-    bool zero = floatValue && floatValue.getValue().isZero() &&
-                !floatValue.getValue().isNegative();
-    return zero ? fill : linalg::FillOp();
+    if (!fill || fill->isBeforeInBlock(candidate))
+      fill = candidate;
   }
-  return {};
+  if (!fill)
+    return {};
+  for (Operation *op = fill->getNextNode(); op != matmul;
+       op = op->getNextNode())
+    if (touchesC(op))
+      return {};
+  Attribute value;
+  if (!matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)))
+    return {};
+  auto floatValue = dyn_cast<FloatAttr>(value);
+  bool zero = floatValue && floatValue.getValue().isZero() &&
+              !floatValue.getValue().isNegative();
+  return zero ? fill : linalg::FillOp();
 }
 
 /// linalg.matmul on buffers (A·B, A·Bᵀ or Aᵀ·B) -> summaRtMatmul: C += the
@@ -303,7 +309,10 @@ struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
   matchAndRewrite(linalg::MatmulOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MatmulForm form = *getMatmulForm(op.getIndexingMapsArray());
-    int32_t dtype = *checkMatmulOperands(op);
+    // One runtime type for all three operands (checkLowered).
+    int32_t dtype = abi::getDTypeCode(
+        cast<MemRefType>(op.getDpsInitOperand(0)->get().getType())
+            .getElementType());
     Location loc = op.getLoc();
     BufferArgs A = decompose(rewriter, loc, op.getDpsInputOperand(0)->get()),
                B = decompose(rewriter, loc, op.getDpsInputOperand(1)->get()),
