@@ -6,10 +6,22 @@
 # per doubling of layers (the fast-compile target: <= 2.2; at 96 layers
 # summa-opt < 10 s and < 1 GiB, summa-compile < 120 s).
 #
-#   bench/compile_scale.sh [LAYERS...]   (default 12 24 48 96; needs a
-#   build in build/ and GNU time at /usr/bin/time)
+# Wall time on a shared machine varies by a third from run to run and grows
+# faster than the work once the IR outgrows the caches; with --instructions
+# the growth is also counted in instructions executed (valgrind's callgrind,
+# about 60x slower; summa-compile's LLVM backend included, the linker not),
+# which is what the compiler's algorithms cost and does not vary.
+#
+#   bench/compile_scale.sh [--instructions] [LAYERS...]   (default 12 24 48
+#   96; needs a build in build/ and GNU time at /usr/bin/time)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+count_instructions=0
+if [ "${1:-}" = --instructions ]; then
+  count_instructions=1
+  shift
+  command -v valgrind >/dev/null || { echo "--instructions needs valgrind" >&2; exit 2; }
+fi
 layers=("$@")
 [ ${#layers[@]} -gt 0 ] || layers=(12 24 48 96)
 work=$(mktemp -d)
@@ -20,9 +32,18 @@ measure() { # prints "seconds kilobytes" of the command
   cat "$work/time"
 }
 
+instructions() { # prints the instructions the command executed
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 \
+    >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+growth() { # growth factor of $2 over $1, '-' without a previous value
+  if [ -z "$1" ]; then echo -; else echo "$2 / $1" | bc -l; fi
+}
+
 printf '%7s %12s %10s %8s %14s %10s %8s\n' layers 'summa-opt s' 'MiB' growth \
   'summa-compile s' 'MiB' growth
-prev_opt='' prev_cc=''
+prev_opt='' prev_cc='' prev_opt_i='' prev_cc_i=''
 for n in "${layers[@]}"; do
   python3 "$here/examples/generate.py" gpt --layers "$n" --hidden 64 --heads 4 \
     --batch 8 --seq 16 -o "$work/gpt$n.mlir"
@@ -30,10 +51,18 @@ for n in "${layers[@]}"; do
     --summa-pipeline="grid=2,2,2" -o /dev/null)
   read -r cc_s cc_kb < <(measure "$here/build/bin/summa-compile" "$work/gpt$n.mlir" \
     --grid=2,2,2 -O2 -o "$work/gpt$n")
-  g_opt=-; g_cc=-
-  [ -z "$prev_opt" ] || g_opt=$(echo "$opt_s / $prev_opt" | bc -l)
-  [ -z "$prev_cc" ] || g_cc=$(echo "$cc_s / $prev_cc" | bc -l)
   printf '%7d %12.2f %10.0f %8.4s %14.2f %10.0f %8.4s\n' "$n" "$opt_s" \
-    "$((opt_kb / 1024))" "$g_opt" "$cc_s" "$((cc_kb / 1024))" "$g_cc"
+    "$((opt_kb / 1024))" "$(growth "$prev_opt" "$opt_s")" "$cc_s" \
+    "$((cc_kb / 1024))" "$(growth "$prev_cc" "$cc_s")"
   prev_opt=$opt_s prev_cc=$cc_s
+  if [ "$count_instructions" = 1 ]; then
+    opt_i=$(instructions "$here/build/bin/summa-opt" "$work/gpt$n.mlir" \
+      --summa-pipeline="grid=2,2,2" -o /dev/null)
+    cc_i=$(instructions "$here/build/bin/summa-compile" "$work/gpt$n.mlir" \
+      --grid=2,2,2 -O2 -o "$work/gpt$n")
+    printf '%7s %12s %10s %8.4s %14s %10s %8.4s\n' '' \
+      "$((opt_i / 1000000))M" '' "$(growth "$prev_opt_i" "$opt_i")" \
+      "$((cc_i / 1000000))M" '' "$(growth "$prev_cc_i" "$cc_i")"
+    prev_opt_i=$opt_i prev_cc_i=$cc_i
+  fi
 done

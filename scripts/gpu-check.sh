@@ -7,16 +7,14 @@
 #   1. builds the runtime alone (runtime/, no LLVM needed) with the GPU
 #      backend into build-gpu/ (or DIR);
 #   2. runs every GPU test through CTest (ctest -R summa_gpu): the host-side
-#      unit tests; the device tests (kernels against CPU references, cuBLAS
-#      GEMMs in all forms and types, pool, device fill, f16/bf16) on [1,1,1]
-#      through NCCL and cuBLAS, the collectives on [2,2,1] and [1,1,2] in the
-#      one-GPU MPI test mode; hand-written programs through the GPU driver
-#      (double, SUMMA matmul, a small layer) on [1,1,1] with NCCL and on
-#      [2,2,1], [1,1,2], [2,2,2] in the MPI test mode, f32/bf16/f16; the
-#      fatal-error paths;
+#      unit tests; the device tests (cuBLAS GEMMs in all forms and types,
+#      pool, device fill, f16/bf16) on [1,1,1] through NCCL and cuBLAS, the
+#      collectives on [2,2,1] and [1,1,2] in the one-GPU MPI test mode;
+#      hand-written programs through the GPU driver (double, SUMMA matmul)
+#      on [1,1,1] with NCCL and on [2,2,1], [1,1,2], [2,2,2] in the MPI test
+#      mode, f32/bf16/f16; the fatal-error paths;
 #   3. times the local GEMMs of a GPT layer (h = 1536, 24 heads, seq 1024)
-#      through summaRtMatmul against cuBLAS's own rate for the same shapes,
-#      and the transformer kernels against the copy bandwidth;
+#      through summaRtMatmul against cuBLAS's own rate for the same shapes;
 #   4. compiles every example with `summa-compile --target=cuda` (from
 #      $SUMMA_COMPILE, build/, or built here into DIR-compiler when MLIR 22
 #      is installed) and runs `--check` on [1,1,1] through NCCL and on
@@ -158,7 +156,7 @@ ctest_group() {
 if [ -d "$BUILD" ] && [ -f "$BUILD/CTestTestfile.cmake" ]; then
   say "tests"
   ctest_group "host unit tests (1, 2, 4, 8 ranks)" 'summa_gpu\.host\.' 4
-  ctest_group "device tests [1,1,1]: kernels, GEMM, NCCL, pool" 'summa_gpu\.device\.nccl'
+  ctest_group "device tests [1,1,1]: GEMM, NCCL, pool, fill" 'summa_gpu\.device\.nccl'
   ctest_group "device tests [2,2,1] [1,1,2]: MPI test mode" 'summa_gpu\.device\.mpi_mode'
   ctest_group "driver [1,1,1] NCCL + cuBLAS (f32 bf16 f16)" 'summa_gpu\.driver\..*1x1x1$'
   ctest_group "driver [2,2,1] [1,1,2] [2,2,2] MPI test mode" 'summa_gpu\.driver\..*mpi_mode'
@@ -172,9 +170,8 @@ fi
 
 BENCH=$BUILD/gpu/test/summa-gpu-bench
 GEMM_ROWS=()
-KERNEL_ROWS=()
 if [ "${DEVICES:-0}" -ge 1 ] && [ -x "$BENCH" ]; then
-  say "timing GEMMs and kernels (tokens = $TOKENS)"
+  say "timing GEMMs (tokens = $TOKENS)"
   if timeout 240 "$BENCH" --tokens "$TOKENS" --iters 20 >"$LOG/bench.log" 2>&1; then
     while read -r kind name type m n k ta tb summa cublas ratio; do
       form="A·B"
@@ -184,17 +181,13 @@ if [ "${DEVICES:-0}" -ge 1 ] && [ -x "$BENCH" ]; then
       awk -v r="$ratio" 'BEGIN { exit !(r < 0.90) }' && verdict=BELOW
       GEMM_ROWS+=("GEMM $type $name ${m}x${n}x${k} $form|$verdict $ratio|summa $summa, cuBLAS $cublas TFLOP/s")
     done < <(grep '^gemm ' "$LOG/bench.log")
-    copy=$(awk '/^copy / { print $2 }' "$LOG/bench.log")
-    while read -r kind name type rows cols ms rate fraction; do
-      KERNEL_ROWS+=("kernel $type $name [${rows}x${cols}]|$fraction of copy|$ms ms, $rate GB/s (copy $copy GB/s)")
-    done < <(grep '^kernel ' "$LOG/bench.log")
   else
     tail -n 20 "$LOG/bench.log"
-    row "GEMM and kernel timings" FAIL "see $LOG/bench.log"
+    row "GEMM timings" FAIL "see $LOG/bench.log"
     FAILED=1
   fi
 else
-  row "GEMM and kernel timings" SKIP "no CUDA device or no benchmark binary"
+  row "GEMM timings" SKIP "no CUDA device or no benchmark binary"
 fi
 
 #===----------------------------------------------------------------------===#
@@ -317,7 +310,7 @@ fi
 echo
 echo "== summa GPU check, $(date -u '+%Y-%m-%d %H:%M UTC'), ${GPU_NAME:-no GPU}, $(elapsed) s =="
 printf '%-58s %-12s %s\n' "check" "result" "detail"
-for entry in "${ROWS[@]}" "${GEMM_ROWS[@]}" "${KERNEL_ROWS[@]}"; do
+for entry in "${ROWS[@]}" "${GEMM_ROWS[@]}"; do
   IFS='|' read -r name result detail <<<"$entry"
   printf '%-58s %-12s %s\n' "$name" "$result" "$detail"
 done

@@ -120,6 +120,44 @@ void toDevice(Context &ctx, void *device, const void *host, int64_t bytes) {
   waitStream(ctx.compute, "a copy from the host staging buffer");
 }
 
+/// The MPI test mode of a reshaping collective: `srcBytes` of src to the host
+/// staging buffer, `exchange(hostSrc, hostDst)` there, `dstBytes` back to dst.
+template <typename Exchange>
+void throughHost(Context &ctx, const char *src, int64_t srcBytes, char *dst,
+                 int64_t dstBytes, Exchange exchange) {
+  char *host = static_cast<char *>(stagingBuffer(srcBytes + dstBytes));
+  toHost(ctx, host, src, srcBytes);
+  exchange(host, host + srcBytes);
+  toDevice(ctx, dst, host + srcBytes, dstBytes);
+}
+
+/// Scratch from the pool, ordered on the communication stream, for a
+/// collective whose source overlaps its destination or must be reordered;
+/// released with poolRelease(scratch, ctx.comm, caller).
+char *commScratch(Context &ctx, int64_t bytes, const char *caller) {
+  return static_cast<char *>(poolAllocate(bytes, ctx.comm, caller));
+}
+
+/// Moves the `n` member blocks of a reshaping collective, each `outer` rows
+/// of `rowBytes`, between [n, outer, row] (NCCL's layout: a member's block
+/// contiguous) and [outer, n, row] (the collective's: blocks side by side in
+/// each row), on the communication stream.
+void reorderBlocks(Context &ctx, char *dst, const char *src, int64_t n,
+                   int64_t outer, int64_t rowBytes, bool toSideBySide) {
+  int64_t contiguousPitch = rowBytes, sideBySidePitch = n * rowBytes;
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t contiguous = r * outer * rowBytes, sideBySide = r * rowBytes;
+    if (toSideBySide)
+      SUMMA_CUDA_CHECK(cudaMemcpy2DAsync(
+          dst + sideBySide, sideBySidePitch, src + contiguous, contiguousPitch,
+          rowBytes, outer, cudaMemcpyDeviceToDevice, ctx.comm));
+    else
+      SUMMA_CUDA_CHECK(cudaMemcpy2DAsync(
+          dst + contiguous, contiguousPitch, src + sideBySide, sideBySidePitch,
+          rowBytes, outer, cudaMemcpyDeviceToDevice, ctx.comm));
+  }
+}
+
 /// A device-to-device copy on the compute stream (groups of one rank).
 void copyLocal(Context &ctx, char *dst, const char *src, int64_t bytes) {
   if (bytes <= 0 || dst == src)
@@ -226,6 +264,7 @@ CollectiveHandle allGatherImpl(Context &ctx, const char *src, char *dst,
                                int64_t outer, int64_t inner,
                                const GpuDType &type, int32_t mask,
                                const Group &group) {
+  const char *caller = "summaRtAllGather";
   int64_t n = group.size;
   int64_t block = outer * inner;
   int64_t blockBytes = block * static_cast<int64_t>(type.size);
@@ -235,11 +274,11 @@ CollectiveHandle allGatherImpl(Context &ctx, const char *src, char *dst,
   }
   if (ctx.mode == CollectiveMode::Mpi) {
     ProfileSpan span(ctx.compute);
-    char *host = static_cast<char *>(stagingBuffer((n + 1) * blockBytes));
-    toHost(ctx, host, src, blockBytes);
-    host::allGather(host, host + blockBytes, outer, inner, type.dtype,
-                    static_cast<int>(n), group.comm);
-    toDevice(ctx, dst, host + blockBytes, n * blockBytes);
+    throughHost(ctx, src, blockBytes, dst, n * blockBytes,
+                [&](char *hostSrc, char *hostDst) {
+                  host::allGather(hostSrc, hostDst, outer, inner, type.dtype,
+                                  static_cast<int>(n), group.comm);
+                });
     span.endCollective(CollectiveKind::AllGather, mask, blockBytes);
     return {};
   }
@@ -247,34 +286,31 @@ CollectiveHandle allGatherImpl(Context &ctx, const char *src, char *dst,
   ProfileSpan span(ctx.comm);
   ncclComm_t comm = ctx.comms[mask];
   ncclDataType_t dataType = ncclType(type.dtype);
-  if (block > 0 && outer == 1) {
-    // [1, n*inner] is [n, inner], NCCL's layout. NCCL allows one overlap,
-    // its in-place form (src is this rank's block of dst); copy others.
-    const char *send = src;
-    void *scratch = nullptr;
+  if (block > 0) {
+    // NCCL gathers [n, block]. Where that is not the destination's layout
+    // ([outer, n * inner] with outer > 1), gather into scratch and reorder;
+    // otherwise NCCL allows one overlap, its in-place form (src is this
+    // rank's block of dst), and any other overlapping source is copied.
+    bool reorder = outer != 1;
     bool inPlace = src == dst + group.rank * blockBytes;
-    if (!inPlace && overlaps(src, blockBytes, dst, n * blockBytes)) {
-      scratch = poolAllocate(blockBytes, ctx.comm, "summaRtAllGather");
+    char *scratch = nullptr;
+    const char *send = src;
+    if (reorder) {
+      scratch = commScratch(ctx, n * blockBytes, caller);
+    } else if (!inPlace && overlaps(src, blockBytes, dst, n * blockBytes)) {
+      scratch = commScratch(ctx, blockBytes, caller);
       SUMMA_CUDA_CHECK(cudaMemcpyAsync(scratch, src, blockBytes,
                                        cudaMemcpyDeviceToDevice, ctx.comm));
-      send = static_cast<const char *>(scratch);
+      send = scratch;
     }
-    SUMMA_NCCL_CHECK(ncclAllGather(send, dst, block, dataType, comm, ctx.comm));
+    SUMMA_NCCL_CHECK(ncclAllGather(send, reorder ? scratch : dst, block,
+                                   dataType, comm, ctx.comm));
+    if (reorder)
+      reorderBlocks(ctx, dst, scratch, n, outer,
+                    inner * static_cast<int64_t>(type.size),
+                    /*toSideBySide=*/true);
     if (scratch)
-      poolRelease(scratch, ctx.comm, "summaRtAllGather");
-  } else if (block > 0) {
-    // Gather as [n, outer, inner], then move block r to columns
-    // [r*inner, (r+1)*inner) of [outer, n*inner].
-    char *gathered = static_cast<char *>(
-        poolAllocate(n * blockBytes, ctx.comm, "summaRtAllGather"));
-    SUMMA_NCCL_CHECK(
-        ncclAllGather(src, gathered, block, dataType, comm, ctx.comm));
-    int64_t rowBytes = inner * static_cast<int64_t>(type.size);
-    for (int64_t r = 0; r < n; ++r)
-      SUMMA_CUDA_CHECK(cudaMemcpy2DAsync(
-          dst + r * rowBytes, n * rowBytes, gathered + r * outer * rowBytes,
-          rowBytes, rowBytes, outer, cudaMemcpyDeviceToDevice, ctx.comm));
-    poolRelease(gathered, ctx.comm, "summaRtAllGather");
+      poolRelease(scratch, ctx.comm, caller);
   }
   span.endCollective(CollectiveKind::AllGather, mask, blockBytes);
   return finishOnComm(ctx);
@@ -284,6 +320,7 @@ CollectiveHandle reduceScatterImpl(Context &ctx, const char *src, char *dst,
                                    int64_t outer, int64_t inner,
                                    const GpuDType &type, int32_t mask,
                                    const Group &group, int32_t kind) {
+  const char *caller = "summaRtReduceScatter";
   int64_t n = group.size;
   int64_t block = outer * inner;
   int64_t blockBytes = block * static_cast<int64_t>(type.size);
@@ -293,11 +330,12 @@ CollectiveHandle reduceScatterImpl(Context &ctx, const char *src, char *dst,
   }
   if (ctx.mode == CollectiveMode::Mpi) {
     ProfileSpan span(ctx.compute);
-    char *host = static_cast<char *>(stagingBuffer((n + 1) * blockBytes));
-    toHost(ctx, host, src, n * blockBytes);
-    host::reduceScatter(host, host + n * blockBytes, outer, inner, type.dtype,
-                        kind, static_cast<int>(n), group.comm);
-    toDevice(ctx, dst, host + n * blockBytes, blockBytes);
+    throughHost(ctx, src, n * blockBytes, dst, blockBytes,
+                [&](char *hostSrc, char *hostDst) {
+                  host::reduceScatter(hostSrc, hostDst, outer, inner,
+                                      type.dtype, kind, static_cast<int>(n),
+                                      group.comm);
+                });
     span.endCollective(CollectiveKind::ReduceScatter, mask, blockBytes);
     return {};
   }
@@ -306,29 +344,25 @@ CollectiveHandle reduceScatterImpl(Context &ctx, const char *src, char *dst,
   ncclComm_t comm = ctx.comms[mask];
   ncclDataType_t dataType = ncclType(type.dtype);
   if (block > 0) {
-    const char *send = src;
-    void *scratch = nullptr;
+    // NCCL scatters [n, block]: a source of [outer, n * inner] with
+    // outer > 1 is reordered into scratch first; an overlapping source other
+    // than NCCL's in-place form (dst is this rank's block of src) is copied.
     bool inPlace = outer == 1 && dst == src + group.rank * blockBytes;
+    char *scratch = nullptr;
     if (outer != 1) {
-      // [outer, n, inner] -> [n, outer, inner]: member r's block contiguous.
-      scratch = poolAllocate(n * blockBytes, ctx.comm, "summaRtReduceScatter");
-      int64_t rowBytes = inner * static_cast<int64_t>(type.size);
-      for (int64_t r = 0; r < n; ++r)
-        SUMMA_CUDA_CHECK(cudaMemcpy2DAsync(
-            static_cast<char *>(scratch) + r * outer * rowBytes, rowBytes,
-            src + r * rowBytes, n * rowBytes, rowBytes, outer,
-            cudaMemcpyDeviceToDevice, ctx.comm));
+      scratch = commScratch(ctx, n * blockBytes, caller);
+      reorderBlocks(ctx, scratch, src, n, outer,
+                    inner * static_cast<int64_t>(type.size),
+                    /*toSideBySide=*/false);
     } else if (!inPlace && overlaps(src, n * blockBytes, dst, blockBytes)) {
-      scratch = poolAllocate(n * blockBytes, ctx.comm, "summaRtReduceScatter");
+      scratch = commScratch(ctx, n * blockBytes, caller);
       SUMMA_CUDA_CHECK(cudaMemcpyAsync(scratch, src, n * blockBytes,
                                        cudaMemcpyDeviceToDevice, ctx.comm));
     }
+    SUMMA_NCCL_CHECK(ncclReduceScatter(scratch ? scratch : src, dst, block,
+                                       dataType, ncclOp(kind), comm, ctx.comm));
     if (scratch)
-      send = static_cast<const char *>(scratch);
-    SUMMA_NCCL_CHECK(ncclReduceScatter(send, dst, block, dataType, ncclOp(kind),
-                                       comm, ctx.comm));
-    if (scratch)
-      poolRelease(scratch, ctx.comm, "summaRtReduceScatter");
+      poolRelease(scratch, ctx.comm, caller);
   }
   span.endCollective(CollectiveKind::ReduceScatter, mask, blockBytes);
   return finishOnComm(ctx);
@@ -347,8 +381,7 @@ struct Checked {
 Checked checkCommon(const char *caller, int32_t dtype, int32_t mask) {
   Context &ctx = context(caller);
   Checked checked{&ctx, {}, nullptr};
-  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &checked.type,
-                          /*allowInt=*/true));
+  requireValid(checkDType(caller, dtype, &checked.type, /*allowInt=*/true));
   checked.group = &summa::rt::groupFor(mask, caller);
   return checked;
 }

@@ -570,21 +570,9 @@ void *summaRtComputeStream(void) {
 }
 
 //===----------------------------------------------------------------------===//
-// For Kernels.cu and Fill.cu
+// For Fill.cu
 //===----------------------------------------------------------------------===//
 
 namespace summa::gpu {
-cudaStream_t kernelStream(const char *caller) {
-  return context(caller).compute;
-}
-
 int kernelMultiprocessors() { return state.info.multiprocessors; }
-
-void *kernelWorkspace(size_t bytes) {
-  return poolAllocate(bytes, state.compute, "kernel workspace");
-}
-
-void releaseKernelWorkspace(void *pointer) {
-  poolRelease(pointer, state.compute, "kernel workspace");
-}
 } // namespace summa::gpu

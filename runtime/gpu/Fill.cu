@@ -63,7 +63,7 @@ __global__ void fillKernel(T *data, TileMap map, uint64_t seed, int32_t tensor,
 template <typename T>
 void launchFill(void *data, const TileMap &map, uint64_t seed, int32_t tensor,
                 double scale, bool nonnegative, cudaStream_t stream) {
-  Launch1D launch = elementwiseLaunch(map.count, 1, kernelMultiprocessors());
+  Launch1D launch = elementwiseLaunch(map.count, kernelMultiprocessors());
   if (launch.blocks == 0)
     return;
   fillKernel<T>

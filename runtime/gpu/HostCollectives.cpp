@@ -114,51 +114,48 @@ void summa::gpu::host::freeOps() {
   std::vector<char>().swap(summa::rt::hostScratchBuffer());
 }
 
-void summa::gpu::host::broadcast(void *data, int64_t count, int32_t dtype,
-                                 int root, MPI_Comm comm) {
+/// Calls `fn(chunkData, chunkCount)` over `count` elements of `data` in
+/// chunks MPI's int counts can hold (at least once, also for 0 elements).
+template <typename Fn>
+static void forEachChunk(void *data, int64_t count, int32_t dtype, Fn fn) {
   char *bytes = static_cast<char *>(data);
   size_t size = elementSize(dtype);
   int64_t done = 0;
   do {
     int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
-    SUMMA_MPI_CHECK(
-        MPI_Bcast(bytes + done * size, chunk, mpiType(dtype), root, comm));
+    fn(bytes + done * size, chunk);
     done += chunk;
   } while (done < count);
+}
+
+void summa::gpu::host::broadcast(void *data, int64_t count, int32_t dtype,
+                                 int root, MPI_Comm comm) {
+  forEachChunk(data, count, dtype, [&](char *chunkData, int chunk) {
+    SUMMA_MPI_CHECK(MPI_Bcast(chunkData, chunk, mpiType(dtype), root, comm));
+  });
 }
 
 void summa::gpu::host::reduce(void *data, int64_t count, int32_t dtype,
                               int32_t kind, int root, int groupRank,
                               MPI_Comm comm) {
-  char *bytes = static_cast<char *>(data);
-  size_t size = elementSize(dtype);
   MPI_Op op = mpiOp(dtype, kind);
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
-    char *chunkData = bytes + done * size;
+  forEachChunk(data, count, dtype, [&](char *chunkData, int chunk) {
     if (groupRank == root)
       SUMMA_MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, chunkData, chunk, mpiType(dtype),
                                  op, root, comm));
     else
       SUMMA_MPI_CHECK(MPI_Reduce(chunkData, nullptr, chunk, mpiType(dtype), op,
                                  root, comm));
-    done += chunk;
-  } while (done < count);
+  });
 }
 
 void summa::gpu::host::allReduce(void *data, int64_t count, int32_t dtype,
                                  int32_t kind, MPI_Comm comm) {
-  char *bytes = static_cast<char *>(data);
-  size_t size = elementSize(dtype);
   MPI_Op op = mpiOp(dtype, kind);
-  int64_t done = 0;
-  do {
-    int chunk = static_cast<int>(std::min(count - done, kMaxChunk));
-    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, bytes + done * size, chunk,
+  forEachChunk(data, count, dtype, [&](char *chunkData, int chunk) {
+    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, chunkData, chunk,
                                   mpiType(dtype), op, comm));
-    done += chunk;
-  } while (done < count);
+  });
 }
 
 /// The MPI test mode's bound on a block (MPI counts are int).

@@ -243,7 +243,7 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
   const char *caller = "summaRtMatmul";
   Context &ctx = context(caller);
   GpuDType type;
-  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &type));
+  requireValid(checkDType(caller, dtype, &type));
   requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
                            cOffset, ldc, m, n, k, transA, transB, accumulate));
 
@@ -285,7 +285,7 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
   const char *caller = "summaRtMatmulBatched";
   Context &ctx = context(caller);
   GpuDType type;
-  requireValid(checkDType(caller, dtype, /*allowF64=*/true, &type));
+  requireValid(checkDType(caller, dtype, &type));
   summa::rt::MatmulOffsets last = summa::rt::lastBatchMember(
       caller, batch, {aOffset, bOffset, cOffset}, {strideA, strideB, strideC});
   if (batch == 0)

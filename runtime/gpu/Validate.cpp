@@ -8,10 +8,8 @@
 #include "ElementType.h"
 
 #include "summa/Runtime/SummaRuntime.h"
-#include "summa/Runtime/SummaRuntimeKernels.h"
 
 #include <climits>
-#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -37,21 +35,16 @@ std::string summa::gpu::formatString(const char *format, ...) {
 }
 
 std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
-                                   bool allowF64, GpuDType *info,
-                                   bool allowInt) {
+                                   GpuDType *info, bool allowInt) {
   size_t size = summa::rt::dtypeSize(dtype);
   if (size == 0)
     return formatString("%s: invalid element type %d (expected a SummaDType "
                         "value)",
                         caller, dtype);
   if ((dtype == SUMMA_DT_I64 || dtype == SUMMA_DT_I32) && !allowInt)
-    return formatString("%s: element type %s has no GPU GEMM or kernel "
+    return formatString("%s: element type %s has no GPU GEMM "
                         "(f32, f64, f16 and bf16 do)",
                         caller, summa::rt::dtypeName(dtype));
-  if (dtype == SUMMA_DT_F64 && !allowF64)
-    return formatString("%s: element type f64 is not supported by the GPU "
-                        "kernels (f32, f16 and bf16 are)",
-                        caller);
   if (info)
     *info = {dtype, size, summa::rt::dtypeName(dtype)};
   return "";
@@ -157,44 +150,4 @@ std::string summa::gpu::checkMatmul(intptr_t aBase, int64_t aOffset,
   if (error.empty())
     error = checkMatrix("C", cBase, cOffset, m, n, ldc, true);
   return error;
-}
-
-std::string summa::gpu::checkKernelPointer(const char *caller, const char *what,
-                                           intptr_t pointer, int64_t count) {
-  if (count > 0 && pointer == 0)
-    return formatString("%s: %s is a null pointer but has %lld elements",
-                        caller, what, (long long)count);
-  return "";
-}
-
-std::string summa::gpu::checkKernelShape(const char *caller, int64_t rows,
-                                         int64_t cols) {
-  if (rows < 0 || cols < 0)
-    return formatString("%s: negative shape [%lld, %lld]", caller,
-                        (long long)rows, (long long)cols);
-  if (cols != 0 && rows > INT64_MAX / cols)
-    return formatString("%s: shape [%lld, %lld] overflows", caller,
-                        (long long)rows, (long long)cols);
-  return "";
-}
-
-std::string summa::gpu::checkActivation(const char *caller, int32_t activation,
-                                        bool backward) {
-  if (activation < SUMMA_ACT_NONE || activation > SUMMA_ACT_RELU)
-    return formatString("%s: invalid activation %d (expected 0 = none, "
-                        "1 = gelu_tanh, 2 = relu)",
-                        caller, activation);
-  if (backward && activation == SUMMA_ACT_NONE)
-    return formatString("%s: activation 0 (none) has no backward kernel",
-                        caller);
-  return "";
-}
-
-std::string summa::gpu::checkScalar(const char *caller, const char *what,
-                                    double value, bool nonNegative) {
-  if (!std::isfinite(value))
-    return formatString("%s: %s is not finite", caller, what);
-  if (nonNegative && value < 0)
-    return formatString("%s: %s = %g is negative", caller, what, value);
-  return "";
 }

@@ -33,10 +33,10 @@ struct GpuDType {
 };
 
 /// Checks a SummaDType for the GPU backend. Matmul takes the four float
-/// types; the kernels take f32, f16 and bf16 (allowF64 = false); the
-/// collectives and the driver's tensors also i64 and i32 (allowInt).
-std::string checkDType(const char *caller, int32_t dtype, bool allowF64,
-                       GpuDType *info, bool allowInt = false);
+/// types; the collectives and the driver's tensors also i64 and i32
+/// (allowInt).
+std::string checkDType(const char *caller, int32_t dtype, GpuDType *info,
+                       bool allowInt = false);
 
 /// A (base, offset, count) buffer: count and offset non-negative, base not
 /// null when count > 0.
@@ -61,22 +61,6 @@ std::string checkMatmul(intptr_t aBase, int64_t aOffset, int64_t lda,
                         intptr_t cBase, int64_t cOffset, int64_t ldc, int64_t m,
                         int64_t n, int64_t k, int32_t transA, int32_t transB,
                         int32_t accumulate);
-
-/// A device pointer argument of a kernel: not null when `count` > 0.
-std::string checkKernelPointer(const char *caller, const char *what,
-                               intptr_t pointer, int64_t count);
-
-/// A [rows, cols] kernel shape: non-negative, rows * cols fits in int64_t.
-std::string checkKernelShape(const char *caller, int64_t rows, int64_t cols);
-
-/// A SummaActivation value; `backward` refuses SUMMA_ACT_NONE, which has no
-/// backward kernel (dx = dy is a copy).
-std::string checkActivation(const char *caller, int32_t activation,
-                            bool backward);
-
-/// A finite scalar parameter (scale, alpha), non-negative if `nonNegative`.
-std::string checkScalar(const char *caller, const char *what, double value,
-                        bool nonNegative);
 
 } // namespace summa::gpu
 

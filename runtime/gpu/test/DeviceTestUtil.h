@@ -21,7 +21,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 
 namespace summa::gputest {
@@ -104,42 +103,6 @@ inline std::vector<double> randomValues(int64_t count, int32_t dtype,
     v = roundTo(uniform(random), dtype);
   return values;
 }
-
-/// |actual - expected| <= atol + rtol * |expected| everywhere.
-inline ::testing::AssertionResult
-closeElements(const std::vector<double> &actual,
-              const std::vector<double> &expected, double rtol, double atol) {
-  if (actual.size() != expected.size())
-    return ::testing::AssertionFailure()
-           << "size " << actual.size() << " != " << expected.size();
-  int bad = 0;
-  ::testing::AssertionResult result = ::testing::AssertionFailure();
-  for (size_t e = 0; e < actual.size(); ++e) {
-    double limit = atol + rtol * std::fabs(expected[e]);
-    if (std::fabs(actual[e] - expected[e]) <= limit)
-      continue;
-    if (bad++ < 5)
-      result << " [" << e << "] " << actual[e] << " vs " << expected[e] << ";";
-  }
-  if (bad == 0)
-    return ::testing::AssertionSuccess();
-  return result << " (" << bad << " of " << actual.size() << " outside rtol "
-                << rtol << ", atol " << atol << ")";
-}
-
-/// The relative tolerance of one rounding to `dtype` plus f32 arithmetic.
-inline double storeTolerance(int32_t dtype) {
-  switch (dtype) {
-  case SUMMA_DT_F16:
-    return 1.5e-3;
-  case SUMMA_DT_BF16:
-    return 1e-2;
-  default:
-    return 2e-5;
-  }
-}
-
-const int32_t kKernelTypes[] = {SUMMA_DT_F32, SUMMA_DT_F16, SUMMA_DT_BF16};
 
 } // namespace summa::gputest
 

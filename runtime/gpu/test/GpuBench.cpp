@@ -1,21 +1,17 @@
-//===- GpuBench.cpp - GEMM and kernel timings -------------------*- C++ -*-===//
+//===- GpuBench.cpp - GEMM timings ------------------------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
 // `summa-gpu-bench [--tokens T] [--iters N]` times, on one GPU (grid
-// [1,1,1]), the local GEMMs of a GPT layer (h = 1536, 24 heads, MLP 4h,
-// T = batch x seq tokens; forward A B and the backward forms A B^T and
-// A^T B) through summaRtMatmul against cuBLAS's own rate (cublasGemmEx,
-// default algorithm, same shape, type and stream), and the transformer
-// kernels against the device's copy bandwidth. Prints one line per
-// measurement:
+// [1,1,1]), the local GEMMs of a GPT layer (h = 1536, MLP 4h, T = batch x
+// seq tokens; forward A B and the backward forms A B^T and A^T B) through
+// summaRtMatmul against cuBLAS's own rate (cublasGemmEx, default algorithm,
+// same shape, type and stream). Prints one line per measurement:
 //
 //   gemm <name> <dtype> <m> <n> <k> <transA> <transB> <summa TFLOP/s>
 //        <cublas TFLOP/s> <ratio>
-//   kernel <name> <dtype> <rows> <cols> <ms> <GB/s> <fraction of copy>
-//   copy <GB/s>
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,30 +128,6 @@ void benchGemm(cublasHandle_t cublas, const Gemm &g, int32_t dtype) {
   summaRtFree(c);
 }
 
-double copyBandwidth() {
-  int64_t bytes = int64_t(1) << 30;
-  intptr_t a = alloc(bytes), b = alloc(bytes);
-  double ms = timeMs([&] {
-    BENCH_CHECK(cudaMemcpyAsync(
-        reinterpret_cast<void *>(b), reinterpret_cast<void *>(a), bytes,
-        cudaMemcpyDeviceToDevice, summa::gpu::computeStream()));
-  });
-  summaRtFree(a);
-  summaRtFree(b);
-  double rate = 2.0 * bytes / (ms * 1e-3) / 1e9;
-  std::printf("copy %.0f\n", rate);
-  return rate;
-}
-
-void benchKernel(const char *name, int32_t dtype, int64_t rows, int64_t cols,
-                 double bytesPerElement, double copyRate,
-                 const std::function<void()> &fn) {
-  double ms = timeMs(fn);
-  double rate = bytesPerElement * rows * cols / (ms * 1e-3) / 1e9;
-  std::printf("kernel %s %s %lld %lld %.3f %.0f %.2f\n", name, typeName(dtype),
-              (long long)rows, (long long)cols, ms, rate, rate / copyRate);
-  std::fflush(stdout);
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -174,7 +146,7 @@ int main(int argc, char **argv) {
   BENCH_CHECK(cublasCreate(&cublas));
   BENCH_CHECK(cublasSetStream(cublas, summa::gpu::computeStream()));
 
-  const int64_t h = 1536, heads = 24, seq = 1024, T = tokens;
+  const int64_t h = 1536, T = tokens;
   const Gemm gemms[] = {
       {"qkv", T, 3 * h, h, 0, 0},         {"attn_out", T, h, h, 0, 0},
       {"mlp_up", T, 4 * h, h, 0, 0},      {"mlp_down", T, h, 4 * h, 0, 0},
@@ -187,55 +159,6 @@ int main(int argc, char **argv) {
   benchGemm(cublas, gemms[2], SUMMA_DT_F16);
   benchGemm(cublas, gemms[2], SUMMA_DT_F32);
 
-  double copy = copyBandwidth();
-  const int32_t dtype = SUMMA_DT_BF16;
-  {
-    intptr_t x = alloc(T * 4 * h * 2), b = alloc(4 * h * 2);
-    // Read x (+ bias, cached), write y: 4 bytes per bf16 element.
-    benchKernel("bias_gelu", dtype, T, 4 * h, 4, copy, [&] {
-      summaRtKernelBiasActivation(dtype, x, b, x, T, 4 * h,
-                                  SUMMA_ACT_GELU_TANH);
-    });
-    intptr_t g = alloc(T * 4 * h * 2);
-    benchKernel("gelu_backward", dtype, T, 4 * h, 6, copy, [&] {
-      summaRtKernelActivationBackward(dtype, SUMMA_ACT_GELU_TANH, g, x, g,
-                                      T * 4 * h);
-    });
-    summaRtFree(g);
-    summaRtFree(x);
-    summaRtFree(b);
-  }
-  {
-    intptr_t x = alloc(T * h * 2), r = alloc(T * h * 2);
-    benchKernel("residual_add", dtype, T, h, 6, copy,
-                [&] { summaRtKernelResidualAdd(dtype, x, r, x, T * h); });
-    intptr_t mean = alloc(T * 4), rstd = alloc(T * 4), gamma = alloc(h * 2),
-             beta = alloc(h * 2), y = alloc(T * h * 2);
-    // Zero-variance rows are fine for timing; memset gave finite values.
-    benchKernel("layernorm", dtype, T, h, 4, copy, [&] {
-      summaRtKernelLayerNorm(dtype, x, gamma, beta, y, mean, rstd, T, h, 1e-5);
-    });
-    intptr_t dgamma = alloc(h * 2), dbeta = alloc(h * 2);
-    benchKernel("layernorm_backward", dtype, T, h, 10, copy, [&] {
-      summaRtKernelLayerNormBackward(dtype, y, x, gamma, mean, rstd, r, dgamma,
-                                     dbeta, T, h);
-    });
-    for (intptr_t p : {x, r, mean, rstd, gamma, beta, y, dgamma, dbeta})
-      summaRtFree(p);
-  }
-  {
-    int64_t rows = (T / seq) * heads * seq;
-    intptr_t s = alloc(rows * seq * 2);
-    benchKernel("softmax_causal", dtype, rows, seq, 4, copy, [&] {
-      summaRtKernelSoftmax(dtype, s, s, rows, seq, 0.125, 1, seq, 0);
-    });
-    intptr_t ds = alloc(rows * seq * 2);
-    benchKernel("softmax_backward", dtype, rows, seq, 6, copy, [&] {
-      summaRtKernelSoftmaxBackward(dtype, s, ds, ds, rows, seq, 0.125);
-    });
-    summaRtFree(ds);
-    summaRtFree(s);
-  }
   cublasDestroy(cublas);
   summaRtFinalize();
   return 0;

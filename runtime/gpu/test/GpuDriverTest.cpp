@@ -6,17 +6,15 @@
 //
 // A SummaProgramDesc written by hand, as `summa-compile --target=cuda`
 // writes one: its spmd functions receive DEVICE pointers and call the
-// runtime only; its references are host code in f64 (referenceF64), as
-// summa-compile's are, independent of the runtime's kernels. Links
-// libsumma_runtime_cuda.so alone. The environment selects:
+// runtime, plus one small kernel of the test's own (TestKernels.h) where a
+// compiled program would launch a generated one; its references are host
+// code in f64 (referenceF64), as summa-compile's are. Links
+// libsumma_runtime_cuda.so and that kernel only. The environment selects:
 //
-//   SUMMA_DRIVER_TEST_PROGRAM  double (default): y = 2x via summaRtKernelScale
+//   SUMMA_DRIVER_TEST_PROGRAM  double (default): y = 2x (scaleOnStream)
 //                              double-wrong: the last rank's tile is off
 //                              matmul: Y = X W by 2.5D SUMMA (device panels,
 //                                broadcasts, summaRtMatmul)
-//                              layer: Y = LayerNorm(GeLU(X W + b) + X) with
-//                                SUMMA, bias + GeLU, residual, an all-gather
-//                                of the rows along the grid row, LayerNorm
 //   SUMMA_DRIVER_TEST_GRID     q,d (default 1,1)
 //   SUMMA_DRIVER_TEST_DTYPE    f32 (default), f16 or bf16
 //
@@ -25,9 +23,9 @@
 #include "summa/Runtime/SummaRuntime.h"
 
 #include "ProgramDescs.h"
+#include "TestKernels.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -36,8 +34,7 @@
 
 namespace {
 
-// Local tile sizes; the global sizes follow from the grid. The layer needs
-// kTileK == kTileN (the residual adds X to X W).
+// Local tile sizes; the global sizes follow from the grid.
 constexpr int64_t kTileM = 24;
 constexpr int64_t kTileK = 16;
 constexpr int64_t kTileN = 16;
@@ -46,7 +43,7 @@ std::string programName = "double";
 int64_t gridQ = 1;
 int64_t gridD = 1;
 int32_t dtype = SUMMA_DT_F32;
-SummaTensorDesc tensorDescs[8];
+SummaTensorDesc tensorDescs[3];
 
 int64_t elementSize() { return dtype == SUMMA_DT_F32 ? 4 : 2; }
 
@@ -65,7 +62,7 @@ private:
 };
 
 void copy(intptr_t from, intptr_t to, int64_t count) {
-  summaRtKernelScale(dtype, from, to, count, 1.0);
+  summa::gputest::scaleOnStream(dtype, from, to, count, 1.0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,8 +74,8 @@ void doubleSpmd(void **buffers) {
   int64_t count = x.localShape[0] * x.localShape[1];
   bool lastRank = summaRtWorldRank() == summaRtWorldSize() - 1;
   double factor = lastRank && programName == "double-wrong" ? 2.5 : 2.0;
-  summaRtKernelScale(dtype, address(buffers[0]), address(buffers[1]), count,
-                     factor);
+  summa::gputest::scaleOnStream(dtype, address(buffers[0]), address(buffers[1]),
+                                count, factor);
 }
 
 /// Host references: f64 buffers of the global shapes.
@@ -137,57 +134,6 @@ void matmulReference(void **buffers) {
 }
 
 //===----------------------------------------------------------------------===//
-// layer: Y = LayerNorm(GeLU(X W + b) + X)
-//===----------------------------------------------------------------------===//
-
-// Inputs X [M, K] ({depth, row}, {col}), W [K, N] ({row}, {col}), b [N]
-// ({col}), gamma and beta [N] (replicated); output Y [M, N] ({depth, row},
-// replicated over col).
-
-void layerSpmd(void **buffers) {
-  intptr_t x = address(buffers[0]), w = address(buffers[1]),
-           b = address(buffers[2]), gamma = address(buffers[3]),
-           beta = address(buffers[4]), y = address(buffers[5]);
-  Scratch h(kTileM * kTileN), rows(kTileM * kTileN * gridQ);
-  summa(x, w, h.get());
-  summaRtKernelBiasActivation(dtype, h.get(), b, h.get(), kTileM, kTileN,
-                              SUMMA_ACT_GELU_TANH);
-  summaRtKernelResidualAdd(dtype, h.get(), x, h.get(), kTileM * kTileN);
-  // Whole rows for the LayerNorm: gather the columns along the grid row.
-  summaRtAllGather(h.get(), 0, rows.get(), 0, kTileM, kTileN, dtype,
-                   1 << SUMMA_AXIS_COL);
-  summaRtKernelLayerNorm(dtype, rows.get(), gamma, beta, y, 0, 0, kTileM,
-                         kTileN * gridQ, 1e-5);
-}
-
-void layerReference(void **buffers) {
-  int64_t m = tensorDescs[0].globalShape[0];
-  int64_t k = tensorDescs[0].globalShape[1];
-  int64_t n = tensorDescs[1].globalShape[1];
-  const double *x = host(buffers[0]), *b = host(buffers[2]),
-               *gamma = host(buffers[3]), *beta = host(buffers[4]);
-  double *y = host(buffers[5]);
-  std::vector<double> h(m * n);
-  hostMatmul(x, host(buffers[1]), h.data(), m, n, k);
-  const double c = std::sqrt(2.0 / 3.14159265358979323846);
-  for (int64_t i = 0; i < m; ++i) {
-    double *row = &h[i * n];
-    double mean = 0, square = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      double v = row[j] + b[j];
-      v = 0.5 * v * (1.0 + std::tanh(c * (v + 0.044715 * v * v * v)));
-      row[j] = v + x[i * k + j];
-      mean += row[j] / n;
-    }
-    for (int64_t j = 0; j < n; ++j)
-      square += (row[j] - mean) * (row[j] - mean) / n;
-    double scale = 1.0 / std::sqrt(square + 1e-5);
-    for (int64_t j = 0; j < n; ++j)
-      y[i * n + j] = (row[j] - mean) * scale * gamma[j] + beta[j];
-  }
-}
-
-//===----------------------------------------------------------------------===//
 // Program descriptions
 //===----------------------------------------------------------------------===//
 
@@ -220,18 +166,6 @@ SummaProgramDesc makeProgram() {
     program.numInputs = 2;
     program.spmd = matmulSpmd;
     program.reference = matmulReference;
-  } else if (programName == "layer") {
-    setShape(tensorDescs[0], "X", {kTileM, kTileK}, {{depth, row}, {col}});
-    setShape(tensorDescs[1], "W", {kTileK, kTileN}, {{row}, {col}});
-    setShape(tensorDescs[2], "b", {kTileN}, {{col}});
-    setShape(tensorDescs[3], "gamma", {kTileN * gridQ}, {{}});
-    setShape(tensorDescs[4], "beta", {kTileN * gridQ}, {{}});
-    setShape(tensorDescs[5], "Y", {kTileM, kTileN * gridQ}, {{depth, row}, {}});
-    tensorDescs[1].scale = 0.25;
-    tensorDescs[3].init = SUMMA_INIT_NONNEGATIVE;
-    program.numInputs = 5;
-    program.spmd = layerSpmd;
-    program.reference = layerReference;
   } else {
     std::fprintf(stderr, "summa-gpu-driver-test: unknown program '%s'\n",
                  programName.c_str());

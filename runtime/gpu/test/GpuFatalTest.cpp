@@ -111,10 +111,13 @@ int run(const std::string &which) {
     summaRtReduceStart(data, 0, 4, SUMMA_DT_F16, 1, 3, SUMMA_RED_MAX);
   } else if (which == "wait-unknown-initialised") {
     summaRtWait(12345);
-  } else if (which == "kernel-f64") {
-    summaRtKernelScale(SUMMA_DT_F64, data, data, 4, 2.0);
-  } else if (which == "kernel-null") {
-    summaRtKernelLayerNorm(SUMMA_DT_F32, 0, 0, 0, data, 0, 0, 2, 8, 1e-5);
+  } else if (which == "matmul-i32") {
+    // Integer tensors are data (collectives, the driver), never a GEMM.
+    summaRtMatmul(SUMMA_DT_I32, data, 0, 3, data, 0, 4, data, 0, 4, 2, 4, 3, 0,
+                  0, 0);
+  } else if (which == "matmul-null") {
+    summaRtMatmul(SUMMA_DT_F32, 0, 0, 3, data, 0, 4, data, 0, 4, 2, 4, 3, 0, 0,
+                  0);
   } else if (which == "free-unknown") {
     summaRtFree(data + 4);
   } else if (which == "out-of-memory") {
