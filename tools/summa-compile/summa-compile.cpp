@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MachineCode.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,7 +40,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -534,69 +536,16 @@ toLLVM(ModuleOp module, llvm::LLVMContext &context, StringRef name) {
   return translateModuleToLLVMIR(module, context, name);
 }
 
-/// LLVM's default pipeline at -O<optLevel>, without called-value
-/// propagation: it looks for indirect calls, of which the compiled model has
-/// none, and its time grows faster than quadratically with the length of
-/// the model's glue function (40 s of 45 for a 96-layer GPT).
-static void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassInstrumentationCallbacks callbacks;
-  callbacks.registerShouldRunOptionalPassCallback(
-      [](StringRef pass, llvm::Any) {
-        return pass != "CalledValuePropagationPass";
-      });
-  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
-                            std::nullopt, &callbacks);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
-                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
-                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
-                                                  : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager pm =
-      level == llvm::OptimizationLevel::O0
-          ? builder.buildO0DefaultPipeline(level)
-          : builder.buildPerModuleDefaultPipeline(level);
-  pm.run(module, mam);
+/// An error of the LLVM back end as summa-compile's diagnostic.
+static LogicalResult check(llvm::Error error) {
+  if (!error)
+    return success();
+  return fail(llvm::toString(std::move(error)));
 }
 
-static LogicalResult emitObject(llvm::Module &module, StringRef path) {
-  std::string error;
-  std::string triple = llvm::sys::getDefaultTargetTriple();
-  const llvm::Target *tgt =
-      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
-  if (!tgt)
-    return fail("no LLVM target for " + triple + ": " + error);
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(tgt->createTargetMachine(
-      llvm::Triple(triple), llvm::sys::getHostCPUName(), "", options,
-      llvm::Reloc::PIC_, std::nullopt,
-      optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
-      : optLevel == 0 ? llvm::CodeGenOptLevel::None
-                      : llvm::CodeGenOptLevel::Default));
-  module.setDataLayout(machine->createDataLayout());
-  module.setTargetTriple(llvm::Triple(triple));
-  optimizeModule(module, *machine);
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write " + path + ": " + ec.message());
-  llvm::legacy::PassManager pm;
-  if (machine->addPassesToEmitFile(pm, out, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
-    return fail("the target cannot emit object files");
-  pm.run(module);
-  return success();
-}
-
-static LogicalResult link(StringRef mainCpp, StringRef object, StringRef output,
-                          StringRef runtimeLib, bool library) {
+static LogicalResult link(StringRef mainCpp, ArrayRef<std::string> objects,
+                          StringRef output, StringRef runtimeLib,
+                          bool library) {
   std::string cxx = "c++";
   if (const char *env = std::getenv("SUMMA_CXX"))
     cxx = env;
@@ -606,17 +555,11 @@ static LogicalResult link(StringRef mainCpp, StringRef object, StringRef output,
                 "' to link the driver (set SUMMA_CXX)");
   std::string rpath =
       "-Wl,-rpath," + llvm::sys::path::parent_path(runtimeLib).str();
-  SmallVector<std::string> args = {*cxxPath,
-                                   "-O2",
-                                   "-std=c++17",
+  SmallVector<std::string> args = {*cxxPath, "-O2", "-std=c++17",
                                    "-I" SUMMA_RUNTIME_INCLUDE_DIR,
-                                   mainCpp.str(),
-                                   object.str(),
-                                   runtimeLib.str(),
-                                   rpath,
-                                   "-lm",
-                                   "-o",
-                                   output.str()};
+                                   mainCpp.str()};
+  llvm::append_range(args, objects);
+  args.append({runtimeLib.str(), rpath, "-lm", "-o", output.str()});
   if (library)
     args.insert(args.begin() + 1, {"-shared", "-fPIC"});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
@@ -850,14 +793,27 @@ lowerBoth(ModuleOp spmd, ModuleOp reference, const ProgramInfo &program,
 static LogicalResult writeBinary(llvm::Module &llvmModule,
                                  const ProgramInfo &program,
                                  ArrayRef<int64_t> grid, const Target &t) {
-  SmallString<128> objPath, mainPath;
-  if (auto ec = llvm::sys::fs::createTemporaryFile("summa-model", "o", objPath))
-    return fail("cannot create a temporary file: " + ec.message());
-  if (failed(emitObject(llvmModule, objPath)))
+  // The temporary files: the model's objects (its loop nests, its glue;
+  // MachineCode.h) and the generated main.
+  SmallString<128> objPath, gluePath, mainPath;
+  for (auto [path, stem, ext] : {std::tuple(&objPath, "summa-model", "o"),
+                                 std::tuple(&gluePath, "summa-glue", "o"),
+                                 std::tuple(&mainPath, "summa-main", "cpp")})
+    if (auto ec = llvm::sys::fs::createTemporaryFile(stem, ext, *path))
+      return fail("cannot create a temporary file: " + ec.message());
+  llvm::scope_exit cleanUp([&] {
+    if (keepTemps) {
+      llvm::errs() << "summa-compile: kept " << mainPath << ", " << objPath
+                   << " and " << gluePath << "\n";
+      return;
+    }
+    for (StringRef path : {objPath, gluePath, mainPath})
+      llvm::sys::fs::remove(path);
+  });
+  SmallVector<std::string> objects;
+  if (failed(check(summa::compile::emitSplitObjects(
+          llvmModule, optLevel, objPath, gluePath, objects))))
     return failure();
-  if (auto ec =
-          llvm::sys::fs::createTemporaryFile("summa-main", "cpp", mainPath))
-    return fail("cannot create a temporary file: " + ec.message());
   bool library = emit == Emit::Lib;
   {
     std::error_code ec;
@@ -875,16 +831,7 @@ static LogicalResult writeBinary(llvm::Module &llvmModule,
       return fail("cannot write " + headerPath + ": " + ec.message());
     writeLibraryHeader(os, program, grid, outputFile);
   }
-  LogicalResult linked =
-      link(mainPath, objPath, outputFile, t.runtimeLib, library);
-  if (keepTemps) {
-    llvm::errs() << "summa-compile: kept " << mainPath << " and " << objPath
-                 << "\n";
-  } else {
-    llvm::sys::fs::remove(mainPath);
-    llvm::sys::fs::remove(objPath);
-  }
-  return linked;
+  return link(mainPath, objects, outputFile, t.runtimeLib, library);
 }
 
 /// Writes `print` to --output (-o).
@@ -963,7 +910,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return writeOutput(
         [&](raw_ostream &os) { llvmModule->print(os, nullptr); });
   if (emit == Emit::Obj)
-    return emitObject(*llvmModule, outputFile);
+    return check(summa::compile::emitObject(*llvmModule, optLevel, outputFile));
   return writeBinary(*llvmModule, *program, *grid, *t);
 }
 
