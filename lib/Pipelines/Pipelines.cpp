@@ -81,7 +81,8 @@ static const char *const kToLLVM = "func.func(convert-linalg-to-loops,"
                                    "reconcile-unrealized-casts";
 
 /// --target=cuda, after convert-summa-to-runtime: batched contractions to
-/// runtime GEMMs, the other local ops to kernels
+/// runtime GEMMs, row reductions to one block per row (warp shuffles), the
+/// other local ops to kernels
 /// (constants sunk into them, outlined, checked that the host touches no
 /// buffer), the kernels to NVVM
 /// and a binary; then the host to LLVM, with allocations through the
@@ -89,6 +90,7 @@ static const char *const kToLLVM = "func.func(convert-linalg-to-loops,"
 /// its mgpu* functions.
 static const char *const kToLoops =
     "convert-contractions-to-runtime,"
+    "summa-block-reductions{block-size=%BLOCK%},"
     "summa-prepare-device-ops,"
     "convert-linalg-to-parallel-loops,"
     "summa-map-parallel-loops{block-size=%BLOCK%}";
@@ -100,6 +102,7 @@ static const char *const kToKernels =
     // division per element.
     "gpu-launch-sink-index-computations,"
     "gpu-kernel-outlining,"
+    "summa-lower-block-reductions,"
     "summa-verify-host-code,"
     "nvvm-attach-target{chip=%CHIP% O=3},"
     "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"

@@ -1,7 +1,8 @@
 // The loop nests that --target=cuda turns into kernels, run on the CPU:
 // summa-compile --gpu-loops-on-host builds every local op exactly as for a
 // GPU (copies as structured ops, serial reductions in one-iteration loops,
-// every parallel loop collapsed to one dimension, tiled by the block size
+// long row reductions as a block's threads striding over the row, every
+// other parallel loop collapsed to one dimension, tiled by the block size
 // with a guard for the partial last block) and then lowers those loops on
 // the host for the CPU runtime, so that --check tests summa's part of the
 // GPU lowering without a GPU. --check's reference is lowered without those
@@ -37,6 +38,15 @@
 // RUN: %mpirun -np 4 %t.adam --check --steps 3 | FileCheck %s
 // RUN: summa-compile %summa_src/examples/gpt_train_step.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=100 -o %t.gpt_train
 // RUN: %mpirun -np 4 %t.gpt_train --check --steps 2 | FileCheck %s
+// Rows long enough for block reductions (summa-block-reductions: LayerNorm
+// and softmax rows, the loss; 64 columns and 64 keys per rank): each thread
+// of a block strides over a row, the block combines.
+// RUN: %python %summa_src/examples/generate.py layer --batch 2 --seq 64 --hidden 128 --heads 2 --ffn 256 -o %t.wide.mlir
+// RUN: summa-compile %t.wide.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=100 -o %t.wide
+// RUN: %mpirun -np 4 %t.wide --check | FileCheck %s
+// RUN: %python %summa_src/examples/generate.py gpt_train --layers 1 --batch 4 --seq 64 --hidden 128 --heads 2 --ffn 256 -o %t.wide_train.mlir
+// RUN: summa-compile %t.wide_train.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.wide_train
+// RUN: %mpirun -np 8 %t.wide_train --check --steps 2 | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.jax
 // RUN: %mpirun -np 8 %t.jax --check | FileCheck %s
 

@@ -59,3 +59,15 @@
 // LAUNCH-COUNT-43: gpu.launch_func
 // LAUNCH-NOT: gpu.launch_func
 // LAUNCH: llvm.return
+
+// LayerNorm's and softmax's rows are block reductions (summa-block-reductions,
+// summa-lower-block-reductions): in a GPT layer whose rows are long enough
+// (hidden 128 on [2,2,1]: 64 columns per rank; 64 keys), the two mean and
+// variance reductions of each LayerNorm and softmax's maximum and sum are
+// one block per row with warp shuffles — six kernels, and no other.
+// RUN: %python %summa_src/examples/generate.py layer --batch 2 --seq 64 --hidden 128 --heads 2 --ffn 256 -o %t.wide.mlir
+// RUN: summa-compile %t.wide.mlir --grid=2,2,1 --emit=spmd-mlir -o %t.wide.spmd.mlir
+// RUN: summa-opt %t.wide.spmd.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s --check-prefix=ROWS
+// ROWS-LABEL: llvm.func @gpt_layer(
+// ROWS-COUNT-6: gpu.binary @gpt_layer_kernel_{{[0-9]+}} {{.*}}shfl.sync.bfly
+// ROWS-NOT: shfl.sync

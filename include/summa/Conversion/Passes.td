@@ -235,6 +235,66 @@ def SummaOutlineDispatches : Pass<"summa-outline-dispatches",
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def SummaBlockReductions : Pass<"summa-block-reductions", "::mlir::ModuleOp"> {
+  let summary = "Row reductions of host code as one GPU block per output element";
+  let description = [{
+    Part of `--target=cuda`, before `summa-prepare-device-ops`. A structured
+    op of host code (memref form) that reduces along one dimension, with one
+    output combined by a known associative op (`arith.addf`, `mulf`,
+    `maximumf`, `minimumf`, `maxnumf`, `minnumf`, and the integer ones),
+    projected-permutation indexing maps, static loop ranges, a reduction at
+    least 32 long that is the last index of every input it indexes (rows:
+    LayerNorm's mean and variance, softmax's maximum and sum, a loss), is
+    replaced by loops in the form that becomes a block reduction:
+
+    ```mlir
+    scf.parallel (parallel dims) {            // summa.block_reduction
+      %old = memref.load %out[...]
+      %all = scf.parallel (%t) = (0) to (T) step (1) init (identity) {
+        %part = scf.for %r = %t to L step T iter_args(%acc = identity) {
+          ... the op's body at (parallel dims, %r), combined into %acc ...
+        }
+        scf.reduce(%part) { the combiner }
+      }
+      memref.store combiner(%old, %all), %out[...]
+    }
+    ```
+
+    `summa-map-parallel-loops` maps the outer loop to blocks and the inner
+    one to the `T` threads of a block (`T` = `block-size`, or the reduction
+    length rounded up to a warp where that is shorter);
+    `convert-parallel-loops-to-gpu` turns the inner loop's `scf.reduce` into
+    a `gpu.all_reduce` and `summa-lower-block-reductions` that into warp
+    shuffles. Column reductions (the reduction not the contiguous index) and
+    short ones keep one loop per thread. On the host (`--gpu-loops-on-host`)
+    the same loops run sequentially.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "256",
+           "threads per block (1 to 1024; a multiple of 32 fills warps)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def SummaLowerBlockReductions : Pass<"summa-lower-block-reductions", "::mlir::ModuleOp"> {
+  let summary = "Block-wide gpu.all_reduce in kernels as warp shuffles";
+  let description = [{
+    Part of `--target=cuda`, after `gpu-kernel-outlining`. A `gpu.all_reduce`
+    at the top level of a kernel's body (reached by every thread of the
+    block, as those of `summa-block-reductions` are) is marked `uniform` and
+    expanded by upstream's all-reduce rewrite: a shuffle reduction per warp,
+    the warps' partial results through workgroup memory, one more warp
+    reduction. Any other `gpu.all_reduce` is an error at the op: its
+    threads might not all reach it.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def SummaPrepareDeviceOps : Pass<"summa-prepare-device-ops", "::mlir::ModuleOp"> {
   let summary = "Put every local memref op into a form that becomes a GPU kernel";
   let description = [{

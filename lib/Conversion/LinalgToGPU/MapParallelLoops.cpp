@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 
 #include <numeric>
 
@@ -61,6 +62,22 @@ LogicalResult mapLoop(scf::ParallelOp loop, gpu::Processor processor) {
   return gpu::setMappingAttr(loop, dims);
 }
 
+/// A loop of summa-block-reductions: one block per iteration of the
+/// (collapsed) outer loop, the nested reduction loop on the block's threads.
+LogicalResult mapBlockReduction(IRRewriter &rewriter, scf::ParallelOp loop) {
+  loop->removeAttr(summa::kBlockReductionAttrName);
+  scf::ParallelOp flat = collapseToOneDim(rewriter, loop);
+  SmallVector<scf::ParallelOp> threads;
+  for (auto nested : flat.getBody()->getOps<scf::ParallelOp>())
+    threads.push_back(nested);
+  if (threads.size() != 1 || threads.front().getNumLoops() != 1 ||
+      failed(mapLoop(flat, gpu::Processor::BlockX)) ||
+      failed(mapLoop(threads.front(), gpu::Processor::ThreadX)))
+    return flat.emitError("summa-map-parallel-loops: a block reduction "
+                          "needs one nested one-dimensional reduction loop");
+  return success();
+}
+
 struct SummaMapParallelLoopsPass
     : summa::impl::SummaMapParallelLoopsBase<SummaMapParallelLoopsPass> {
   using Base::Base;
@@ -81,6 +98,11 @@ struct SummaMapParallelLoopsPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : outermost) {
+      if (loop->hasAttr(summa::kBlockReductionAttrName)) {
+        if (failed(mapBlockReduction(rewriter, loop)))
+          return signalPassFailure();
+        continue;
+      }
       scf::ParallelOp flat = collapseToOneDim(rewriter, loop);
       auto [blocks, threads] =
           scf::tileParallelLoop(flat, {blockSize}, /*noMinMaxBounds=*/true);

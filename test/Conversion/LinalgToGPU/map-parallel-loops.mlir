@@ -105,3 +105,40 @@ func.func @one_d(%x: memref<100xf32>) {
   }
   return
 }
+
+// -----
+
+// A loop of summa-block-reductions: the outer loop (collapsed to one
+// dimension) on blocks, one block per iteration without tiling; the nested
+// reduction loop on the block's threads.
+// CHECK-LABEL: func.func @block_reduction
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) init (%{{.*}}) -> f32 {
+// CHECK: scf.reduce
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK: memref.store
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK-NOT: summa.block_reduction
+func.func @block_reduction(%x: memref<4x6x64xf32>, %m: memref<4x6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%b, %i) = (%c0, %c0) to (%c4, %c6) step (%c1, %c1) {
+    %old = memref.load %m[%b, %i] : memref<4x6xf32>
+    %all = scf.parallel (%t) = (%c0) to (%c64) step (%c1) init (%zero) -> f32 {
+      %v = memref.load %x[%b, %i, %t] : memref<4x6x64xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%l: f32, %r: f32):
+        %s = arith.addf %l, %r : f32
+        scf.reduce.return %s : f32
+      }
+    }
+    %new = arith.addf %all, %old : f32
+    memref.store %new, %m[%b, %i] : memref<4x6xf32>
+    scf.reduce
+  } {summa.block_reduction}
+  return
+}

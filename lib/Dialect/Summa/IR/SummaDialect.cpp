@@ -72,6 +72,7 @@ const KnownAttr kKnownAttrs[] = {
      isA<DenseI32ArrayAttr>},
     {kReduceKindsAttrName, OnOperation, "an array", isA<ArrayAttr>},
     {kDispatchAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
+    {kBlockReductionAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
 };
 
 StringRef placeName(Place place) {

@@ -39,6 +39,9 @@ constexpr llvm::StringLiteral kReduceAxesAttrName = "summa.reduce_axes";
 constexpr llvm::StringLiteral kReduceKindsAttrName = "summa.reduce_kinds";
 /// On a function: a dispatch function of summa-outline-dispatches.
 constexpr llvm::StringLiteral kDispatchAttrName = "summa.dispatch";
+/// On an scf.parallel of summa-block-reductions: one block per iteration,
+/// its nested reduction loop on the block's threads.
+constexpr llvm::StringLiteral kBlockReductionAttrName = "summa.block_reduction";
 
 } // namespace mlir::summa
 

@@ -1,0 +1,137 @@
+// RUN: summa-opt %s -summa-block-reductions=block-size=256 -split-input-file | FileCheck %s
+// RUN: summa-opt %s -summa-block-reductions=block-size=7 -split-input-file | FileCheck %s --check-prefix=SMALL
+
+// A row sum (softmax's denominator: the exp fused into it) becomes one
+// outer iteration per row and, inside it, a thread loop whose threads each
+// sum a strided part of the row, combined by scf.reduce; the old value of
+// the output is combined last. 64 elements: 64 threads (a reduction shorter
+// than the block size uses its length rounded up to a warp).
+// CHECK-LABEL: func.func @row_sum
+// CHECK-SAME: (%[[X:.*]]: memref<8x64xf32>, %[[M:.*]]: memref<8xf32>)
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[L:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[T:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[C8]]) step (%{{.*}}) {
+// CHECK-NEXT: %[[OLD:.*]] = memref.load %[[M]][%[[I]]]
+// CHECK-NEXT: %[[ALL:.*]] = scf.parallel (%[[TID:.*]]) = (%{{.*}}) to (%[[T]]) step (%{{.*}}) init (%[[ZERO]]) -> f32 {
+// CHECK-NEXT: %[[PART:.*]] = scf.for %[[R:.*]] = %[[TID]] to %[[L]] step %[[T]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[X]][%[[I]], %[[R]]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[V]]
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[E]], %[[ACC]]
+// CHECK-NEXT: scf.yield %[[S]]
+// CHECK: scf.reduce(%[[PART]] : f32) {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT: %[[AB:.*]] = arith.addf %[[B]], %[[A]]
+// CHECK-NEXT: scf.reduce.return %[[AB]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[ALL]], %[[OLD]]
+// CHECK-NEXT: memref.store %[[NEW]], %[[M]][%[[I]]]
+// CHECK: } {summa.block_reduction}
+// CHECK-NOT: linalg.generic
+// With a block size of 7, seven threads stride over the row.
+// SMALL-LABEL: func.func @row_sum
+// SMALL: %[[T:.*]] = arith.constant 7 : index
+// SMALL: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[T]])
+// SMALL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[T]]
+func.func @row_sum(%x: memref<8x64xf32>, %m: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x64xf32>) outs(%m : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %e = math.exp %a : f32
+    %s = arith.addf %e, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A row maximum over the last of three dimensions (attention's rows per
+// batch and head): the two parallel dimensions stay an outer loop of two,
+// the identity of maximumf is -inf.
+// CHECK-LABEL: func.func @row_max
+// CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[L:.*]] = arith.constant 40 : index
+// CHECK: scf.parallel (%[[B:.*]], %[[I:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step
+// CHECK: scf.parallel ({{.*}}) init (%[[NEGINF]]) -> f32
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[L]]
+// CHECK: memref.load %{{.*}}[%[[B]], %[[I]], %[[R]]]
+// CHECK: arith.maximumf
+// CHECK: scf.reduce
+// CHECK: arith.maximumf
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[B]], %[[I]]]
+// CHECK: } {summa.block_reduction}
+func.func @row_max(%x: memref<4x6x40xf32>, %m: memref<4x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<4x6x40xf32>) outs(%m : memref<4x6xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A loss: every dimension reduced, into a one-element output indexed by the
+// constant 0. One block; the two reduction dimensions are one linearised
+// index of 16 x 16, split again by the row length.
+// CHECK-LABEL: func.func @loss
+// CHECK-SAME: (%[[X:.*]]: memref<16x16xf32>, %[[Y:.*]]: memref<16x16xf32>, %[[L:.*]]: memref<1xf32>)
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[N:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[C1]]) step
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[N]]
+// CHECK: %[[J:.*]] = arith.remui %[[R]], %[[C16]]
+// CHECK: %[[I:.*]] = arith.divui %[[R]], %[[C16]]
+// CHECK: memref.load %[[X]][%[[I]], %[[J]]]
+// CHECK: memref.load %[[Y]][%[[I]], %[[J]]]
+// CHECK: } {summa.block_reduction}
+func.func @loss(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %l: memref<1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (0)>], iterator_types = ["reduction", "reduction"]} ins(%x, %y : memref<16x16xf32>, memref<16x16xf32>) outs(%l : memref<1xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %d = arith.subf %a, %b : f32
+    %sq = arith.mulf %d, %d : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// What stays one loop per thread: a column sum (the reduction is not the
+// contiguous index), a short row, a body whose result is not a known
+// combiner of the output, two outputs, a dynamic row.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: summa.block_reduction
+// CHECK-COUNT-5: linalg.generic
+func.func @kept(%x: memref<64x8xf32>, %c: memref<8xf32>, %s: memref<8x16xf32>, %m: memref<8xf32>,
+                %w: memref<8x64xf32>, %m2: memref<8xf32>, %d: memref<8x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x8xf32>) outs(%c : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%s : memref<8x16xf32>) outs(%m : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%w : memref<8x64xf32>) outs(%m : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.subf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%w : memref<8x64xf32>) outs(%m, %m2 : memref<8xf32>, memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32, %acc2: f32):
+    %r = arith.addf %a, %acc : f32
+    %r2 = arith.maximumf %a, %acc2 : f32
+    linalg.yield %r, %r2 : f32, f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%d : memref<8x?xf32>) outs(%m : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
