@@ -71,7 +71,7 @@ std::optional<arith::AtomicRMWKind> kindOf(Operation *op) {
 /// combined by a known associative op; projected-permutation maps; static
 /// loop ranges; reductions at least kMinLength long together; the last
 /// reduction dimension the last index of every input that any of them
-/// indexes), else an empty list.
+/// indexes, and none of them an index of the output), else an empty list.
 SmallVector<unsigned> rowReductionDims(linalg::LinalgOp op,
                                        Combiner &combiner) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
@@ -94,8 +94,9 @@ SmallVector<unsigned> rowReductionDims(linalg::LinalgOp op,
       return {};
     bool reduces =
         llvm::any_of(dims, [&](unsigned d) { return map.isFunctionOfDim(d); });
-    if (op.isDpsInput(&operand) && reduces &&
-        map.getResults().back() != innermost)
+    if (op.isDpsInput(&operand)
+            ? reduces && map.getResults().back() != innermost
+            : reduces)
       return {};
   }
   SmallVector<Operation *, 1> combiners;
