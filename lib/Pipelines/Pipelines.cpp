@@ -158,12 +158,15 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   addTextual(pm, options.plain
                      ? std::string(kRuntimeCalls) + "{library-matmuls=false}"
                      : std::string(kRuntimeCalls));
-  // convert-contractions-to-runtime, with remarks if asked.
+  // The passes that choose a path per local op (library call, block
+  // reduction), with remarks if asked.
   auto library = [&](const char *pipeline) {
-    return substitute(pipeline, "convert-contractions-to-runtime",
-                      options.remarks
-                          ? "convert-contractions-to-runtime{remarks}"
-                          : "convert-contractions-to-runtime");
+    if (!options.remarks)
+      return std::string(pipeline);
+    return substitute(substitute(pipeline, "convert-contractions-to-runtime",
+                                 "convert-contractions-to-runtime{remarks}"),
+                      "summa-block-reductions{",
+                      "summa-block-reductions{remarks ");
   };
   if (!cuda) {
     if (!options.plain)

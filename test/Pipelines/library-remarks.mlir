@@ -15,3 +15,13 @@
 // CHECK-DAG: remark: generated: linalg.generic (elementwise)
 // CHECK-DAG: remark: generated: linalg.generic (a reduction that is not a product summed over one dimension)
 // QUIET-NOT: remark
+
+// On the GPU, a reduction along rows long enough for it is generated as a
+// block reduction (summa-block-reductions): in a GPT layer with 64 columns
+// per rank, the two LayerNorms' means and variances and softmax's maximum
+// and sum.
+// RUN: %python %summa_src/examples/generate.py layer --batch 2 --seq 64 --hidden 128 --heads 2 --ffn 256 -o %t.wide.mlir
+// RUN: summa-compile %t.wide.mlir --grid=2,2,1 --emit=spmd-mlir -o %t.wide.spmd.mlir
+// RUN: summa-opt %t.wide.spmd.mlir --summa-lower-to-cuda="format=isa remarks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCK
+// BLOCK-COUNT-6: remark: block reduction: linalg.generic as one GPU block per output element
+// BLOCK-NOT: remark: block reduction

@@ -271,7 +271,10 @@ def SummaBlockReductions : Pass<"summa-block-reductions", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
-           "threads per block (1 to 1024; a multiple of 32 fills warps)">
+           "threads per block (1 to 1024; a multiple of 32 fills warps)">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report, at each op made a block reduction, its threads per "
+           "block">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

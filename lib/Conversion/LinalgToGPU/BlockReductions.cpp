@@ -139,6 +139,34 @@ Value combine(OpBuilder &b, const Combiner &combiner, Value outputArg,
   return b.clone(*combiner.op, map)->getResult(0);
 }
 
+/// One iteration of `op`'s body at the loop indices `ivs` with `acc` for the
+/// output's block argument: its inputs loaded, its ops cloned; returns what
+/// it yields (the combiner's result).
+Value emitBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs,
+               Value acc) {
+  Location loc = op.getLoc();
+  Block &body = op->getRegion(0).front();
+  IRMapping map;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value arg = op.getMatchingBlockArgument(input);
+    Value source = input->get();
+    map.map(arg, isa<MemRefType>(source.getType())
+                     ? memref::LoadOp::create(b, loc, source,
+                                              indicesOf(b, op, *input, ivs))
+                           .getResult()
+                     : source);
+  }
+  map.map(op.getRegionOutputArgs().front(), acc);
+  for (Operation &nested : body.without_terminator()) {
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(nested)) {
+      map.map(indexOp.getResult(), ivs[indexOp.getDim()]);
+      continue;
+    }
+    b.clone(nested, map);
+  }
+  return map.lookup(body.getTerminator()->getOperand(0));
+}
+
 /// Replaces `op` by
 ///
 ///   scf.parallel (parallel dims) {                  // summa.block_reduction
@@ -187,32 +215,8 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
       index(std::min<int64_t>(threads, llvm::alignTo(total, int64_t(32))));
   Value identity =
       arith::ConstantOp::create(rewriter, loc, combiner.identity).getResult();
-  Block &body = op->getRegion(0).front();
   Value outputArg = op.getRegionOutputArgs().front();
   OpOperand &out = op.getDpsInitsMutable()[0];
-
-  // One iteration of the reduction: the body at `ivs`, combined into acc.
-  auto iteration = [&](OpBuilder &b, ArrayRef<Value> ivs, Value acc) {
-    IRMapping map;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      Value arg = op.getMatchingBlockArgument(input);
-      Value source = input->get();
-      map.map(arg, isa<MemRefType>(source.getType())
-                       ? memref::LoadOp::create(b, loc, source,
-                                                indicesOf(b, op, *input, ivs))
-                             .getResult()
-                       : source);
-    }
-    map.map(outputArg, acc);
-    for (Operation &nested : body.without_terminator()) {
-      if (auto indexOp = dyn_cast<linalg::IndexOp>(nested)) {
-        map.map(indexOp.getResult(), ivs[indexOp.getDim()]);
-        continue;
-      }
-      b.clone(nested, map);
-    }
-    return map.lookup(body.getTerminator()->getOperand(0));
-  };
 
   auto outer = scf::ParallelOp::create(
       rewriter, loc, SmallVector<Value>(upper.size(), zero), upper,
@@ -243,7 +247,7 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
                       rest = arith::DivUIOp::create(fb, loc, rest, size);
                     }
                     scf::YieldOp::create(fb, loc,
-                                         iteration(fb, at, acc.front()));
+                                         emitBody(fb, op, at, acc.front()));
                   });
               auto reduce =
                   scf::ReduceOp::create(tb, loc, ValueRange{part.getResult(0)});
@@ -284,8 +288,12 @@ struct SummaBlockReductionsPass
         rows.emplace_back(linalgOp, dims, combiner);
     });
     IRRewriter rewriter(&getContext());
-    for (auto &[op, dims, combiner] : rows)
+    for (auto &[op, dims, combiner] : rows) {
+      if (emitRemarks)
+        op->emitRemark() << "block reduction: " << op->getName()
+                         << " as one GPU block per output element";
       rewrite(rewriter, op, dims, combiner, blockSize);
+    }
   }
 };
 
