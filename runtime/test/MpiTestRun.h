@@ -51,6 +51,21 @@ private:
   std::string testName;
 };
 
+/// The start of a main that runs GoogleTest under MPI: GoogleTest's flags
+/// parsed, MPI initialised; returns this rank and the world's size.
+struct WorldRank {
+  int rank = 0;
+  int size = 1;
+};
+inline WorldRank initTestMpi(int &argc, char **&argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  MPI_Init(&argc, &argv);
+  WorldRank world;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+  return world;
+}
+
 /// An integer from the environment, or `fallback` when unset or empty.
 inline int64_t envInt(const char *name, int64_t fallback) {
   const char *value = std::getenv(name);

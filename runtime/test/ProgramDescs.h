@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace summa::test {
@@ -66,6 +67,15 @@ inline bool readGrid(const char *tool, const char *variable, int64_t &q,
   q = gridQ;
   d = gridD;
   return true;
+}
+
+/// The program a driver test runs (SUMMA_DRIVER_TEST_PROGRAM, if set) and
+/// its grid (SUMMA_DRIVER_TEST_GRID); false, after a message, on a bad grid.
+inline bool readDriverTestEnv(const char *tool, std::string &program,
+                              int64_t &q, int64_t &d) {
+  if (const char *name = std::getenv("SUMMA_DRIVER_TEST_PROGRAM"))
+    program = name;
+  return readGrid(tool, "SUMMA_DRIVER_TEST_GRID", q, d);
 }
 
 } // namespace summa::test

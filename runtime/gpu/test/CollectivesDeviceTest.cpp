@@ -29,10 +29,6 @@ using summa::gpu::groupMembers;
 using summa::gpu::kNumMasks;
 
 namespace {
-const int32_t kTypes[] = {SUMMA_DT_F32, SUMMA_DT_F64, SUMMA_DT_F16,
-                          SUMMA_DT_BF16};
-
-double valueOf(int64_t rank, int64_t e) { return double(rank + 1 + e % 3); }
 
 /// Copies `count` elements of `dtype` between device addresses, in order
 /// with the runtime's work on the compute stream.
@@ -54,22 +50,12 @@ struct GroupView {
   int64_t size() const { return static_cast<int64_t>(members.size()); }
 };
 
-std::vector<double> valuesOf(int64_t rank, int64_t count) {
-  std::vector<double> values(count);
-  for (int64_t e = 0; e < count; ++e)
-    values[e] = valueOf(rank, e);
-  return values;
-}
-
-std::string traceOf(int32_t mask, int32_t dtype) {
-  return "mask " + std::to_string(mask) + ", " + dtypeName(dtype);
-}
 } // namespace
 
 TEST(CollectivesDeviceTest, BroadcastReduceAllReduce) {
   SUMMA_REQUIRE_DEVICE();
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes) {
+    for (int32_t dtype : kCollectiveTypes) {
       SCOPED_TRACE(traceOf(mask, dtype));
       GroupView group(mask);
       const int64_t count = 1000, offset = 3;
@@ -83,7 +69,7 @@ TEST(CollectivesDeviceTest, BroadcastReduceAllReduce) {
       std::vector<double> sum(count, 0.0);
       for (int64_t member : group.members)
         for (int64_t e = 0; e < count; ++e)
-          sum[e] += valueOf(member, e);
+          sum[e] += collectiveValue(member, e);
       int64_t root = group.size() - 1;
       DeviceArray reduced(valuesOf(group.rank, count), dtype);
       summaRtReduce(reduced.at(), 0, count, dtype, mask, root, SUMMA_RED_SUM);
@@ -103,7 +89,7 @@ TEST(CollectivesDeviceTest, BroadcastReduceAllReduce) {
 TEST(CollectivesDeviceTest, AllGatherAndReduceScatter) {
   SUMMA_REQUIRE_DEVICE();
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes)
+    for (int32_t dtype : kCollectiveTypes)
       for (int64_t outer : {1, 5}) {
         SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
         GroupView group(mask);
@@ -116,7 +102,7 @@ TEST(CollectivesDeviceTest, AllGatherAndReduceScatter) {
           for (int64_t r = 0; r < n; ++r)
             for (int64_t i = 0; i < inner; ++i)
               gathered[o * n * inner + r * inner + i] =
-                  valueOf(group.members[r], o * inner + i);
+                  collectiveValue(group.members[r], o * inner + i);
         EXPECT_TRUE(sameValues(dst.download(), gathered));
         if (outer == 1) {
           // NCCL's in-place form: the source is this rank's block of dst.
@@ -135,8 +121,8 @@ TEST(CollectivesDeviceTest, AllGatherAndReduceScatter) {
         for (int64_t member : group.members)
           for (int64_t o = 0; o < outer; ++o)
             for (int64_t i = 0; i < inner; ++i)
-              expected[o * inner + i] +=
-                  valueOf(member, o * n * inner + group.index * inner + i);
+              expected[o * inner + i] += collectiveValue(
+                  member, o * n * inner + group.index * inner + i);
         EXPECT_TRUE(sameValues(part.download(), expected));
         // The destination overlapping the start of the source.
         summaRtReduceScatter(big.at(), 0, big.at(), 0, outer, inner, dtype,
@@ -220,7 +206,7 @@ TEST(CollectivesDeviceTest, StartAndWaitMatchBlocking) {
   // element type: the results of the blocking calls; a group of one rank
   // returns 0.
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes) {
+    for (int32_t dtype : kCollectiveTypes) {
       SCOPED_TRACE(traceOf(mask, dtype));
       GroupView group(mask);
       const int64_t count = 777, offset = 5;

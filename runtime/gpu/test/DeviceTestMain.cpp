@@ -29,11 +29,7 @@ int64_t summa::gputest::gridD = 1;
 using summa::test::envInt;
 
 int main(int argc, char **argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  auto [rank, size] = summa::test::initTestMpi(argc, argv);
   int64_t q = envInt("SUMMA_TEST_Q", 1), d = envInt("SUMMA_TEST_D", size);
   summa::gputest::gridQ = q;
   summa::gputest::gridD = d;

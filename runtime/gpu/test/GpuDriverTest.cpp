@@ -180,10 +180,8 @@ SummaProgramDesc makeProgram() {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (const char *name = std::getenv("SUMMA_DRIVER_TEST_PROGRAM"))
-    programName = name;
-  if (!summa::test::readGrid("summa-gpu-driver-test", "SUMMA_DRIVER_TEST_GRID",
-                             gridQ, gridD))
+  if (!summa::test::readDriverTestEnv("summa-gpu-driver-test", programName,
+                                      gridQ, gridD))
     return 2;
   if (const char *type = std::getenv("SUMMA_DRIVER_TEST_DTYPE")) {
     std::string name = type;

@@ -26,9 +26,6 @@ using namespace summa::gpu;
 using namespace summa::gputest;
 
 namespace {
-const int32_t kTypes[] = {SUMMA_DT_F32, SUMMA_DT_F64, SUMMA_DT_F16,
-                          SUMMA_DT_BF16};
-
 struct GroupFixture {
   int worldRank = 0;
   int32_t mask = 0;
@@ -50,50 +47,36 @@ struct GroupFixture {
   int size() const { return static_cast<int>(members.size()); }
 };
 
-double valueOf(int64_t rank, int64_t e) { return double(rank + 1 + e % 3); }
-
-std::vector<double> valuesOf(int64_t rank, int64_t count,
-                             const std::function<double(int64_t, int64_t)> &f) {
-  std::vector<double> values(count);
-  for (int64_t e = 0; e < count; ++e)
-    values[e] = f(rank, e);
-  return values;
-}
-
-std::string traceOf(int32_t mask, int32_t dtype) {
-  return "mask " + std::to_string(mask) + ", " + dtypeName(dtype);
-}
 } // namespace
 
 TEST(HostCollectivesTest, Broadcast) {
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes) {
+    for (int32_t dtype : kCollectiveTypes) {
       SCOPED_TRACE(traceOf(mask, dtype));
       GroupFixture group(mask);
       for (int root = 0; root < group.size(); ++root) {
-        std::vector<char> data =
-            encode(valuesOf(group.worldRank, 7, valueOf), dtype);
+        std::vector<char> data = encode(valuesOf(group.worldRank, 7), dtype);
         host::broadcast(data.data(), 7, dtype, root, group.comm);
-        EXPECT_TRUE(sameValues(decode(data, dtype),
-                               valuesOf(group.members[root], 7, valueOf)));
+        EXPECT_TRUE(
+            sameValues(decode(data, dtype), valuesOf(group.members[root], 7)));
       }
     }
 }
 
 TEST(HostCollectivesTest, ReduceLeavesOthersUnchanged) {
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes) {
+    for (int32_t dtype : kCollectiveTypes) {
       SCOPED_TRACE(traceOf(mask, dtype));
       GroupFixture group(mask);
       int root = group.size() - 1;
-      std::vector<double> mine = valuesOf(group.worldRank, 5, valueOf);
+      std::vector<double> mine = valuesOf(group.worldRank, 5);
       std::vector<char> data = encode(mine, dtype);
       host::reduce(data.data(), 5, dtype, SUMMA_RED_SUM, root, group.index,
                    group.comm);
       std::vector<double> expected(5, 0.0);
       for (int64_t member : group.members)
         for (int64_t e = 0; e < 5; ++e)
-          expected[e] += valueOf(member, e);
+          expected[e] += collectiveValue(member, e);
       EXPECT_TRUE(sameValues(decode(data, dtype),
                              group.index == root ? expected : mine));
     }
@@ -104,13 +87,13 @@ TEST(HostCollectivesTest, AllReduceKinds) {
     return double(1 + (rank + e) % 2);
   };
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes)
+    for (int32_t dtype : kCollectiveTypes)
       for (int32_t kind = SUMMA_RED_SUM; kind <= SUMMA_RED_PROD; ++kind) {
         SCOPED_TRACE(traceOf(mask, dtype) + ", kind " + std::to_string(kind));
         GroupFixture group(mask);
         auto f = kind == SUMMA_RED_PROD
                      ? std::function<double(int64_t, int64_t)>(small)
-                     : std::function<double(int64_t, int64_t)>(valueOf);
+                     : std::function<double(int64_t, int64_t)>(collectiveValue);
         std::vector<char> data = encode(valuesOf(group.worldRank, 9, f), dtype);
         host::allReduce(data.data(), 9, dtype, kind, group.comm);
         std::vector<double> expected = valuesOf(group.members[0], 9, f);
@@ -129,13 +112,12 @@ TEST(HostCollectivesTest, AllReduceKinds) {
 
 TEST(HostCollectivesTest, AllGather) {
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes)
+    for (int32_t dtype : kCollectiveTypes)
       for (int64_t outer : {1, 3}) {
         SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
         GroupFixture group(mask);
         int64_t inner = 2, n = group.size(), block = outer * inner;
-        std::vector<char> src =
-            encode(valuesOf(group.worldRank, block, valueOf), dtype);
+        std::vector<char> src = encode(valuesOf(group.worldRank, block), dtype);
         std::vector<char> dst(n * block * dtypeSize(dtype));
         host::allGather(src.data(), dst.data(), outer, inner, dtype,
                         static_cast<int>(n), group.comm);
@@ -144,7 +126,7 @@ TEST(HostCollectivesTest, AllGather) {
           for (int64_t r = 0; r < n; ++r)
             for (int64_t i = 0; i < inner; ++i)
               expected[o * n * inner + r * inner + i] =
-                  valueOf(group.members[r], o * inner + i);
+                  collectiveValue(group.members[r], o * inner + i);
         EXPECT_TRUE(sameValues(decode(dst, dtype), expected));
         if (outer == 1) {
           // In place: the source is this rank's block of the destination.
@@ -160,13 +142,13 @@ TEST(HostCollectivesTest, AllGather) {
 
 TEST(HostCollectivesTest, ReduceScatter) {
   for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kTypes)
+    for (int32_t dtype : kCollectiveTypes)
       for (int64_t outer : {1, 3}) {
         SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
         GroupFixture group(mask);
         int64_t inner = 2, n = group.size(), block = outer * inner;
         std::vector<char> src =
-            encode(valuesOf(group.worldRank, n * block, valueOf), dtype);
+            encode(valuesOf(group.worldRank, n * block), dtype);
         std::vector<char> dst(block * dtypeSize(dtype));
         host::reduceScatter(src.data(), dst.data(), outer, inner, dtype,
                             SUMMA_RED_SUM, static_cast<int>(n), group.comm);
@@ -174,8 +156,8 @@ TEST(HostCollectivesTest, ReduceScatter) {
         for (int64_t member : group.members)
           for (int64_t o = 0; o < outer; ++o)
             for (int64_t i = 0; i < inner; ++i)
-              expected[o * inner + i] +=
-                  valueOf(member, o * n * inner + group.index * inner + i);
+              expected[o * inner + i] += collectiveValue(
+                  member, o * n * inner + group.index * inner + i);
         EXPECT_TRUE(sameValues(decode(dst, dtype), expected));
         // The destination inside the source (overlap): same result.
         host::reduceScatter(src.data(), src.data(), outer, inner, dtype,

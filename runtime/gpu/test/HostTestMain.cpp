@@ -28,11 +28,7 @@ int64_t summa::gputest::gridD = 1;
 using summa::test::envInt;
 
 int main(int argc, char **argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  auto [rank, size] = summa::test::initTestMpi(argc, argv);
   int64_t q = size % 4 == 0 ? 2 : 1;
   summa::gputest::gridQ = envInt("SUMMA_TEST_Q", q);
   summa::gputest::gridD = envInt("SUMMA_TEST_D", size / (q * q));

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace summa::gputest {
@@ -144,6 +146,31 @@ inline ::testing::AssertionResult closeNorm(const std::vector<double> &actual,
   return ::testing::AssertionFailure()
          << "relative error " << rel << " > " << tol << "; worst at " << worst
          << ": " << actual[worst] << " vs " << expected[worst];
+}
+
+/// The element types the collective tests run over.
+constexpr int32_t kCollectiveTypes[] = {SUMMA_DT_F32, SUMMA_DT_F64,
+                                        SUMMA_DT_F16, SUMMA_DT_BF16};
+
+/// Element e of rank `rank`'s contribution: small integers, exact in every
+/// element type and in sums over a few ranks.
+inline double collectiveValue(int64_t rank, int64_t e) {
+  return double(rank + 1 + e % 3);
+}
+
+/// `count` values f(rank, e).
+inline std::vector<double>
+valuesOf(int64_t rank, int64_t count,
+         const std::function<double(int64_t, int64_t)> &f = collectiveValue) {
+  std::vector<double> values(count);
+  for (int64_t e = 0; e < count; ++e)
+    values[e] = f(rank, e);
+  return values;
+}
+
+/// The SCOPED_TRACE of a group and element type.
+inline std::string traceOf(int32_t mask, int32_t dtype) {
+  return "mask " + std::to_string(mask) + ", " + dtypeName(dtype);
 }
 
 } // namespace summa::gputest
