@@ -47,6 +47,9 @@
 // RUN: %python %summa_src/examples/generate.py gpt_train --layers 1 --batch 4 --seq 64 --hidden 128 --heads 2 --ffn 256 -o %t.wide_train.mlir
 // RUN: summa-compile %t.wide_train.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.wide_train
 // RUN: %mpirun -np 8 %t.wide_train --check --steps 2 | FileCheck %s
+// On one rank the loss reduces 32768 elements: a two-level tree of blocks.
+// RUN: summa-compile %t.wide_train.mlir --grid=1,1,1 --gpu-loops-on-host --gpu-block-size=100 -o %t.wide_train1
+// RUN: %mpirun -np 1 %t.wide_train1 --check --steps 2 | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_block_jax.mlir --grid=2,2,2 --gpu-loops-on-host --gpu-block-size=7 -o %t.jax
 // RUN: %mpirun -np 8 %t.jax --check | FileCheck %s
 

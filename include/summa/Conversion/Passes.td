@@ -265,7 +265,10 @@ def SummaBlockReductions : Pass<"summa-block-reductions", "::mlir::ModuleOp"> {
     length rounded up to a warp where that is shorter);
     `convert-parallel-loops-to-gpu` turns the inner loop's `scf.reduce` into
     a `gpu.all_reduce` and `summa-lower-block-reductions` that into warp
-    shuffles. Column reductions (the reduction not the contiguous index) and
+    shuffles. A full reduction (no parallel dimension) of at least 16384
+    elements is a two-level tree: a first loop of blocks reduces chunks
+    into a buffer of partial results (`memref.alloc`), a second block
+    reduces that buffer into the output. Column reductions (the reduction not the contiguous index) and
     short ones keep one loop per thread. On the host (`--gpu-loops-on-host`)
     the same loops run sequentially.
   }];

@@ -36,6 +36,10 @@ using namespace mlir;
 /// Reductions shorter than this stay one loop per thread: a block would
 /// leave most of its threads idle.
 static constexpr int64_t kMinLength = 32;
+/// A full reduction this long is a two-level tree (several blocks, then
+/// one), each thread of the first level taking at least kPerThread elements.
+static constexpr int64_t kTreeLength = 16384;
+static constexpr int64_t kPerThread = 16;
 
 namespace {
 
@@ -167,23 +171,74 @@ Value emitBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs,
   return map.lookup(body.getTerminator()->getOperand(0));
 }
 
+/// One step of a block's reduction: `acc` combined with element `r`.
+using ReductionStep = function_ref<Value(OpBuilder &, Value r, Value acc)>;
+
+/// A block's reduction over [lo, hi) on `threads` threads:
+///
+///   scf.parallel (%t) = (0) to (threads) init (identity) {
+///     %part = scf.for %r = lo + %t to hi step threads
+///                 iter_args(%acc = identity) { step(%r, %acc) }
+///     scf.reduce(%part) { combiner }
+///   }
+Value blockReduce(OpBuilder &b, Location loc, Value lo, Value hi, Value threads,
+                  Value identity, const Combiner &combiner, Value outputArg,
+                  ReductionStep step) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto all = scf::ParallelOp::create(
+      b, loc, ValueRange{zero}, ValueRange{threads}, ValueRange{one},
+      ValueRange{identity},
+      [&](OpBuilder &tb, Location, ValueRange tIvs, ValueRange) {
+        Value first = tb.createOrFold<arith::AddIOp>(loc, lo, tIvs.front());
+        auto part = scf::ForOp::create(
+            tb, loc, first, hi, threads, ValueRange{identity},
+            [&](OpBuilder &fb, Location, Value r, ValueRange acc) {
+              scf::YieldOp::create(fb, loc, step(fb, r, acc.front()));
+            });
+        auto reduce =
+            scf::ReduceOp::create(tb, loc, ValueRange{part.getResult(0)});
+        Block &pair = reduce.getReductions().front().front();
+        OpBuilder rb = OpBuilder::atBlockEnd(&pair);
+        scf::ReduceReturnOp::create(rb, loc,
+                                    combine(rb, combiner, outputArg,
+                                            pair.getArgument(0),
+                                            pair.getArgument(1)));
+      });
+  return all.getResult(0);
+}
+
+/// A loop over `upper` (one iteration where it is empty) whose body is
+/// `body(ivs)`, marked for summa-map-parallel-loops as one block per
+/// iteration.
+void blockLoop(OpBuilder &b, Location loc, ArrayRef<Value> upper,
+               function_ref<void(OpBuilder &, ValueRange)> body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> bounds(upper);
+  if (bounds.empty())
+    bounds.push_back(one);
+  auto loop = scf::ParallelOp::create(
+      b, loc, SmallVector<Value>(bounds.size(), zero), bounds,
+      SmallVector<Value>(bounds.size(), one),
+      [&](OpBuilder &lb, Location, ValueRange ivs) { body(lb, ivs); });
+  loop->setAttr(summa::kBlockReductionAttrName, b.getUnitAttr());
+}
+
 /// Replaces `op` by
 ///
 ///   scf.parallel (parallel dims) {                  // summa.block_reduction
 ///     %old = memref.load out[...]
-///     %all = scf.parallel (%t) = (0) to (T) init (identity) {
-///       %part = scf.for %r = %t to L step T iter_args(%acc = identity) {
-///         ... the body at (parallel dims, reduction dims of %r), combined
-///         into %acc ...
-///       }
-///       scf.reduce(%part) { combiner }
-///     }
+///     %all = blockReduce over [0, L) of the body at (parallel dims,
+///            reduction dims of %r)
 ///     memref.store combiner(%old, %all), out[...]
 ///   }
 ///
 /// where L is the product of the reduction dimensions' sizes and %r their
-/// linearised index (the last one fastest). With no parallel dimension the
-/// outer loop has one iteration.
+/// linearised index (the last one fastest). A full reduction (no parallel
+/// dimension) of at least kTreeLength elements is a two-level tree: blocks
+/// of `threads` reduce chunks of at least kPerThread elements per thread
+/// into a buffer of partial results, which one more block reduces.
 void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
              const Combiner &combiner, int64_t threads) {
   Location loc = op.getLoc();
@@ -192,7 +247,6 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
   };
-  Value zero = index(0), one = index(1);
   SmallVector<unsigned> parallel;
   SmallVector<Value> upper;
   int64_t total = 1;
@@ -204,64 +258,83 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
     parallel.push_back(d);
     upper.push_back(index(range));
   }
-  if (parallel.empty())
-    upper.push_back(one);
-  Value length = index(total);
   // The sizes by which the linearised reduction index is split.
   DenseMap<unsigned, Value> sizes;
   for (unsigned d : dims.drop_front())
     sizes[d] = index(ranges[d]);
-  Value blockThreads =
-      index(std::min<int64_t>(threads, llvm::alignTo(total, int64_t(32))));
+  auto threadsFor = [&](int64_t length) {
+    return index(std::min<int64_t>(threads, llvm::alignTo(length, 32)));
+  };
   Value identity =
       arith::ConstantOp::create(rewriter, loc, combiner.identity).getResult();
   Value outputArg = op.getRegionOutputArgs().front();
   OpOperand &out = op.getDpsInitsMutable()[0];
 
-  auto outer = scf::ParallelOp::create(
-      rewriter, loc, SmallVector<Value>(upper.size(), zero), upper,
-      SmallVector<Value>(upper.size(), one),
-      [&](OpBuilder &b, Location, ValueRange outerIvs) {
-        SmallVector<Value> ivs(ranges.size());
-        for (auto [d, iv] : llvm::zip(parallel, outerIvs))
-          ivs[d] = iv;
-        SmallVector<Value> outIndices = indicesOf(b, op, out, ivs);
-        Value old = memref::LoadOp::create(b, loc, out.get(), outIndices);
-        auto all = scf::ParallelOp::create(
-            b, loc, ValueRange{zero}, ValueRange{blockThreads}, ValueRange{one},
-            ValueRange{identity},
-            [&](OpBuilder &tb, Location, ValueRange tIvs, ValueRange) {
-              auto part = scf::ForOp::create(
-                  tb, loc, tIvs.front(), length, blockThreads,
-                  ValueRange{identity},
-                  [&](OpBuilder &fb, Location, Value r, ValueRange acc) {
-                    SmallVector<Value> at = ivs;
-                    Value rest = r;
-                    for (unsigned d : llvm::reverse(dims)) {
-                      if (d == dims.front()) {
-                        at[d] = rest;
-                        break;
-                      }
-                      Value size = sizes.lookup(d);
-                      at[d] = arith::RemUIOp::create(fb, loc, rest, size);
-                      rest = arith::DivUIOp::create(fb, loc, rest, size);
-                    }
-                    scf::YieldOp::create(fb, loc,
-                                         emitBody(fb, op, at, acc.front()));
-                  });
-              auto reduce =
-                  scf::ReduceOp::create(tb, loc, ValueRange{part.getResult(0)});
-              Block &combine2 = reduce.getReductions().front().front();
-              OpBuilder rb = OpBuilder::atBlockEnd(&combine2);
-              scf::ReduceReturnOp::create(rb, loc,
-                                          combine(rb, combiner, outputArg,
-                                                  combine2.getArgument(0),
-                                                  combine2.getArgument(1)));
-            });
-        Value result = combine(b, combiner, outputArg, old, all.getResult(0));
-        memref::StoreOp::create(b, loc, result, out.get(), outIndices);
-      });
-  outer->setAttr(summa::kBlockReductionAttrName, rewriter.getUnitAttr());
+  // The body at the parallel indices `ivs` and linearised reduction index r.
+  auto bodyAt = [&](SmallVector<Value> ivs) {
+    return [&, ivs](OpBuilder &b, Value r, Value acc) {
+      SmallVector<Value> at = ivs;
+      Value rest = r;
+      for (unsigned d : llvm::reverse(dims)) {
+        if (d == dims.front()) {
+          at[d] = rest;
+          break;
+        }
+        at[d] = arith::RemUIOp::create(b, loc, rest, sizes.lookup(d));
+        rest = arith::DivUIOp::create(b, loc, rest, sizes.lookup(d));
+      }
+      return emitBody(b, op, at, acc);
+    };
+  };
+  Value zero = index(0);
+  // Out[ivs] = combiner(old, the block's reduction of [0, length) by step).
+  auto reduceInto = [&](OpBuilder &b, ArrayRef<Value> ivs, Value length,
+                        Value lengthThreads, ReductionStep step) {
+    SmallVector<Value> outIndices = indicesOf(b, op, out, ivs);
+    Value old = memref::LoadOp::create(b, loc, out.get(), outIndices);
+    Value all = blockReduce(b, loc, zero, length, lengthThreads, identity,
+                            combiner, outputArg, step);
+    memref::StoreOp::create(b, loc, combine(b, combiner, outputArg, old, all),
+                            out.get(), outIndices);
+  };
+
+  SmallVector<Value> noIvs(ranges.size());
+  if (!parallel.empty() || total < kTreeLength) {
+    Value length = index(total), lengthThreads = threadsFor(total);
+    blockLoop(rewriter, loc, upper, [&](OpBuilder &b, ValueRange outerIvs) {
+      SmallVector<Value> ivs(ranges.size());
+      for (auto [d, iv] : llvm::zip(parallel, outerIvs))
+        ivs[d] = iv;
+      reduceInto(b, ivs, length, lengthThreads, bodyAt(ivs));
+    });
+    rewriter.eraseOp(op);
+    return;
+  }
+  // Two levels: chunks of the reduction into partial results, then those.
+  int64_t perBlock = std::min<int64_t>(threads, 1024) * kPerThread;
+  int64_t chunks = std::min<int64_t>(llvm::divideCeil(total, perBlock), 1024);
+  int64_t chunk = llvm::divideCeil(total, chunks);
+  Type type = outputArg.getType();
+  Value partials =
+      memref::AllocOp::create(rewriter, loc, MemRefType::get({chunks}, type));
+  Value chunksV = index(chunks), chunkV = index(chunk), totalV = index(total);
+  Value chunkThreads = threadsFor(chunk), chunksThreads = threadsFor(chunks);
+  blockLoop(rewriter, loc, {chunksV}, [&](OpBuilder &b, ValueRange chunkIv) {
+    Value lo = arith::MulIOp::create(b, loc, chunkIv.front(), chunkV);
+    Value end = arith::AddIOp::create(b, loc, lo, chunkV);
+    Value hi = arith::MinUIOp::create(b, loc, end, totalV);
+    Value all = blockReduce(b, loc, lo, hi, chunkThreads, identity, combiner,
+                            outputArg, bodyAt(noIvs));
+    memref::StoreOp::create(b, loc, all, partials, chunkIv);
+  });
+  blockLoop(rewriter, loc, {}, [&](OpBuilder &b, ValueRange) {
+    reduceInto(b, noIvs, chunksV, chunksThreads,
+               [&](OpBuilder &sb, Value r, Value acc) {
+                 Value partial = memref::LoadOp::create(sb, loc, partials, r);
+                 return combine(sb, combiner, outputArg, acc, partial);
+               });
+  });
+  memref::DeallocOp::create(rewriter, loc, partials);
   rewriter.eraseOp(op);
 }
 

@@ -9,13 +9,11 @@
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME: (%[[X:.*]]: memref<8x64xf32>, %[[M:.*]]: memref<8xf32>)
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
-// CHECK-DAG: %[[L:.*]] = arith.constant 64 : index
-// CHECK-DAG: %[[T:.*]] = arith.constant 64 : index
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[C8]]) step (%{{.*}}) {
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %[[M]][%[[I]]]
-// CHECK-NEXT: %[[ALL:.*]] = scf.parallel (%[[TID:.*]]) = (%{{.*}}) to (%[[T]]) step (%{{.*}}) init (%[[ZERO]]) -> f32 {
-// CHECK-NEXT: %[[PART:.*]] = scf.for %[[R:.*]] = %[[TID]] to %[[L]] step %[[T]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK: %[[ALL:.*]] = scf.parallel (%[[TID:.*]]) = (%{{.*}}) to (%[[T:.*]]) step (%{{.*}}) init (%[[ZERO]]) -> f32 {
+// CHECK-NEXT: %[[PART:.*]] = scf.for %[[R:.*]] = %[[TID]] to %[[L:.*]] step %[[T]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[X]][%[[I]], %[[R]]]
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[V]]
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[E]], %[[ACC]]
@@ -51,9 +49,10 @@ func.func @row_sum(%x: memref<8x64xf32>, %m: memref<8xf32>) {
 // CHECK-LABEL: func.func @row_max
 // CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG: %[[L:.*]] = arith.constant 40 : index
+// CHECK-DAG: %[[T:.*]] = arith.constant 64 : index
 // CHECK: scf.parallel (%[[B:.*]], %[[I:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step
-// CHECK: scf.parallel ({{.*}}) init (%[[NEGINF]]) -> f32
-// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[L]]
+// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%[[T]]) step ({{.*}}) init (%[[NEGINF]]) -> f32
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[L]] step %[[T]]
 // CHECK: memref.load %{{.*}}[%[[B]], %[[I]], %[[R]]]
 // CHECK: arith.maximumf
 // CHECK: scf.reduce
@@ -91,6 +90,47 @@ func.func @loss(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %l: memref<1xf32>)
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %d = arith.subf %a, %b : f32
     %sq = arith.mulf %d, %d : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A long full reduction (128 x 256 = 32768 elements) is a two-level tree:
+// blocks of 256 threads reduce chunks of 4096 elements (16 per thread) into
+// a buffer of 8 partial results, one more block reduces those into the
+// output.
+// CHECK-LABEL: func.func @long_loss
+// CHECK-SAME: (%[[X:.*]]: memref<128x256xf32>, %[[L:.*]]: memref<f32>)
+// CHECK: %[[PARTIALS:.*]] = memref.alloc() : memref<8xf32>
+// CHECK-DAG: %[[CHUNKS:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[CHUNK:.*]] = arith.constant 4096 : index
+// CHECK-DAG: %[[TOTAL:.*]] = arith.constant 32768 : index
+// CHECK-DAG: %[[T:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[T8:.*]] = arith.constant 32 : index
+// CHECK: scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[CHUNKS]]) step
+// CHECK: %[[LO:.*]] = arith.muli %[[C]], %[[CHUNK]]
+// CHECK: %[[END:.*]] = arith.addi %[[LO]], %[[CHUNK]]
+// CHECK: %[[HI:.*]] = arith.minui %[[END]], %[[TOTAL]]
+// CHECK: scf.parallel (%[[TID:.*]]) = (%{{.*}}) to (%[[T]])
+// CHECK: %[[FIRST:.*]] = arith.addi %[[LO]], %[[TID]]
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[HI]] step %[[T]]
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]][%[[C]]]
+// CHECK: } {summa.block_reduction}
+// CHECK: %[[OLD:.*]] = memref.load %[[L]][]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[T8]])
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[CHUNKS]] step %[[T8]]
+// CHECK: memref.load %[[PARTIALS]][%[[R]]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[L]][]
+// CHECK: } {summa.block_reduction}
+// CHECK: memref.dealloc %[[PARTIALS]]
+func.func @long_loss(%x: memref<128x256xf32>, %l: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x : memref<128x256xf32>) outs(%l : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %sq = arith.mulf %a, %a : f32
     %s = arith.addf %sq, %acc : f32
     linalg.yield %s : f32
   }
