@@ -343,12 +343,9 @@ struct SummaBlockReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize < 1 || blockSize > 1024) {
-      getOperation().emitError()
-          << "summa-block-reductions: block-size must be in [1, 1024], got "
-          << blockSize.getValue();
+    if (failed(summa::checkBlockSize(getOperation(), "summa-block-reductions",
+                                     blockSize)))
       return signalPassFailure();
-    }
     SmallVector<std::tuple<linalg::LinalgOp, SmallVector<unsigned>, Combiner>>
         rows;
     summa::walkHostCode(getOperation(), [&](Operation *op) {

@@ -30,6 +30,17 @@ inline void walkHostCode(ModuleOp module, function_ref<void(Operation *)> fn) {
     });
 }
 
+/// The check of the passes' `block-size` option (CUDA's limit of threads
+/// per block): an error at the module naming `pass` when it is out of
+/// [1, 1024].
+inline LogicalResult checkBlockSize(ModuleOp module, StringRef pass,
+                                    int64_t blockSize) {
+  if (blockSize >= 1 && blockSize <= 1024)
+    return success();
+  return module.emitError()
+         << pass << ": block-size must be in [1, 1024], got " << blockSize;
+}
+
 } // namespace mlir::summa
 
 #endif // SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H

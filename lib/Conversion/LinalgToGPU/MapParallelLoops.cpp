@@ -83,12 +83,9 @@ struct SummaMapParallelLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize < 1 || blockSize > 1024) {
-      getOperation().emitError()
-          << "summa-map-parallel-loops: block-size must be in [1, 1024], got "
-          << blockSize.getValue();
+    if (failed(summa::checkBlockSize(getOperation(), "summa-map-parallel-loops",
+                                     blockSize)))
       return signalPassFailure();
-    }
     SmallVector<scf::ParallelOp> outermost;
     summa::walkHostCode(getOperation(), [&](Operation *op) {
       if (auto loop = dyn_cast<scf::ParallelOp>(op))
