@@ -30,6 +30,7 @@ LAYOUT = [
     ("include/summa/Pipelines", False, "the pipelines every tool runs, with typed options"),
     ("include/summa/Planner", False, "the grid planner's API (summa-plan, summa-compile --grid=auto)"),
     ("include/summa/Tools", False, "command-line options the tools share"),
+    ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry"),
     ("lib/Dialect/Summa/IR", False, "the dialect: ops, verifiers, bufferization, layout rules"),
     ("lib/Dialect/Summa/Transforms", False, "passes on summa ops: assign layouts, partition, SUMMA loops, overlap"),
     ("lib/Transforms", False, "passes on linalg: normalize, lift constants, differentiate"),

@@ -26,6 +26,7 @@
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Pipelines/Pipelines.h"
+#include "summa/Support/Functions.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -37,6 +38,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -651,6 +653,16 @@ private:
 
 } // namespace
 
+/// The buffer whose size a collective is counted by: reduce_scatter's
+/// destination, every other collective's input.
+template <typename OpTy>
+static Value countedBuffer(OpTy op) {
+  return op.getInput();
+}
+static Value countedBuffer(ReduceScatterOp op) {
+  return op.getResult() ? Value(op.getResult()) : Value(op.getOutput());
+}
+
 template <typename OpTy>
 void Counter::countCollective(OpTy op, StringRef name, Value buffer,
                               int64_t times) {
@@ -689,28 +701,18 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
         return failure();
       continue;
     }
-    if (auto b = dyn_cast<BroadcastOp>(op)) {
-      countCollective(b, "broadcast", b.getInput(), times);
+    // A collective's row in the table is named after the op ("broadcast",
+    // "reduce", ...).
+    bool collective = llvm::TypeSwitch<Operation *, bool>(&op)
+                          .Case<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp,
+                                ReduceScatterOp>([&](auto c) {
+                            countCollective(c, op.getName().stripDialect(),
+                                            countedBuffer(c), times);
+                            return true;
+                          })
+                          .Default([](Operation *) { return false; });
+    if (collective)
       continue;
-    }
-    if (auto r = dyn_cast<ReduceOp>(op)) {
-      countCollective(r, "reduce", r.getInput(), times);
-      continue;
-    }
-    if (auto r = dyn_cast<AllReduceOp>(op)) {
-      countCollective(r, "all_reduce", r.getInput(), times);
-      continue;
-    }
-    if (auto g = dyn_cast<AllGatherOp>(op)) {
-      countCollective(g, "all_gather", g.getInput(), times);
-      continue;
-    }
-    if (auto rs = dyn_cast<ReduceScatterOp>(op)) {
-      Value dest =
-          rs.getResult() ? Value(rs.getResult()) : Value(rs.getOutput());
-      countCollective(rs, "reduce_scatter", dest, times);
-      continue;
-    }
     if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
       int64_t flops = matmulFlops(mm);
       out.gemmCount += times;
@@ -741,22 +743,15 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
 
 static func::FuncOp findEntry(ModuleOp module, StringRef name,
                               std::string &error) {
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    if (!name.empty() ? func.getSymName() == name : func.isPublic()) {
-      if (entry) {
-        error = "more than one public function; choose one with --entry";
-        return {};
-      }
-      entry = func;
-    }
-  }
-  if (!entry)
+  SmallVector<func::FuncOp> selected = selectFunctions(module, name);
+  if (selected.size() == 1)
+    return selected.front();
+  if (selected.size() > 1)
+    error = "more than one public function; choose one with --entry";
+  else
     error = name.empty() ? std::string("no public function to plan")
                          : "no function named @" + name.str();
-  return entry;
+  return {};
 }
 
 static StrategyPlan planGridOnce(ModuleOp module, StringRef entryName,

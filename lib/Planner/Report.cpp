@@ -170,37 +170,51 @@ void plan::printPlanTable(const Plan &plan, const PlanOptions &options,
     os << "no grid: " << plan.reason << "\n";
 }
 
+/// One JSON field: its key and its value.
+using Field = std::pair<StringRef, llvm::json::Value>;
+
+/// Writes `fields`, in order, into the object `j` is writing.
+static void writeFields(llvm::json::OStream &j,
+                        std::initializer_list<Field> fields) {
+  for (const Field &field : fields)
+    j.attribute(field.first, field.second);
+}
+
+/// Writes the object `key` with `fields`, in order.
+static void writeObject(llvm::json::OStream &j, StringRef key,
+                        std::initializer_list<Field> fields) {
+  j.attributeObject(key, [&] { writeFields(j, fields); });
+}
+
 void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                          raw_ostream &os) {
   llvm::json::OStream j(os, 1);
   const ModelInfo &m = plan.model;
   j.object([&] {
     j.attribute("ranks", plan.ranks);
-    j.attributeObject("model", [&] {
-      j.attribute("source", m.source);
-      j.attribute("entry", m.entry);
-      j.attribute("element_type", m.elementType);
-      j.attribute("element_bytes", m.elementBytes);
-      j.attribute("tokens", m.tokens);
-      j.attribute("hidden", m.hidden);
-      j.attribute("batch", m.batch);
-      j.attribute("matmuls", m.matmuls);
-      j.attribute("weight_matrices", m.weightMatrices);
-      j.attribute("layers", m.layers);
-      j.attribute("parameters", m.parameters);
-      j.attribute("flops", m.flops);
-    });
-    j.attributeObject("options", [&] {
-      j.attribute("gpus_per_node", options.gpusPerNode);
-      j.attribute("nvlink_alpha_s", options.nvlink.alpha);
-      j.attribute("nvlink_bytes_per_s", options.nvlink.bytesPerSecond);
-      j.attribute("network_alpha_s", options.network.alpha);
-      j.attribute("network_bytes_per_s", options.network.bytesPerSecond);
-      j.attribute("gemm_flops_per_s",
-                  options.gemmRate(m.elementBytes ? m.elementBytes : 2));
-      j.attribute("gemm_efficiency", options.gemmEfficiency);
-      j.attribute("memory_capacity_bytes", options.memoryCapacityBytes);
-    });
+    writeObject(j, "model",
+                {{"source", m.source},
+                 {"entry", m.entry},
+                 {"element_type", m.elementType},
+                 {"element_bytes", m.elementBytes},
+                 {"tokens", m.tokens},
+                 {"hidden", m.hidden},
+                 {"batch", m.batch},
+                 {"matmuls", m.matmuls},
+                 {"weight_matrices", m.weightMatrices},
+                 {"layers", m.layers},
+                 {"parameters", m.parameters},
+                 {"flops", m.flops}});
+    writeObject(j, "options",
+                {{"gpus_per_node", options.gpusPerNode},
+                 {"nvlink_alpha_s", options.nvlink.alpha},
+                 {"nvlink_bytes_per_s", options.nvlink.bytesPerSecond},
+                 {"network_alpha_s", options.network.alpha},
+                 {"network_bytes_per_s", options.network.bytesPerSecond},
+                 {"gemm_flops_per_s",
+                  options.gemmRate(m.elementBytes ? m.elementBytes : 2)},
+                 {"gemm_efficiency", options.gemmEfficiency},
+                 {"memory_capacity_bytes", options.memoryCapacityBytes}});
     j.attributeArray("strategies", [&] {
       for (const StrategyPlan &s : plan.strategies) {
         j.object([&] {
@@ -221,42 +235,37 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
           j.attributeArray("collectives", [&] {
             for (const CollectiveStat &c : s.collectives)
               j.object([&] {
-                j.attribute("op", c.op);
-                j.attribute("group", c.group);
-                j.attribute("group_size", c.groupSize);
-                j.attribute("count", c.count);
-                j.attribute("bytes", c.bytes);
-                j.attribute("wire_bytes", c.wireBytes);
-                j.attribute("link", c.intraNode ? "nvlink" : "network");
-                j.attribute("seconds", c.seconds);
+                writeFields(j, {{"op", c.op},
+                                {"group", c.group},
+                                {"group_size", c.groupSize},
+                                {"count", c.count},
+                                {"bytes", c.bytes},
+                                {"wire_bytes", c.wireBytes},
+                                {"link", c.intraNode ? "nvlink" : "network"},
+                                {"seconds", c.seconds}});
               });
           });
-          j.attributeObject("matmul", [&] {
-            j.attribute("count", s.gemmCount);
-            j.attribute("flops", s.gemmFlops);
-          });
-          j.attributeObject("memory", [&] {
-            j.attribute("parameters", s.memory.parameterBytes);
-            j.attribute("activations", s.memory.activationBytes);
-            j.attribute("results", s.memory.resultBytes);
-            j.attribute("peak_intermediates", s.memory.peakIntermediateBytes);
-            j.attribute("panels", s.memory.panelBytes);
-            j.attribute("total", s.memory.total());
-          });
-          j.attribute("payload_bytes", s.payloadBytes());
-          j.attribute("wire_bytes", s.wireBytes());
-          j.attributeObject("seconds", [&] {
-            j.attribute("comm", s.commSeconds);
-            j.attribute("gemm", s.gemmSeconds);
-            j.attribute("total", s.seconds());
-          });
-          if (s.withoutReuse)
-            j.attributeObject("without_panel_reuse", [&] {
-              j.attribute("payload_bytes", s.withoutReuse->payloadBytes);
-              j.attribute("broadcast_bytes", s.withoutReuse->broadcastBytes);
-              j.attribute("memory_total", s.withoutReuse->memoryBytes);
-              j.attribute("seconds", s.withoutReuse->seconds);
-            });
+          writeObject(j, "matmul",
+                      {{"count", s.gemmCount}, {"flops", s.gemmFlops}});
+          writeObject(j, "memory",
+                      {{"parameters", s.memory.parameterBytes},
+                       {"activations", s.memory.activationBytes},
+                       {"results", s.memory.resultBytes},
+                       {"peak_intermediates", s.memory.peakIntermediateBytes},
+                       {"panels", s.memory.panelBytes},
+                       {"total", s.memory.total()}});
+          writeFields(j, {{"payload_bytes", s.payloadBytes()},
+                          {"wire_bytes", s.wireBytes()}});
+          writeObject(j, "seconds",
+                      {{"comm", s.commSeconds},
+                       {"gemm", s.gemmSeconds},
+                       {"total", s.seconds()}});
+          if (const auto &w = s.withoutReuse)
+            writeObject(j, "without_panel_reuse",
+                        {{"payload_bytes", w->payloadBytes},
+                         {"broadcast_bytes", w->broadcastBytes},
+                         {"memory_total", w->memoryBytes},
+                         {"seconds", w->seconds}});
         });
       }
     });

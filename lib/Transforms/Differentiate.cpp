@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -543,25 +544,19 @@ struct SummaDifferentiatePass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    func::FuncOp forward;
-    for (auto f : module.getOps<func::FuncOp>()) {
-      if (f.isExternal())
-        continue;
-      if (function.empty() ? f.isPublic() : f.getSymName() == function) {
-        if (forward) {
-          module.emitError() << "summa-differentiate: more than one public "
-                                "function; name one with function=NAME";
-          return signalPassFailure();
-        }
-        forward = f;
-      }
+    SmallVector<func::FuncOp> selected = selectFunctions(module, function);
+    if (selected.size() > 1) {
+      module.emitError() << "summa-differentiate: more than one public "
+                            "function; name one with function=NAME";
+      return signalPassFailure();
     }
-    if (!forward) {
+    if (selected.empty()) {
       module.emitError() << "summa-differentiate: no function "
                          << (function.empty() ? std::string("to differentiate")
                                               : "named @" + function);
       return signalPassFailure();
     }
+    func::FuncOp forward = selected.front();
     if (!forward.getBody().hasOneBlock()) {
       forward.emitError() << "summa-differentiate: functions with control "
                              "flow are not supported";

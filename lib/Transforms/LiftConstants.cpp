@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,8 +37,8 @@ struct SummaLiftConstantsPass
     : summa::impl::SummaLiftConstantsBase<SummaLiftConstantsPass> {
   using Base::Base;
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || func.isPrivate())
+    for (func::FuncOp func : definedFunctions(getOperation())) {
+      if (func.isPrivate())
         continue;
       SmallVector<arith::ConstantOp> lifted;
       func.walk([&](arith::ConstantOp cst) {

@@ -126,14 +126,16 @@ static void exposeLocals(Module &module) {
 }
 
 /// A copy of `module` holding the definitions `keep` selects and
-/// declarations of the rest. Appending globals (llvm.global_ctors and the
-/// like) stay with the part that defines them.
+/// declarations of the rest. LLVM's own globals (llvm.global_ctors,
+/// llvm.used and the like) stay with the part that defines them: the other
+/// part would get an external declaration of them, which means nothing.
 static std::unique_ptr<Module>
 part(const Module &module, function_ref<bool(const GlobalValue *)> keep) {
   ValueToValueMapTy map;
   std::unique_ptr<Module> copy = CloneModule(module, map, keep);
   for (GlobalVariable &global : make_early_inc_range(copy->globals()))
-    if (global.isDeclaration() && global.hasAppendingLinkage())
+    if (global.isDeclaration() && global.use_empty() &&
+        global.getName().starts_with("llvm."))
       global.eraseFromParent();
   return copy;
 }

@@ -34,6 +34,7 @@
 #include "summa/InitAllSummaTranslations.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
+#include "summa/Support/Functions.h"
 #include "summa/Tools/PanelReuseOptions.h"
 #include "summa/Transforms/Passes.h"
 
@@ -209,24 +210,18 @@ static LogicalResult fail(const Twine &message) {
 }
 
 static func::FuncOp findEntry(ModuleOp module, StringRef entryName) {
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    if (!entryName.empty() ? func.getSymName() == entryName : func.isPublic()) {
-      if (entry) {
-        module.emitError() << "more than one public function; choose one "
-                              "with --entry";
-        return {};
-      }
-      entry = func;
-    }
-  }
-  if (!entry)
+  SmallVector<func::FuncOp> selected =
+      summa::selectFunctions(module, entryName);
+  if (selected.size() == 1)
+    return selected.front();
+  if (selected.size() > 1)
+    module.emitError() << "more than one public function; choose one "
+                          "with --entry";
+  else
     module.emitError() << (entryName.empty()
                                ? std::string("no public function to compile")
                                : "no function named @" + entryName);
-  return entry;
+  return {};
 }
 
 /// Reads the layouts that summa-assign-layouts wrote on the entry function.
@@ -363,9 +358,7 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
 /// Gives every defined function of `module` the suffix `suffix`.
 static void renameFunctions(ModuleOp module, StringRef suffix) {
   SymbolTable table(module);
-  for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-    if (func.isExternal())
-      continue;
+  for (func::FuncOp func : llvm::to_vector(summa::definedFunctions(module))) {
     std::string newName = (func.getSymName() + suffix).str();
     (void)table.rename(func, StringAttr::get(module.getContext(), newName));
   }

@@ -348,15 +348,13 @@ struct SummaBlockReductionsPass
       return signalPassFailure();
     SmallVector<std::tuple<linalg::LinalgOp, SmallVector<unsigned>, Combiner>>
         rows;
-    summa::walkHostCode(getOperation(), [&](Operation *op) {
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    for (auto linalgOp :
+         summa::collectHostOps<linalg::LinalgOp>(getOperation())) {
       Combiner combiner;
-      if (!linalgOp)
-        return;
       SmallVector<unsigned> dims = rowReductionDims(linalgOp, combiner);
       if (!dims.empty())
         rows.emplace_back(linalgOp, dims, combiner);
-    });
+    }
     IRRewriter rewriter(&getContext());
     for (auto &[op, dims, combiner] : rows) {
       if (emitRemarks)

@@ -30,6 +30,18 @@ inline void walkHostCode(ModuleOp module, function_ref<void(Operation *)> fn) {
     });
 }
 
+/// The host code's ops of type OpTy, in pre-order: what a pass rewrites,
+/// collected before it starts.
+template <typename OpTy>
+SmallVector<OpTy> collectHostOps(ModuleOp module) {
+  SmallVector<OpTy> ops;
+  walkHostCode(module, [&](Operation *op) {
+    if (auto typed = dyn_cast<OpTy>(op))
+      ops.push_back(typed);
+  });
+  return ops;
+}
+
 /// The check of the passes' `block-size` option (CUDA's limit of threads
 /// per block): an error at the module naming `pass` when it is out of
 /// [1, 1024].

@@ -86,12 +86,11 @@ struct SummaMapParallelLoopsPass
     if (failed(summa::checkBlockSize(getOperation(), "summa-map-parallel-loops",
                                      blockSize)))
       return signalPassFailure();
-    SmallVector<scf::ParallelOp> outermost;
-    summa::walkHostCode(getOperation(), [&](Operation *op) {
-      if (auto loop = dyn_cast<scf::ParallelOp>(op))
-        if (!loop->getParentOfType<scf::ParallelOp>() &&
-            !loop.getNumReductions())
-          outermost.push_back(loop);
+    SmallVector<scf::ParallelOp> outermost =
+        summa::collectHostOps<scf::ParallelOp>(getOperation());
+    llvm::erase_if(outermost, [](scf::ParallelOp loop) {
+      return loop->getParentOfType<scf::ParallelOp>() ||
+             loop.getNumReductions();
     });
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : outermost) {

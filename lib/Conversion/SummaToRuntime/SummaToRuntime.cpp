@@ -170,62 +170,74 @@ SmallVector<Value> inPlaceArgs(OpBuilder &b, Location loc, Value buffer,
 /// The module an op's runtime call is declared in.
 ModuleOp moduleOf(Operation *op) { return op->getParentOfType<ModuleOp>(); }
 
-/// summa.broadcast / reduce / all_reduce on a buffer -> the runtime's
-/// in-place call (root and reduction kind where the op has them).
+/// The arguments of the runtime's call for summa.broadcast / reduce /
+/// all_reduce on a buffer (in place) and for async_broadcast / async_reduce
+/// (its start): the buffer, then the root and the reduction kind where the
+/// op has them.
 template <typename OpTy>
-struct LowerInPlace : OpConversionPattern<OpTy> {
-  LowerInPlace(MLIRContext *ctx, const abi::RuntimeFunction &fn)
-      : OpConversionPattern<OpTy>(ctx), fn(fn) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<Value> args =
-        inPlaceArgs(rewriter, loc, adaptor.getInput(), op.getAxes());
-    if constexpr (!std::is_same_v<OpTy, AllReduceOp>)
-      args.push_back(adaptor.getRoot());
-    if constexpr (!std::is_same_v<OpTy, BroadcastOp>)
-      args.push_back(i32(rewriter, loc, static_cast<int32_t>(op.getKind())));
-    abi::createCall(rewriter, loc, moduleOf(op), fn, args);
-    rewriter.eraseOp(op);
-    return success();
-  }
-  const abi::RuntimeFunction &fn;
-};
+static SmallVector<Value>
+inPlaceCallArgs(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
+  constexpr bool hasRoot = !std::is_same_v<OpTy, AllReduceOp>;
+  constexpr bool hasKind = !std::is_same_v<OpTy, BroadcastOp> &&
+                           !std::is_same_v<OpTy, AsyncBroadcastOp>;
+  SmallVector<Value> args =
+      inPlaceArgs(b, op.getLoc(), adaptor.getInput(), op.getAxes());
+  if constexpr (hasRoot)
+    args.push_back(adaptor.getRoot());
+  if constexpr (hasKind)
+    args.push_back(i32(b, op.getLoc(), static_cast<int32_t>(op.getKind())));
+  return args;
+}
 
-/// summa.all_gather / reduce_scatter on buffers -> the runtime's call on
-/// [outer, n*inner] / [outer, inner] views around the gathered dimension;
-/// `inner` is the small side's.
+/// The arguments of the runtime's call for summa.all_gather /
+/// reduce_scatter on buffers: [outer, n*inner] / [outer, inner] views
+/// around the gathered dimension; `inner` is the small side's.
 template <typename OpTy>
-struct LowerReshaping : OpConversionPattern<OpTy> {
-  LowerReshaping(MLIRContext *ctx, const abi::RuntimeFunction &fn)
-      : OpConversionPattern<OpTy>(ctx), fn(fn) {}
+static SmallVector<Value>
+reshapingCallArgs(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value input = adaptor.getInput(), output = adaptor.getOutput();
+  constexpr bool gather = std::is_same_v<OpTy, AllGatherOp>;
+  auto small = cast<MemRefType>(gather ? input.getType() : output.getType());
+  auto [outer, inner] = splitAt(small, op.getDim());
+  BufferArgs src = decompose(b, loc, input);
+  BufferArgs dst = decompose(b, loc, output);
+  int32_t dtype = abi::getDataDTypeCode(small.getElementType());
+  SmallVector<Value> args = {
+      src.base,           src.offset,
+      dst.base,           dst.offset,
+      i64(b, loc, outer), i64(b, loc, inner),
+      i32(b, loc, dtype), i32(b, loc, axesMask(op.getAxes()))};
+  if constexpr (!gather)
+    args.push_back(i32(b, loc, static_cast<int32_t>(op.getKind())));
+  return args;
+}
+
+/// A collective -> one call of the runtime function `fn` with the arguments
+/// `arguments` builds. The call's result, where the op has one (the request
+/// handle of an asynchronous collective's start), replaces the op's.
+template <typename OpTy>
+struct LowerToRuntimeCall : OpConversionPattern<OpTy> {
+  using ArgumentsFn = SmallVector<Value> (*)(OpTy, typename OpTy::Adaptor,
+                                             OpBuilder &);
+  template <typename... Args>
+  LowerToRuntimeCall(const abi::RuntimeFunction &fn, ArgumentsFn arguments,
+                     Args &&...args)
+      : OpConversionPattern<OpTy>(std::forward<Args>(args)...), fn(fn),
+        arguments(arguments) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput(), output = adaptor.getOutput();
-    constexpr bool gather = std::is_same_v<OpTy, AllGatherOp>;
-    auto small = cast<MemRefType>(gather ? input.getType() : output.getType());
-    auto [outer, inner] = splitAt(small, op.getDim());
-    BufferArgs src = decompose(rewriter, loc, input);
-    BufferArgs dst = decompose(rewriter, loc, output);
-    int32_t dtype = abi::getDataDTypeCode(small.getElementType());
-    SmallVector<Value> args = {src.base,
-                               src.offset,
-                               dst.base,
-                               dst.offset,
-                               i64(rewriter, loc, outer),
-                               i64(rewriter, loc, inner),
-                               i32(rewriter, loc, dtype),
-                               i32(rewriter, loc, axesMask(op.getAxes()))};
-    if constexpr (!gather)
-      args.push_back(i32(rewriter, loc, static_cast<int32_t>(op.getKind())));
-    abi::createCall(rewriter, loc, moduleOf(op), fn, args);
-    rewriter.eraseOp(op);
+                  ConversionPatternRewriter &rewriter) const final {
+    func::CallOp call = abi::createCall(rewriter, op.getLoc(), moduleOf(op), fn,
+                                        arguments(op, adaptor, rewriter));
+    if (op->getNumResults())
+      rewriter.replaceOp(op, call.getResults());
+    else
+      rewriter.eraseOp(op);
     return success();
   }
   const abi::RuntimeFunction &fn;
+  ArgumentsFn arguments;
 };
 
 /// summa.coord -> summaRtGridCoord, cast to index.
@@ -334,30 +346,6 @@ struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
   const llvm::SmallPtrSetImpl<Operation *> &overwrite;
 };
 
-/// summa.async_broadcast / summa.async_reduce -> the runtime's start call,
-/// whose request handle replaces the token.
-template <typename OpTy>
-struct StartCollective : OpConversionPattern<OpTy> {
-  StartCollective(const TypeConverter &converter, MLIRContext *ctx,
-                  const abi::RuntimeFunction &fn)
-      : OpConversionPattern<OpTy>(converter, ctx), fn(fn) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> args =
-        inPlaceArgs(rewriter, op.getLoc(), adaptor.getInput(), op.getAxes());
-    args.push_back(adaptor.getRoot());
-    if constexpr (std::is_same_v<OpTy, AsyncReduceOp>)
-      args.push_back(
-          i32(rewriter, op.getLoc(), static_cast<int32_t>(op.getKind())));
-    func::CallOp call =
-        abi::createCall(rewriter, op.getLoc(), moduleOf(op), fn, args);
-    rewriter.replaceOp(op, call.getResult(0));
-    return success();
-  }
-  const abi::RuntimeFunction &fn;
-};
-
 /// summa.wait -> summaRtWait on the request handle.
 struct LowerWait : OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -443,17 +431,25 @@ struct ConvertSummaToRuntimePass
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    patterns.add<LowerInPlace<BroadcastOp>>(ctx, abi::kBroadcast);
-    patterns.add<LowerInPlace<ReduceOp>>(ctx, abi::kReduce);
-    patterns.add<LowerInPlace<AllReduceOp>>(ctx, abi::kAllReduce);
-    patterns.add<LowerReshaping<AllGatherOp>>(ctx, abi::kAllGather);
-    patterns.add<LowerReshaping<ReduceScatterOp>>(ctx, abi::kReduceScatter);
+    // Collectives on buffers, then the starts of asynchronous ones (whose
+    // token type the converter turns into the request handle).
+    patterns.add<LowerToRuntimeCall<BroadcastOp>>(
+        abi::kBroadcast, inPlaceCallArgs<BroadcastOp>, ctx);
+    patterns.add<LowerToRuntimeCall<ReduceOp>>(abi::kReduce,
+                                               inPlaceCallArgs<ReduceOp>, ctx);
+    patterns.add<LowerToRuntimeCall<AllReduceOp>>(
+        abi::kAllReduce, inPlaceCallArgs<AllReduceOp>, ctx);
+    patterns.add<LowerToRuntimeCall<AllGatherOp>>(
+        abi::kAllGather, reshapingCallArgs<AllGatherOp>, ctx);
+    patterns.add<LowerToRuntimeCall<ReduceScatterOp>>(
+        abi::kReduceScatter, reshapingCallArgs<ReduceScatterOp>, ctx);
+    patterns.add<LowerToRuntimeCall<AsyncBroadcastOp>>(
+        abi::kBroadcastStart, inPlaceCallArgs<AsyncBroadcastOp>, converter,
+        ctx);
+    patterns.add<LowerToRuntimeCall<AsyncReduceOp>>(
+        abi::kReduceStart, inPlaceCallArgs<AsyncReduceOp>, converter, ctx);
     patterns.add<LowerCoord>(ctx);
     patterns.add<LowerLinalgMatmul>(ctx, overwrite);
-    patterns.add<StartCollective<AsyncBroadcastOp>>(converter, ctx,
-                                                    abi::kBroadcastStart);
-    patterns.add<StartCollective<AsyncReduceOp>>(converter, ctx,
-                                                 abi::kReduceStart);
     patterns.add<LowerWait>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -36,15 +36,36 @@ static void createBufferForm(RewriterBase &rewriter, Operation *op,
   rewriter.create(state);
 }
 
-/// broadcast / reduce / all_reduce: read and write their operand in place.
-template <typename OpTy>
-struct InPlaceCollectiveInterface
-    : BufferizableOpInterface::ExternalModel<InPlaceCollectiveInterface<OpTy>,
-                                             OpTy> {
+/// What every collective's model shares: the collective reads its input,
+/// and bufferizes as the same op on buffers; Derived::bufferizeOn creates
+/// that op on the input's buffer and returns the buffer of the result.
+template <typename Derived, typename OpTy>
+struct CollectiveInterface
+    : BufferizableOpInterface::ExternalModel<Derived, OpTy> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
   }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    FailureOr<Value> input =
+        getBuffer(rewriter, cast<OpTy>(op).getInput(), options, state);
+    if (failed(input))
+      return failure();
+    FailureOr<Value> result = static_cast<const Derived *>(this)->bufferizeOn(
+        cast<OpTy>(op), rewriter, options, *input);
+    if (failed(result))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, *result);
+    return success();
+  }
+};
+
+/// broadcast / reduce / all_reduce: read and write their operand in place.
+template <typename OpTy>
+struct InPlaceCollectiveInterface
+    : CollectiveInterface<InPlaceCollectiveInterface<OpTy>, OpTy> {
   bool bufferizesToMemoryWrite(Operation *, OpOperand &opOperand,
                                const AnalysisState &) const {
     return isa<TensorType>(opOperand.get().getType());
@@ -56,31 +77,20 @@ struct InPlaceCollectiveInterface
       return {};
     return {{collective.getResult(), BufferRelation::Equivalent}};
   }
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
-    auto collective = cast<OpTy>(op);
-    FailureOr<Value> buffer =
-        getBuffer(rewriter, collective.getInput(), options, state);
-    if (failed(buffer))
-      return failure();
+  FailureOr<Value> bufferizeOn(OpTy op, RewriterBase &rewriter,
+                               const BufferizationOptions &,
+                               Value input) const {
     SmallVector<Value> operands(op->getOperands());
-    operands[0] = *buffer;
+    operands[0] = input;
     createBufferForm(rewriter, op, operands);
-    replaceOpWithBufferizedValues(rewriter, op, *buffer);
-    return success();
+    return input;
   }
 };
 
 /// all_gather / reduce_scatter: read the input, write a new buffer.
 template <typename OpTy>
 struct ReshapingCollectiveInterface
-    : BufferizableOpInterface::ExternalModel<ReshapingCollectiveInterface<OpTy>,
-                                             OpTy> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &,
-                              const AnalysisState &) const {
-    return true;
-  }
+    : CollectiveInterface<ReshapingCollectiveInterface<OpTy>, OpTy> {
   bool bufferizesToMemoryWrite(Operation *, OpOperand &,
                                const AnalysisState &) const {
     return false;
@@ -94,28 +104,21 @@ struct ReshapingCollectiveInterface
                                           const BufferizationOptions &,
                                           const BufferizationState &,
                                           SmallVector<Value> &) const {
-    auto type = cast<RankedTensorType>(value.getType());
-    return cast<BufferLikeType>(
-        MemRefType::get(type.getShape(), type.getElementType()));
+    return cast<BufferLikeType>(bufferTypeOf(value.getType()));
   }
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
-    auto collective = cast<OpTy>(op);
-    FailureOr<Value> input =
-        getBuffer(rewriter, collective.getInput(), options, state);
-    if (failed(input))
-      return failure();
-    auto resultType = cast<RankedTensorType>(collective.getResult().getType());
+  FailureOr<Value> bufferizeOn(OpTy op, RewriterBase &rewriter,
+                               const BufferizationOptions &options,
+                               Value input) const {
     FailureOr<Value> output = options.createAlloc(
-        rewriter, op->getLoc(),
-        MemRefType::get(resultType.getShape(), resultType.getElementType()),
-        {});
+        rewriter, op->getLoc(), bufferTypeOf(op.getResult().getType()), {});
     if (failed(output))
       return failure();
-    createBufferForm(rewriter, op, {*input, *output});
-    replaceOpWithBufferizedValues(rewriter, op, *output);
-    return success();
+    createBufferForm(rewriter, op, {input, *output});
+    return *output;
+  }
+  static MemRefType bufferTypeOf(Type tensorType) {
+    auto type = cast<RankedTensorType>(tensorType);
+    return MemRefType::get(type.getShape(), type.getElementType());
   }
 };
 

@@ -29,6 +29,7 @@
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/Transforms/LayoutRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Support/Functions.h"
 
 #include "summa/Transforms/Reductions.h"
 
@@ -779,9 +780,7 @@ void SummaAssignLayoutsPass::runOnOperation() {
   GridOp gridOp = getOrCreateGrid();
   if (!gridOp)
     return signalPassFailure();
-  for (auto func : getOperation().getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
+  for (func::FuncOp func : definedFunctions(getOperation())) {
     if (!func.getBody().hasOneBlock()) {
       func.emitError() << "functions with more than one block are not "
                           "supported";

@@ -350,6 +350,25 @@ static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
   return success();
 }
 
+/// The split of a dimension of extent `full` (split as `whole`) and of the
+/// part [offset, offset + size) of it that a slice takes. A part that is not
+/// all of it keeps the split only if the dimension is factored into groups
+/// and the part is whole groups (the fused Q/K/V projection sliced into Q, K
+/// and V); otherwise neither is split, and each rank holds the slice's part
+/// of every tile it needs.
+static std::pair<DimLayout, DimLayout>
+sliceSplit(DimLayout whole, int64_t full, int64_t offset, int64_t size) {
+  if (offset == 0 && size == full)
+    return {whole, whole};
+  int64_t chunk = full / whole.groups;
+  if (whole.groups > 1 && offset % chunk == 0 && size % chunk == 0) {
+    DimLayout part = whole;
+    part.groups = size / chunk;
+    return {whole, part};
+  }
+  return {DimLayout(), DimLayout()};
+}
+
 static LogicalResult visitExtractSlice(LayoutRuleState &s,
                                        tensor::ExtractSliceOp op) {
   if (failed(checkStaticSlice(op, "tensor.extract_slice")))
@@ -361,10 +380,6 @@ static LogicalResult visitExtractSlice(LayoutRuleState &s,
   for (int64_t d = 0; d < source.getRank(); ++d)
     if (!dropped.test(d))
       kept.push_back(d);
-  auto partial = [&](int64_t d) {
-    return op.getStaticOffsets()[d] != 0 ||
-           op.getStaticSizes()[d] != source.getDimSize(d);
-  };
   DimSplits splits(source.getRank());
   if (LayoutAttr in = s.lookup(op.getSource())) {
     splits = in.getDims();
@@ -374,26 +389,15 @@ static LogicalResult visitExtractSlice(LayoutRuleState &s,
   } else {
     return success();
   }
-  // A dimension the slice does not take whole keeps its split only if it is
-  // factored into groups and the slice takes whole groups (the fused Q/K/V
-  // projection sliced into Q, K and V); otherwise it is not split, and each
-  // rank holds the slice's part of every tile it needs.
   DimSplits resultSplits(source.getRank());
   for (int64_t d = 0; d < source.getRank(); ++d) {
-    resultSplits[d] = splits[d];
     if (dropped.test(d)) {
       splits[d] = resultSplits[d] = DimLayout();
       continue;
     }
-    if (!partial(d))
-      continue;
-    int64_t chunk = source.getDimSize(d) / splits[d].groups;
-    int64_t offset = op.getStaticOffsets()[d], size = op.getStaticSizes()[d];
-    if (splits[d].groups > 1 && offset % chunk == 0 && size % chunk == 0) {
-      resultSplits[d].groups = size / chunk;
-      continue;
-    }
-    splits[d] = resultSplits[d] = DimLayout();
+    std::tie(splits[d], resultSplits[d]) =
+        sliceSplit(splits[d], source.getDimSize(d), op.getStaticOffsets()[d],
+                   op.getStaticSizes()[d]);
   }
   resultSplits = llvm::to_vector(
       llvm::map_range(kept, [&](int64_t d) { return resultSplits[d]; }));
@@ -424,20 +428,11 @@ static LogicalResult visitInsertSlice(LayoutRuleState &s,
       dim.groups = 1;
     layout = s.make(splits);
   }
-  // As for tensor.extract_slice: a partial dimension keeps its split when
-  // the slice covers whole groups of a factored one.
   DimSplits splits = layout.getDims(), sourceSplits = splits;
-  for (int64_t d = 0; d < dest.getRank(); ++d) {
-    int64_t offset = op.getStaticOffsets()[d], size = op.getStaticSizes()[d];
-    if (offset == 0 && size == dest.getDimSize(d))
-      continue;
-    int64_t chunk = dest.getDimSize(d) / splits[d].groups;
-    if (splits[d].groups > 1 && offset % chunk == 0 && size % chunk == 0) {
-      sourceSplits[d].groups = size / chunk;
-      continue;
-    }
-    splits[d] = sourceSplits[d] = DimLayout();
-  }
+  for (int64_t d = 0; d < dest.getRank(); ++d)
+    std::tie(splits[d], sourceSplits[d]) =
+        sliceSplit(splits[d], dest.getDimSize(d), op.getStaticOffsets()[d],
+                   op.getStaticSizes()[d]);
   LayoutAttr whole = s.make(splits);
   s.want(op.getSourceMutable(), s.make(sourceSplits));
   s.want(op.getDestMutable(), whole);

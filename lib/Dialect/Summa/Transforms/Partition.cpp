@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Support/Functions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -550,6 +551,28 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   return success();
 }
 
+/// The remark's description of a summa.matmul form: its name after
+/// "2.5D SUMMA matmul" and the communication of each of its steps.
+static std::pair<StringRef, StringRef> describeForm(MatmulForm form) {
+  static constexpr StringLiteral kSteps[] = {
+      // ab
+      "a summa.broadcast of the lhs panel along the rows (axes [col]) and of "
+      "the rhs panel along the columns (axes [row])",
+      // abt
+      "a summa.broadcast of the rhs panel along the columns (axes [row]) and "
+      "a summa.reduce of the partial product along the rows (axes [col])",
+      // atb
+      "a summa.broadcast of the lhs panel along the rows (axes [col]) and a "
+      "summa.reduce of the partial product along the columns (axes [row]); "
+      "then a summa.all_reduce over [depth]"};
+  static constexpr StringLiteral kTitles[] = {"", " A·Bᵀ", " Aᵀ·B"};
+  static_assert(static_cast<int>(MatmulForm::ab) == 0 &&
+                static_cast<int>(MatmulForm::abt) == 1 &&
+                static_cast<int>(MatmulForm::atb) == 2);
+  auto i = static_cast<size_t>(form);
+  return {kTitles[i], kSteps[i]};
+}
+
 LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
                                                    LayoutAttr layout) {
   std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
@@ -579,29 +602,9 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
       mm.getDpsInitOperand(0)->get(), layout.getGrid(),
       MatmulFormAttr::get(b.getContext(), *form));
   if (remarks) {
-    GridOp grid = getGrid(layout);
-    switch (summaMm.getForm()) {
-    case MatmulForm::ab:
-      mm.emitRemark() << "2.5D SUMMA matmul: " << grid.getQ()
-                      << " steps, each a summa.broadcast of the lhs panel "
-                         "along the rows (axes [col]) and of the rhs panel "
-                         "along the columns (axes [row])";
-      break;
-    case MatmulForm::abt:
-      mm.emitRemark() << "2.5D SUMMA matmul A·Bᵀ: " << grid.getQ()
-                      << " steps, each a summa.broadcast of the rhs panel "
-                         "along the columns (axes [row]) and a summa.reduce "
-                         "of the partial product along the rows (axes "
-                         "[col])";
-      break;
-    case MatmulForm::atb:
-      mm.emitRemark() << "2.5D SUMMA matmul Aᵀ·B: " << grid.getQ()
-                      << " steps, each a summa.broadcast of the lhs panel "
-                         "along the rows (axes [col]) and a summa.reduce of "
-                         "the partial product along the columns (axes "
-                         "[row]); then a summa.all_reduce over [depth]";
-      break;
-    }
+    auto [title, steps] = describeForm(summaMm.getForm());
+    mm.emitRemark() << "2.5D SUMMA matmul" << title << ": "
+                    << getGrid(layout).getQ() << " steps, each " << steps;
   }
   valueLayouts[summaMm.getResult()] = layout;
   mm->getResult(0).replaceAllUsesWith(summaMm.getResult());
@@ -647,9 +650,7 @@ struct SummaPartitionPass
     : summa::impl::SummaPartitionBase<SummaPartitionPass> {
   using Base::Base;
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
+    for (func::FuncOp func : definedFunctions(getOperation())) {
       FunctionPartitioner partitioner(func, emitRemarks);
       if (failed(partitioner.run()))
         return signalPassFailure();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Support/Functions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -18,13 +19,6 @@ namespace mlir::summa {
 
 using namespace mlir;
 using namespace mlir::summa;
-
-namespace {
-struct SummaPrintLayoutsPass
-    : summa::impl::SummaPrintLayoutsBase<SummaPrintLayoutsPass> {
-  void runOnOperation() override;
-};
-} // namespace
 
 /// Prints "<type> <layout> local <tile type>" for one value.
 static void printEntry(raw_ostream &os, Type type, Attribute attr,
@@ -48,39 +42,42 @@ static void printEntry(raw_ostream &os, Type type, Attribute attr,
   os << "\n";
 }
 
-void SummaPrintLayoutsPass::runOnOperation() {
-  ModuleOp module = getOperation();
-  raw_ostream &os = llvm::outs();
-  AsmState state(module);
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    os << "layouts of @" << func.getSymName() << ":\n";
-    for (BlockArgument arg : func.getArguments()) {
-      os << "  ";
-      arg.printAsOperand(os, state);
-      os << " : ";
-      printEntry(os, arg.getType(),
-                 func.getArgAttr(arg.getArgNumber(), kLayoutAttrName), func);
-    }
-    func.walk([&](Operation *op) {
-      auto layouts = op->getAttrOfType<ArrayAttr>(kLayoutsAttrName);
-      for (OpResult res : op->getResults()) {
-        if (!isa<RankedTensorType>(res.getType()))
-          continue;
+namespace {
+struct SummaPrintLayoutsPass
+    : summa::impl::SummaPrintLayoutsBase<SummaPrintLayoutsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    raw_ostream &os = llvm::outs();
+    AsmState state(module);
+    for (func::FuncOp func : definedFunctions(module)) {
+      os << "layouts of @" << func.getSymName() << ":\n";
+      for (BlockArgument arg : func.getArguments()) {
         os << "  ";
-        res.printAsOperand(os, state);
-        os << " = " << op->getName() << " : ";
-        printEntry(os, res.getType(),
-                   layouts ? layouts[res.getResultNumber()] : Attribute(),
-                   func);
+        arg.printAsOperand(os, state);
+        os << " : ";
+        printEntry(os, arg.getType(),
+                   func.getArgAttr(arg.getArgNumber(), kLayoutAttrName), func);
       }
-    });
-    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
-      os << "  result #" << i << " : ";
-      printEntry(os, func.getResultTypes()[i],
-                 func.getResultAttr(i, kLayoutAttrName), func);
+      func.walk([&](Operation *op) {
+        auto layouts = op->getAttrOfType<ArrayAttr>(kLayoutsAttrName);
+        for (OpResult res : op->getResults()) {
+          if (!isa<RankedTensorType>(res.getType()))
+            continue;
+          os << "  ";
+          res.printAsOperand(os, state);
+          os << " = " << op->getName() << " : ";
+          printEntry(os, res.getType(),
+                     layouts ? layouts[res.getResultNumber()] : Attribute(),
+                     func);
+        }
+      });
+      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
+        os << "  result #" << i << " : ";
+        printEntry(os, func.getResultTypes()[i],
+                   func.getResultAttr(i, kLayoutAttrName), func);
+      }
     }
+    markAllAnalysesPreserved();
   }
-  markAllAnalysesPreserved();
-}
+};
+} // namespace
