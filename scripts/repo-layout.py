@@ -25,7 +25,7 @@ BEGIN, END = "<!-- layout:begin -->", "<!-- layout:end -->"
 LAYOUT = [
     ("include/summa", False, "public headers; InitAllSumma.h: what every tool registers"),
     ("include/summa/Dialect/Summa", True, "ODS: dialect, ops, layout attribute, layout-rule interface, passes"),
-    ("include/summa/Transforms", False, "passes on linalg before partitioning (tablegen), Reductions.h"),
+    ("include/summa/Transforms", False, "passes on linalg, before and after partitioning (tablegen), Reductions.h"),
     ("include/summa/Conversion", False, "lowering passes: runtime calls, GPU loops, CPU fast path (tablegen)"),
     ("include/summa/Pipelines", False, "the pipelines every tool runs, with typed options"),
     ("include/summa/Planner", False, "the grid planner's API (summa-plan, summa-compile --grid=auto)"),
@@ -33,7 +33,7 @@ LAYOUT = [
     ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry"),
     ("lib/Dialect/Summa/IR", False, "the dialect: ops, verifiers, bufferization, layout rules"),
     ("lib/Dialect/Summa/Transforms", False, "passes on summa ops: assign layouts, partition, SUMMA loops, overlap"),
-    ("lib/Transforms", False, "passes on linalg: normalize, lift constants, differentiate"),
+    ("lib/Transforms", False, "passes on linalg: normalize, lift constants, differentiate; fuse elementwise, tile attention"),
     ("lib/Conversion/SummaToRuntime", False, "collectives and GEMMs to runtime calls; the runtime ABI"),
     ("lib/Conversion/LinalgToCPU", False, "CPU code: dispatch functions, fast math, early deallocation, f64 reference"),
     ("lib/Conversion/LinalgToGPU", False, "GPU code: kernel forms of local ops, host-code checks"),

@@ -32,6 +32,9 @@ static const char *const kDecompose = "summa-decompose-aggregates";
 /// Local elementwise ops fused into their consumers (not the reference's:
 /// LowerOptions::plain).
 static const char *const kFuse = "func.func(summa-fuse-elementwise)";
+/// On the CPU, each attention a head and a block of query rows at a time
+/// (not the reference's either).
+static const char *const kTileAttention = "func.func(summa-tile-attention)";
 static const char *const kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
@@ -146,6 +149,9 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   addTextual(pm, kDecompose);
   if (!options.plain)
     addTextual(pm, kFuse);
+  if (!options.plain && !cuda)
+    addTextual(pm, options.remarks ? "func.func(summa-tile-attention{remarks})"
+                                   : kTileAttention);
   if (cuda)
     addTextual(pm, "summa-materialize-splats");
   addTextual(pm, kBufferize);

@@ -87,6 +87,39 @@ def SummaFuseElementwise : Pass<"summa-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaTileAttention : Pass<"summa-tile-attention"> {
+  let summary = "Compute attention one block of query rows at a time";
+  let description = [{
+    Finds, among the local ops of a partitioned program on tensors, each
+    attention however the exporter decomposed it: a contraction of
+    probabilities with values (P·V) whose probabilities come, through
+    elementwise ops and row reductions only (scale, mask, softmax), from
+    one contraction of queries with keys (Q·Kᵀ), none of which is used
+    elsewhere. Such an attention is tiled (upstream's tile-and-fuse): P·V
+    over its batch dimensions (batch, heads) by one and its query rows by
+    blocks of at most `tile-elements` / keys rows, with the ops between and
+    Q·Kᵀ fused into the loop, so that the `[rows, keys]` scores of one head
+    and one block of rows are all that exists at a time, never the scores of
+    every head. The two products stay contractions that
+    `convert-contractions-to-runtime` sends to the GEMM. An attention whose
+    scores or probabilities are used elsewhere (a training step's backward
+    reads them) is left as it is. With `remarks`, each P·V says which path
+    it took. The CPU lowering runs it; `--check`'s reference does not.
+  }];
+  let options = [
+    Option<"tileElements", "tile-elements", "int64_t", "16384",
+           "elements of the scores computed at a time (rows x keys)">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report, at each product of probabilities with values, whether "
+           "it was tiled as an attention and why not">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
   let summary = "Derive the backward of a forward loss function";
   let description = [{

@@ -1,0 +1,397 @@
+//===- TileAttention.cpp - attention a block of query rows at a time ------===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements summa-tile-attention: an attention, recognised by its data flow
+// rather than by the ops an exporter wrote it with, is tiled with upstream's
+// tile-and-fuse so that the scores of one head and one block of query rows
+// exist at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::summa {
+#define GEN_PASS_DEF_SUMMATILEATTENTION
+#include "summa/Transforms/Passes.h.inc"
+} // namespace mlir::summa
+
+using namespace mlir;
+
+namespace {
+
+/// An attention as its data flow shows it: `output` contracts the
+/// probabilities with the values; the probabilities come from the
+/// contraction `scores` of queries with keys through the ops `between` and
+/// the `reshapes` between them, which only insert or drop dimensions of
+/// size one (a row maximum kept as `[rows, 1]`).
+struct Attention {
+  linalg::LinalgOp output;
+  linalg::LinalgOp scores;
+  llvm::SetVector<Operation *> between;
+  llvm::SetVector<Operation *> reshapes;
+};
+
+bool isContraction(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumDpsInputs() == 2 &&
+         linalgOp.getNumDpsInits() == 1 &&
+         linalg::isaContractionOpInterface(linalgOp);
+}
+
+/// For a reshape that only inserts or drops dimensions of size one, the map
+/// that indexes its source where `map` indexes its result; none for any
+/// other reshape. A dimension of size one is indexed by 0.
+std::optional<AffineMap> sourceMap(Operation *reshape, AffineMap map) {
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape);
+  auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape);
+  if (!expand && !collapse)
+    return std::nullopt;
+  // The type with more dimensions, and per dimension of the other one the
+  // group of its dimensions.
+  RankedTensorType big =
+      expand ? expand.getResultType() : collapse.getSrcType();
+  SmallVector<ReassociationIndices> groups =
+      expand ? expand.getReassociationIndices()
+             : collapse.getReassociationIndices();
+  MLIRContext *ctx = map.getContext();
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  SmallVector<AffineExpr> results;
+  for (auto [small, group] : llvm::enumerate(groups)) {
+    SmallVector<int64_t> wide = llvm::filter_to_vector(
+        group, [&](int64_t d) { return big.getDimSize(d) != 1; });
+    if (wide.size() > 1)
+      return std::nullopt;
+    if (expand) {
+      results.push_back(wide.empty() ? zero : map.getResult(wide.front()));
+      continue;
+    }
+    for (int64_t d : group)
+      results.push_back(wide.empty() || d != wide.front()
+                            ? zero
+                            : map.getResult(small));
+  }
+  return AffineMap::get(map.getNumDims(), 0, results, ctx);
+}
+
+/// Whether `op` is a contraction with batch dimensions (batch, heads), as
+/// both products of an attention are.
+bool isBatchedContraction(Operation *op) {
+  if (!isContraction(op))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(cast<linalg::LinalgOp>(op));
+  return succeeded(dims) && !dims->batch.empty();
+}
+
+/// Walks from the probabilities `p` back to the scores: through structured
+/// ops on tensors (their inputs only; initial values are not data flow) and
+/// reshapes of size-one dimensions, up to exactly one batched contraction.
+/// Fails with the first reason in `why`; `looksLikeOne` says whether the
+/// walk found one batched product and a reduction (a softmax) before it,
+/// so that a failure is worth a remark.
+FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
+                                 std::string &why, bool &looksLikeOne) {
+  Attention a;
+  a.output = output;
+  SmallVector<Value> work = {p};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  bool reduction = false, oneProduct = true;
+  auto fail = [&](StringRef reason) {
+    if (why.empty())
+      why = reason.str();
+  };
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+      Value source = op->getOperand(0);
+      if (!source.getDefiningOp<linalg::LinalgOp>())
+        continue; // an input from outside, e.g. a mask
+      auto rank = cast<ShapedType>(op->getResult(0).getType()).getRank();
+      if (!sourceMap(op, AffineMap::getMultiDimIdentityMap(
+                             rank, op->getContext())))
+        fail("the probabilities are reshaped on the way (heads grouped, as "
+             "in grouped-query attention)");
+      a.reshapes.insert(op);
+      work.push_back(source);
+      continue;
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+        isa<linalg::FillOp>(op)) {
+      fail("the probabilities do not come from structured ops on tensors");
+      continue;
+    }
+    if (isContraction(op)) {
+      oneProduct &= !a.scores && isBatchedContraction(op);
+      a.scores = linalgOp;
+      continue;
+    }
+    reduction |= linalgOp.getNumReductionLoops() > 0;
+    a.between.insert(op);
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      if (!input->get().getDefiningOp<linalg::FillOp>())
+        work.push_back(input->get());
+  }
+  looksLikeOne = a.scores && oneProduct && reduction;
+  if (!looksLikeOne)
+    fail("not the product of a softmax of one product");
+  // A reshape is folded into the ops that read it: they must be generics.
+  for (Operation *reshape : a.reshapes)
+    for (Operation *user : reshape->getUsers())
+      if (!isa<linalg::GenericOp>(user) || !a.between.contains(user))
+        fail("a reshape of the scores is read outside the softmax");
+  if (!why.empty())
+    return failure();
+  return a;
+}
+
+/// Checks that nothing outside the attention reads its scores or what is
+/// computed from them; otherwise says who does in `why`.
+LogicalResult checkPrivate(const Attention &a, std::string &why) {
+  SmallVector<Operation *> inside(a.between.begin(), a.between.end());
+  inside.append(a.reshapes.begin(), a.reshapes.end());
+  inside.push_back(a.scores);
+  for (Operation *op : inside)
+    for (Operation *user : op->getUsers())
+      if (user != a.output && !a.between.contains(user) &&
+          !a.reshapes.contains(user)) {
+        std::string where;
+        llvm::raw_string_ostream os(where);
+        os << user->getLoc();
+        why = "its scores or probabilities are also read by " +
+              user->getName().getStringRef().str() + " at " + where;
+        return failure();
+      }
+  return success();
+}
+
+/// The attention whose probabilities `output` contracts, if it is one;
+/// `softmax` as in traceScores.
+FailureOr<Attention> matchAttention(linalg::LinalgOp output, std::string &why,
+                                    bool &softmax) {
+  if (!isBatchedContraction(output) || !output.hasPureTensorSemantics()) {
+    why = "not a product on tensors";
+    return failure();
+  }
+  // The probabilities are the operand that comes from a softmax; the values
+  // (V) come from a reshape or an argument.
+  for (OpOperand *operand : output.getDpsInputOperands()) {
+    std::string reason;
+    bool looksLikeOne = false;
+    FailureOr<Attention> a =
+        traceScores(output, operand->get(), reason, looksLikeOne);
+    if (failed(a)) {
+      if (looksLikeOne || why.empty())
+        why = reason;
+      softmax |= looksLikeOne;
+      continue;
+    }
+    softmax = true;
+    if (failed(checkPrivate(*a, why)))
+      return failure();
+    return a;
+  }
+  return failure();
+}
+
+/// Makes the ops that read a reshape of size-one dimensions read its
+/// source instead, indexed through the map sourceMap gives.
+void foldReshapes(RewriterBase &rewriter, const Attention &a) {
+  for (Operation *reshape : a.reshapes) {
+    for (OpOperand &use :
+         llvm::make_early_inc_range(reshape->getResult(0).getUses())) {
+      auto generic = cast<linalg::GenericOp>(use.getOwner());
+      SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+      unsigned index = use.getOperandNumber();
+      maps[index] = *sourceMap(reshape, maps[index]);
+      rewriter.modifyOpInPlace(generic, [&] {
+        use.set(reshape->getOperand(0));
+        generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+    }
+    rewriter.eraseOp(reshape);
+  }
+}
+
+/// The tile sizes of `output`'s loops: batch dimensions (batch, heads) by
+/// one, the innermost query dimension by the largest divisor of its extent
+/// that keeps a block of scores within `tileElements`, other query
+/// dimensions by one; value and key dimensions whole.
+FailureOr<SmallVector<int64_t>> tileSizes(linalg::LinalgOp output,
+                                          int64_t tileElements,
+                                          int64_t &rows) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(output);
+  SmallVector<int64_t> ranges = output.getStaticLoopRanges();
+  if (failed(dims) || dims->m.empty() ||
+      llvm::any_of(ranges, ShapedType::isDynamic))
+    return failure();
+  int64_t keys = 1;
+  for (unsigned k : dims->k)
+    keys *= ranges[k];
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  for (unsigned b : dims->batch)
+    sizes[b] = 1;
+  for (unsigned m : dims->m)
+    sizes[m] = 1;
+  int64_t queries = ranges[dims->m.back()];
+  int64_t limit = std::max<int64_t>(1, tileElements / std::max<int64_t>(keys, 1));
+  rows = 1;
+  for (int64_t r = std::min(queries, limit); r >= 1; --r)
+    if (queries % r == 0) {
+      rows = r;
+      break;
+    }
+  // All the rows at once: the dimension is not tiled (no loop of one trip).
+  sizes[dims->m.back()] = rows == queries ? 0 : rows;
+  return sizes;
+}
+
+/// Tiles `output` and fuses the scores and the ops between into the loops;
+/// returns the outermost loop. Fails, leaving the IR as it was, where the
+/// scores could not be fused.
+FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
+                                    ArrayRef<int64_t> sizes) {
+  foldReshapes(rewriter, a);
+  llvm::SmallPtrSet<Operation *, 16> fusible(a.between.begin(),
+                                             a.between.end());
+  fusible.insert(a.scores);
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  // The attention's own ops, and the fills that initialise their results.
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        Operation *op = producer.getOwner();
+        if (fusible.contains(op) || isa<linalg::FillOp>(op))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(a.output);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(a.output.getOperation()), options);
+  if (failed(result) || result->loops.empty())
+    return failure();
+  if (!result->fusedProducers.contains(a.scores)) {
+    // Not what was asked: drop the loops, keep the untiled attention.
+    for (LoopLikeOpInterface loop : llvm::reverse(result->loops))
+      if (loop->use_empty())
+        rewriter.eraseOp(loop);
+    return failure();
+  }
+  for (OpResult old : a.output->getResults())
+    rewriter.replaceAllUsesWith(old, result->replacements.lookup(old));
+  // The untiled ops have no use left.
+  rewriter.eraseOp(a.output);
+  SmallVector<Operation *> dead(a.between.begin(), a.between.end());
+  dead.push_back(a.scores);
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    for (Operation *&op : dead)
+      if (op && op->use_empty()) {
+        rewriter.eraseOp(op);
+        op = nullptr;
+        erased = true;
+      }
+  }
+  return result->loops.front().getOperation();
+}
+
+struct SummaTileAttentionPass
+    : summa::impl::SummaTileAttentionBase<SummaTileAttentionPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (tileElements < 1) {
+      emitError(getOperation()->getLoc())
+          << "summa-tile-attention: tile-elements must be at least 1, got "
+          << static_cast<int64_t>(tileElements);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> products;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isContraction(op) && op.hasPureTensorSemantics())
+        products.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    // The products that a tiled attention erased (its Q·Kᵀ).
+    llvm::SmallPtrSet<Operation *, 8> erased;
+    SmallVector<Operation *> loops;
+    for (linalg::LinalgOp output : llvm::reverse(products)) {
+      if (erased.contains(output))
+        continue;
+      std::string why;
+      bool softmax = false;
+      FailureOr<Attention> attention = matchAttention(output, why, softmax);
+      if (failed(attention)) {
+        // Only a product that reads a softmax is worth a word.
+        if (emitRemarks && softmax)
+          output.emitRemark() << "attention not fused: " << why;
+        continue;
+      }
+      int64_t rows = 0;
+      FailureOr<SmallVector<int64_t>> sizes =
+          tileSizes(output, tileElements, rows);
+      Location loc = output.getLoc();
+      size_t between = attention->between.size();
+      Operation *scores = attention->scores;
+      FailureOr<Operation *> loop =
+          failed(sizes) ? FailureOr<Operation *>(failure())
+                        : tileAttention(rewriter, *attention, *sizes);
+      if (failed(loop)) {
+        if (emitRemarks)
+          emitRemark(loc) << "attention not fused: its scores could not be "
+                             "computed a block of rows at a time";
+        continue;
+      }
+      erased.insert(scores);
+      loops.push_back(*loop);
+      if (emitRemarks)
+        emitRemark(loc) << "fused attention: Q·Kᵀ, " << between
+                        << " ops between and this product tiled by one "
+                           "head and "
+                        << rows << " query rows at a time";
+    }
+    if (loops.empty())
+      return;
+    // Tile-and-fuse fuses a producer once per use inside the loop (the
+    // masked scores feed both the row maximum and the subtraction): the
+    // copies compute the same slices of the same values, and are one again.
+    DominanceInfo dominance;
+    for (Operation *loop : loops)
+      eliminateCommonSubExpressions(rewriter, dominance, loop);
+    // The fused fills' destinations are slices of the whole scores' empty
+    // tensor: made empty tensors of the slice's size, so that bufferization
+    // allocates one block of scores, not all of them.
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
