@@ -276,14 +276,15 @@ void summa::gpu::checkAsyncErrors() {
   }
 }
 
-void summa::gpu::waitStream(cudaStream_t stream, const char *what) {
+void summa::gpu::pollUntilDone(const std::function<cudaError_t()> &query,
+                               const char *call, const char *what) {
   double start = summa::rt::profileClock();
   for (int polls = 0;; ++polls) {
-    cudaError_t status = cudaStreamQuery(stream);
+    cudaError_t status = query();
     if (status == cudaSuccess)
       return;
     if (status != cudaErrorNotReady)
-      cudaCallFailed("cudaStreamQuery(stream)", __FILE__, __LINE__, status);
+      cudaCallFailed(call, __FILE__, __LINE__, status);
     clearNotReady();
     checkAsyncErrors();
     if (state.timeoutSeconds > 0 &&
@@ -297,6 +298,11 @@ void summa::gpu::waitStream(cudaStream_t stream, const char *what) {
     else
       usleep(50);
   }
+}
+
+void summa::gpu::waitStream(cudaStream_t stream, const char *what) {
+  pollUntilDone([&] { return cudaStreamQuery(stream); },
+                "cudaStreamQuery(stream)", what);
 }
 
 void summa::gpu::abortCommunicators() {
