@@ -42,8 +42,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 
 using namespace summa::gpu;
 using summa::rt::GridState;
@@ -64,15 +66,27 @@ const char *maskName(int mask) {
   return names[mask];
 }
 
+/// The choice environment variable `name` names among `choices` (the first
+/// when it is unset or empty); any other value is fatal, `expected` saying
+/// what it may be.
+template <typename T>
+T choiceFromEnvironment(
+    const char *name, std::initializer_list<std::pair<const char *, T>> choices,
+    const char *expected) {
+  const char *value = std::getenv(name);
+  if (!value || !*value)
+    return choices.begin()->second;
+  for (const auto &[text, choice] : choices)
+    if (std::strcmp(value, text) == 0)
+      return choice;
+  summa::rt::fatal("summaRtInit: %s='%s' is neither %s", name, value, expected);
+}
+
 CollectiveMode modeFromEnvironment() {
-  const char *value = std::getenv("SUMMA_GPU_COLLECTIVES");
-  if (!value || !*value || std::strcmp(value, "nccl") == 0)
-    return CollectiveMode::Nccl;
-  if (std::strcmp(value, "mpi") == 0)
-    return CollectiveMode::Mpi;
-  summa::rt::fatal("summaRtInit: SUMMA_GPU_COLLECTIVES='%s' is neither 'nccl' "
-                   "(the default) nor 'mpi' (the one-GPU test mode)",
-                   value);
+  return choiceFromEnvironment<CollectiveMode>(
+      "SUMMA_GPU_COLLECTIVES",
+      {{"nccl", CollectiveMode::Nccl}, {"mpi", CollectiveMode::Mpi}},
+      "'nccl' (the default) nor 'mpi' (the one-GPU test mode)");
 }
 
 double timeoutFromEnvironment() {
@@ -90,15 +104,12 @@ double timeoutFromEnvironment() {
 }
 
 GemmEngine engineFromEnvironment() {
-  const char *value = std::getenv("SUMMA_GEMM");
-  if (!value || !*value || std::strcmp(value, "cublaslt") == 0 ||
-      std::strcmp(value, "lt") == 0)
-    return GemmEngine::CublasLt;
-  if (std::strcmp(value, "cublas") == 0)
-    return GemmEngine::Cublas;
-  summa::rt::fatal("summaRtInit: SUMMA_GEMM='%s' is neither 'cublaslt' (the "
-                   "default) nor 'cublas'",
-                   value);
+  return choiceFromEnvironment<GemmEngine>(
+      "SUMMA_GEMM",
+      {{"cublaslt", GemmEngine::CublasLt},
+       {"lt", GemmEngine::CublasLt},
+       {"cublas", GemmEngine::Cublas}},
+      "'cublaslt' (the default) nor 'cublas'");
 }
 
 /// The distinct NCCL communicators, world last (for destruction order).
