@@ -56,8 +56,6 @@ namespace {
 GridState &gridState = summa::rt::grid();
 Context state;
 
-using summa::rt::mpiRunning;
-
 constexpr size_t kGemmWorkspaceBytes = size_t(32) << 20;
 
 const char *maskName(int mask) {
@@ -491,16 +489,9 @@ void ProfileSpan::endMatmul(int64_t flops) {
 //===----------------------------------------------------------------------===//
 
 void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
+  if (summa::rt::alreadyInitialised(q, d))
+    return;
   GridState &g = gridState;
-  if (g.initialised) {
-    if (g.q == q && g.d == d)
-      return;
-    summa::rt::fatal(
-        "summaRtInit: the runtime is already initialised for grid "
-        "[%lld,%lld,%lld] and cannot be re-initialised for [%lld,%lld,%lld]",
-        (long long)g.q, (long long)g.q, (long long)g.d, (long long)q,
-        (long long)q, (long long)d);
-  }
 
   // Before any GPU is touched: MPI, the grid and the world size, as on the
   // CPU. From here a fatal error also aborts this rank's NCCL communicators.
@@ -572,12 +563,7 @@ void summaRtFinalize(void) {
     SUMMA_CUDA_CHECK(cudaFreeHost(state.staging));
 
   state = Context();
-  bool finalizeMpi = gridState.finalizeMpi;
-  gridState = GridState();
-  if (finalizeMpi && mpiRunning())
-    MPI_Finalize();
-  if (!profileWritten)
-    std::exit(1);
+  summa::rt::finishFinalize(profileWritten);
 }
 
 void summaRtSynchronize(void) { summa::gpu::synchronize(); }
