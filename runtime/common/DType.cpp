@@ -6,34 +6,30 @@
 
 #include "DType.h"
 #include "Error.h"
+#include "HostBlocks.h"
 
 using namespace summa::rt;
 
-DTypeInfo summa::rt::checkDType(int32_t dtype, const char *caller) {
-  switch (dtype) {
-  case SUMMA_DT_F32:
-    return {MPI_FLOAT, sizeof(float), "f32"};
-  case SUMMA_DT_F64:
-    return {MPI_DOUBLE, sizeof(double), "f64"};
-  case SUMMA_DT_F16:
-  case SUMMA_DT_BF16:
-  case SUMMA_DT_I64:
-  case SUMMA_DT_I32:
-    fatal("%s: element type %s is not supported by the CPU backend", caller,
-          dtypeName(dtype));
-  default:
+namespace {
+/// The CPU backend computes in f32 and f64 and, with `allowInt`, also moves
+/// i64 and i32; anything else is fatal.
+DTypeInfo check(int32_t dtype, const char *caller, bool allowInt) {
+  bool computed = dtype == SUMMA_DT_F32 || dtype == SUMMA_DT_F64;
+  bool moved = dtype == SUMMA_DT_I64 || dtype == SUMMA_DT_I32;
+  if (computed || (allowInt && moved))
+    return {mpiElementType(dtype), dtypeSize(dtype), dtypeName(dtype)};
+  if (!dtypeName(dtype))
     fatal("%s: invalid element type %d (expected a SummaDType value)", caller,
           dtype);
-  }
+  fatal("%s: element type %s is not supported by the CPU backend", caller,
+        dtypeName(dtype));
+}
+} // namespace
+
+DTypeInfo summa::rt::checkDType(int32_t dtype, const char *caller) {
+  return check(dtype, caller, /*allowInt=*/false);
 }
 
 DTypeInfo summa::rt::checkDataDType(int32_t dtype, const char *caller) {
-  switch (dtype) {
-  case SUMMA_DT_I64:
-    return {MPI_INT64_T, sizeof(int64_t), "i64"};
-  case SUMMA_DT_I32:
-    return {MPI_INT32_T, sizeof(int32_t), "i32"};
-  default:
-    return checkDType(dtype, caller);
-  }
+  return check(dtype, caller, /*allowInt=*/true);
 }

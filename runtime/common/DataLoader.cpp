@@ -11,12 +11,7 @@
 #include "Profile.h"
 #include "SplitMix64.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace summa::rt;
 using namespace summa::rt::driver;
@@ -75,39 +70,21 @@ std::unique_ptr<TokenData> TokenData::open(const std::string &path,
     return data;
   }
   // A raw file of little-endian uint16, nanoGPT's train.bin.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = "cannot open " + quoted(path) + ": " + std::strerror(errno);
+  void *address = nullptr;
+  size_t size = 0;
+  if (!mapWholeFile(path, /*regularOnly=*/true, address, size, error))
     return nullptr;
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    error = "cannot read " + quoted(path) + ": " +
-            (S_ISREG(st.st_mode) ? std::strerror(errno) : "not a file");
-    ::close(fd);
-    return nullptr;
-  }
-  size_t size = static_cast<size_t>(st.st_size);
+  // Unmapped with `data`, also when the size is refused below.
+  data->mapping = address;
+  data->mappedBytes = size;
   if (size % 2 != 0) {
     error = quoted(path) + " has " + std::to_string(size) +
             " bytes, not a whole number of uint16 token ids (a raw token "
             "file is little-endian uint16, as nanoGPT's prepare.py writes; "
             "give other types as .npy)";
-    ::close(fd);
     return nullptr;
   }
-  if (size > 0) {
-    void *address = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (address == MAP_FAILED) {
-      error = "cannot map " + quoted(path) + ": " + std::strerror(errno);
-      ::close(fd);
-      return nullptr;
-    }
-    data->mapping = address;
-    data->mappedBytes = size;
-    data->data = static_cast<const unsigned char *>(address);
-  }
-  ::close(fd);
+  data->data = static_cast<const unsigned char *>(address);
   data->elementSize = 2;
   data->count = static_cast<int64_t>(size / 2);
   data->kind = "uint16 (raw)";

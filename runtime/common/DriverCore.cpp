@@ -523,21 +523,9 @@ bool dumpOutputs(const std::string &pattern, int rank,
     written = std::fwrite(tile.data(), 1, outputs[o].localBytes(), file) ==
               outputs[o].localBytes();
   }
-  int error = errno;
-  if (file && std::fclose(file) != 0 && written) {
-    written = false;
-    error = errno;
-  }
-  if (!written) {
-    std::string line = "summa: rank " + std::to_string(rank) +
-                       ": cannot write --dump file '" + path +
-                       "': " + std::strerror(error) + "\n";
-    std::fflush(stdout);
-    std::fputs(line.c_str(), stderr);
-    std::fflush(stderr);
-  }
-  return written;
+  return closeRankFile(file, written, rank, "--dump", path);
 }
+
 struct Comparison {
   double relErr = 0;
   double maxAbsErr = 0;

@@ -60,6 +60,17 @@ int currentRank();
 /// has run.
 void requireInitialised(const char *caller);
 
+/// The start of summaRtInit on both backends: whether the runtime already
+/// runs on the grid [q, q, d] (then a repeated call returns at once); fatal if
+/// it runs on another grid.
+bool alreadyInitialised(int64_t q, int64_t d);
+
+/// The end of summaRtFinalize on both backends, once the backend's own state
+/// is released: forgets the grid, finalises MPI unless a library client
+/// started it, and exits with status 1 if the profile was not written
+/// (`profileWritten`), so that the failing rank still finalises MPI first.
+void finishFinalize(bool profileWritten);
+
 /// The extent of the grid on `axis` (q, q or d).
 int64_t axisExtent(int axis);
 

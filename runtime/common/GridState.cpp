@@ -17,6 +17,8 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
+#include <cstdlib>
+
 using namespace summa::rt;
 
 namespace {
@@ -38,6 +40,27 @@ void summa::rt::requireInitialised(const char *caller) {
   if (!gridState.initialised)
     fatal("%s: the runtime is not initialised (call summaRtInit first)",
           caller);
+}
+
+bool summa::rt::alreadyInitialised(int64_t q, int64_t d) {
+  const GridState &g = gridState;
+  if (!g.initialised)
+    return false;
+  if (g.q == q && g.d == d)
+    return true;
+  fatal("summaRtInit: the runtime is already initialised for grid "
+        "[%lld,%lld,%lld] and cannot be re-initialised for [%lld,%lld,%lld]",
+        (long long)g.q, (long long)g.q, (long long)g.d, (long long)q,
+        (long long)q, (long long)d);
+}
+
+void summa::rt::finishFinalize(bool profileWritten) {
+  bool finalizeMpi = gridState.finalizeMpi;
+  gridState = GridState();
+  if (finalizeMpi && mpiRunning())
+    MPI_Finalize();
+  if (!profileWritten)
+    std::exit(1);
 }
 
 int64_t summa::rt::axisExtent(int axis) {

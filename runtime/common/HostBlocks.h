@@ -8,9 +8,10 @@
 // summaRtAllGather's and summaRtReduceScatter's block layout on MPI over host
 // memory, for the CPU backend (cpu/Collectives.cpp) and the GPU backend's
 // MPI test mode (gpu/HostCollectives.cpp): member r's [outer, inner] block
-// is columns [r*inner, (r+1)*inner) of the [outer, n*inner] whole. Header
-// only, so that the GPU backend's host-only logic links without the rest of
-// the CPU backend.
+// is columns [r*inner, (r+1)*inner) of the [outer, n*inner] whole; and the
+// MPI types and built-in operations both use on host memory. Header only, so
+// that the GPU backend's host-only logic links without the rest of the CPU
+// backend.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,28 @@ inline MPI_Op builtinReductionOp(int32_t kind) {
     return MPI_PROD;
   default:
     return MPI_OP_NULL;
+  }
+}
+
+/// The MPI type that carries one element of `dtype` in host memory:
+/// MPI_UINT16_T for f16 and bf16, which MPI has no type of its own for (their
+/// reductions need user-defined operations); MPI_DATATYPE_NULL for a value
+/// that is not a SummaDType.
+inline MPI_Datatype mpiElementType(int32_t dtype) {
+  switch (dtype) {
+  case SUMMA_DT_F32:
+    return MPI_FLOAT;
+  case SUMMA_DT_F64:
+    return MPI_DOUBLE;
+  case SUMMA_DT_F16:
+  case SUMMA_DT_BF16:
+    return MPI_UINT16_T;
+  case SUMMA_DT_I64:
+    return MPI_INT64_T;
+  case SUMMA_DT_I32:
+    return MPI_INT32_T;
+  default:
+    return MPI_DATATYPE_NULL;
   }
 }
 

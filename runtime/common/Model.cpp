@@ -128,14 +128,23 @@ void validModel(const SummaModel *model, const char *caller) {
     fatal("%s: no model (summaModelInit returns it)", caller);
 }
 
+/// The name (`name`: Tensor::name or Tensor::fileName) of `tensors[index]`,
+/// or null when there is no such tensor.
+const char *nameAt(const std::vector<Tensor> &tensors, int32_t index,
+                   std::string Tensor::*name) {
+  return index >= 0 && static_cast<size_t>(index) < tensors.size()
+             ? (tensors[index].*name).c_str()
+             : nullptr;
+}
+
 /// The input (`input`) or output named `name` for `caller`, with a valid
-/// `layout`; -1 after failWith otherwise.
+/// `layout` and `data` unless the tile is empty; -1 after failWith otherwise.
 int findForCopy(const SummaModel *model, const char *caller, const char *name,
-                int32_t layout, bool input) {
+                int32_t layout, const void *data, bool input) {
   validModel(model, caller);
+  const Model &m = model->model;
   std::string key = name ? name : "";
-  int index =
-      input ? model->model.findInput(key) : model->model.findOutput(key);
+  int index = input ? m.findInput(key) : m.findOutput(key);
   if (index < 0)
     return failWith(model, std::string(caller) + ": the model has no " +
                                (input ? "input" : "output") + " named '" + key +
@@ -143,6 +152,12 @@ int findForCopy(const SummaModel *model, const char *caller, const char *name,
   if (layout != SUMMA_LAYOUT_WHOLE && layout != SUMMA_LAYOUT_TILE)
     return failWith(model, std::string(caller) + ": invalid layout " +
                                std::to_string(layout));
+  const Tensor &tensor = input ? m.inputs[index] : m.outputs[index];
+  if (!data && tensor.localBytes() > 0)
+    return failWith(model, std::string(caller) +
+                               (input ? ": no data for '" + tensor.fileName
+                                      : ": no buffer for '" + tensor.name) +
+                               "'");
   return index;
 }
 } // namespace
@@ -159,18 +174,12 @@ int32_t summaModelNumOutputs(const SummaModel *model) {
 
 const char *summaModelInputName(const SummaModel *model, int32_t index) {
   validModel(model, "summaModelInputName");
-  const std::vector<Tensor> &inputs = model->model.inputs;
-  return index >= 0 && static_cast<size_t>(index) < inputs.size()
-             ? inputs[index].fileName.c_str()
-             : nullptr;
+  return nameAt(model->model.inputs, index, &Tensor::fileName);
 }
 
 const char *summaModelOutputName(const SummaModel *model, int32_t index) {
   validModel(model, "summaModelOutputName");
-  const std::vector<Tensor> &outputs = model->model.outputs;
-  return index >= 0 && static_cast<size_t>(index) < outputs.size()
-             ? outputs[index].name.c_str()
-             : nullptr;
+  return nameAt(model->model.outputs, index, &Tensor::name);
 }
 
 int32_t summaModelTensorInfo(const SummaModel *model, const char *name,
@@ -200,15 +209,12 @@ int32_t summaModelTensorInfo(const SummaModel *model, const char *name,
 
 int32_t summaModelSetInput(SummaModel *model, const char *name,
                            const void *data, int32_t layout) {
-  int i = findForCopy(model, "summaModelSetInput", name, layout,
+  int i = findForCopy(model, "summaModelSetInput", name, layout, data,
                       /*input=*/true);
   if (i < 0)
     return -1;
   Model &m = model->model;
   const Tensor &input = m.inputs[i];
-  if (!data && input.localBytes() > 0)
-    return failWith(model,
-                    "summaModelSetInput: no data for '" + input.fileName + "'");
   if (layout == SUMMA_LAYOUT_TILE) {
     upload(m.backend, m.inputTile(i), data, input.localBytes());
     return 0;
@@ -226,15 +232,12 @@ int32_t summaModelRun(SummaModel *model) {
 
 int32_t summaModelGetOutput(SummaModel *model, const char *name, void *data,
                             int32_t layout) {
-  int o = findForCopy(model, "summaModelGetOutput", name, layout,
+  int o = findForCopy(model, "summaModelGetOutput", name, layout, data,
                       /*input=*/false);
   if (o < 0)
     return -1;
   Model &m = model->model;
   const Tensor &output = m.outputs[o];
-  if (!data && output.localBytes() > 0)
-    return failWith(model,
-                    "summaModelGetOutput: no buffer for '" + output.name + "'");
   if (layout == SUMMA_LAYOUT_TILE) {
     HostView tile(m.backend, m.outputTile(o), output.localBytes(),
                   "the host copy of output '" + output.name + "'");

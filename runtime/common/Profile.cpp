@@ -46,6 +46,24 @@ std::string summa::rt::perRankPath(const std::string &pattern, int rank,
   return path;
 }
 
+bool summa::rt::closeRankFile(FILE *file, bool written, int rank,
+                              const char *what, const std::string &path) {
+  int error = errno;
+  if (file && std::fclose(file) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  if (written)
+    return true;
+  std::string line = "summa: rank " + std::to_string(rank) + ": cannot write " +
+                     what + " file '" + path + "': " + std::strerror(error) +
+                     "\n";
+  std::fflush(stdout);
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+  return false;
+}
+
 double summa::rt::profileClock() {
   using Clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
@@ -84,9 +102,7 @@ ProfileSnapshot summa::rt::profileSnapshot() { return counters; }
 
 void summa::rt::resetProfile() { counters = ProfileSnapshot(); }
 
-ProfilePause::ProfilePause() : previous(recording) { recording = false; }
-
-ProfilePause::~ProfilePause() { recording = previous; }
+ProfilePause::ProfilePause() : ScopedFlag(recording, false) {}
 
 bool summa::rt::profileRecording() { return recording; }
 
@@ -115,11 +131,8 @@ namespace {
 bool localMatmuls = false;
 } // namespace
 
-summa::rt::LocalMatmulScope::LocalMatmulScope() : previous(localMatmuls) {
-  localMatmuls = true;
-}
-
-summa::rt::LocalMatmulScope::~LocalMatmulScope() { localMatmuls = previous; }
+summa::rt::LocalMatmulScope::LocalMatmulScope()
+    : ScopedFlag(localMatmuls, true) {}
 
 bool summa::rt::matmulsAreLocal() { return localMatmuls; }
 
@@ -199,18 +212,5 @@ bool summa::rt::writeProfileIfRequested() {
   FILE *file = std::fopen(path.c_str(), "w");
   bool written =
       file && std::fwrite(json.data(), 1, json.size(), file) == json.size();
-  int error = errno;
-  if (file && std::fclose(file) != 0 && written) {
-    written = false;
-    error = errno;
-  }
-  if (written)
-    return true;
-  std::string line = "summa: rank " + std::to_string(rank) +
-                     ": cannot write SUMMA_PROFILE file '" + path +
-                     "': " + std::strerror(error) + "\n";
-  std::fflush(stdout);
-  std::fputs(line.c_str(), stderr);
-  std::fflush(stderr);
-  return false;
+  return closeRankFile(file, written, rank, "SUMMA_PROFILE", path);
 }

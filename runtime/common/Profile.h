@@ -67,6 +67,7 @@
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace summa::rt {
@@ -125,17 +126,26 @@ SUMMA_RT_EXPORT void resetProfile();
 /// The counters of this rank as the JSON document described above.
 SUMMA_RT_EXPORT std::string profileToJson();
 
-/// Suspends recording while alive (the driver uses it around the reference
-/// run, so that the counters describe the spmd program only).
-class SUMMA_RT_EXPORT ProfilePause {
+/// Sets a flag while alive and restores its previous value after.
+class ScopedFlag {
 public:
-  ProfilePause();
-  ~ProfilePause();
-  ProfilePause(const ProfilePause &) = delete;
-  ProfilePause &operator=(const ProfilePause &) = delete;
+  ScopedFlag(bool &flag, bool value) : flag(flag), previous(flag) {
+    flag = value;
+  }
+  ~ScopedFlag() { flag = previous; }
+  ScopedFlag(const ScopedFlag &) = delete;
+  ScopedFlag &operator=(const ScopedFlag &) = delete;
 
 private:
+  bool &flag;
   bool previous;
+};
+
+/// Suspends recording while alive (the driver uses it around the reference
+/// run, so that the counters describe the spmd program only).
+class SUMMA_RT_EXPORT ProfilePause : public ScopedFlag {
+public:
+  ProfilePause();
 };
 
 /// Seconds on a monotonic clock (usable before MPI is initialised).
@@ -146,6 +156,12 @@ double profileClock();
 /// SUMMA_PROFILE (".json") and of the driver's --dump (".bin").
 std::string perRankPath(const std::string &pattern, int rank,
                         const char *extension);
+
+/// Closes a per-rank file (when `file` is open) whose writes succeeded iff
+/// `written`, and on any failure prints "summa: rank R: cannot write <what>
+/// file '<path>': <reason>" to stderr. Returns whether the file is complete.
+bool closeRankFile(std::FILE *file, bool written, int rank, const char *what,
+                   const std::string &path);
 
 /// Whether calls are being counted (false under a ProfilePause).
 bool profileRecording();
@@ -160,15 +176,9 @@ void recordCollectiveWait(CollectiveKind kind, int32_t mask, double seconds);
 void recordMatmul(int64_t flops, double seconds);
 /// While alive, recordMatmul counts into `localMatmul` (the members of a
 /// summaRtMatmulBatched call).
-class LocalMatmulScope {
+class LocalMatmulScope : public ScopedFlag {
 public:
   LocalMatmulScope();
-  ~LocalMatmulScope();
-  LocalMatmulScope(const LocalMatmulScope &) = delete;
-  LocalMatmulScope &operator=(const LocalMatmulScope &) = delete;
-
-private:
-  bool previous;
 };
 /// Whether a LocalMatmulScope is alive.
 bool matmulsAreLocal();

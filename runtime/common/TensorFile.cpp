@@ -101,6 +101,37 @@ private:
     p += n;
     return true;
   }
+  /// The four hex digits of a \u escape, appended to `out` as UTF-8 (names
+  /// are ASCII in practice; surrogate pairs are kept as two 3-byte
+  /// sequences).
+  bool parseCodeUnit(std::string &out) {
+    if (end - p < 4)
+      return fail("a short \\u escape");
+    unsigned code = 0;
+    for (int i = 0; i < 4; ++i) {
+      char h = *p++;
+      code <<= 4;
+      if (h >= '0' && h <= '9')
+        code |= h - '0';
+      else if (h >= 'a' && h <= 'f')
+        code |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        code |= h - 'A' + 10;
+      else
+        return fail("a malformed \\u escape");
+    }
+    if (code < 0x80) {
+      out.push_back(static_cast<char>(code));
+    } else if (code < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+    }
+    return true;
+  }
   bool parseString(std::string &out) {
     if (p == end || *p != '"')
       return fail("expected a string");
@@ -116,64 +147,15 @@ private:
       if (p == end)
         return fail("an unterminated escape");
       char e = *p++;
-      switch (e) {
-      case '"':
-        out.push_back('"');
-        break;
-      case '\\':
-        out.push_back('\\');
-        break;
-      case '/':
-        out.push_back('/');
-        break;
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'f':
-        out.push_back('\f');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        if (end - p < 4)
-          return fail("a short \\u escape");
-        unsigned code = 0;
-        for (int i = 0; i < 4; ++i) {
-          char h = *p++;
-          code <<= 4;
-          if (h >= '0' && h <= '9')
-            code |= h - '0';
-          else if (h >= 'a' && h <= 'f')
-            code |= h - 'a' + 10;
-          else if (h >= 'A' && h <= 'F')
-            code |= h - 'A' + 10;
-          else
-            return fail("a malformed \\u escape");
-        }
-        // UTF-8 of the code unit (names are ASCII in practice; surrogate
-        // pairs are kept as two 3-byte sequences).
-        if (code < 0x80) {
-          out.push_back(static_cast<char>(code));
-        } else if (code < 0x800) {
-          out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-        } else {
-          out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-          out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-        }
-        break;
-      }
-      default:
+      // The one-character escapes and what they stand for.
+      static const char kEscaped[] = "\"\\/bfnrt";
+      static const char kMeaning[] = "\"\\/\b\f\n\r\t";
+      if (const void *at = std::memchr(kEscaped, e, sizeof(kEscaped) - 1))
+        out.push_back(kMeaning[static_cast<const char *>(at) - kEscaped]);
+      else if (e != 'u')
         return fail("an unknown escape in a string");
-      }
+      else if (!parseCodeUnit(out))
+        return false;
     }
     if (p == end)
       return fail("an unterminated string");
@@ -209,6 +191,31 @@ private:
     }
     return true;
   }
+  /// An object or array from its opening bracket on: items (`parseItem()`)
+  /// separated by ',' up to `close`; `what` names it in a message.
+  template <typename ParseItem>
+  bool parseList(char close, const char *what, ParseItem parseItem) {
+    ++p;
+    skipSpace();
+    if (p != end && *p == close) {
+      ++p;
+      return true;
+    }
+    while (true) {
+      if (!parseItem())
+        return false;
+      skipSpace();
+      if (p != end && *p == ',') {
+        ++p;
+        continue;
+      }
+      if (p != end && *p == close) {
+        ++p;
+        return true;
+      }
+      return fail(std::string("expected ',' or '") + close + "' in " + what);
+    }
+  }
   bool parseValue(Json &value, int depth) {
     if (depth > 16)
       return fail("the header nests too deeply");
@@ -217,14 +224,8 @@ private:
       return fail("the header ends early");
     char c = *p;
     if (c == '{') {
-      ++p;
       value.kind = Json::Object;
-      skipSpace();
-      if (p != end && *p == '}') {
-        ++p;
-        return true;
-      }
-      while (true) {
+      return parseList('}', "an object", [&] {
         skipSpace();
         std::string key;
         if (!parseString(key))
@@ -237,42 +238,18 @@ private:
         if (!parseValue(member, depth + 1))
           return false;
         value.members.emplace_back(std::move(key), std::move(member));
-        skipSpace();
-        if (p != end && *p == ',') {
-          ++p;
-          continue;
-        }
-        if (p != end && *p == '}') {
-          ++p;
-          return true;
-        }
-        return fail("expected ',' or '}' in an object");
-      }
+        return true;
+      });
     }
     if (c == '[') {
-      ++p;
       value.kind = Json::Array;
-      skipSpace();
-      if (p != end && *p == ']') {
-        ++p;
-        return true;
-      }
-      while (true) {
+      return parseList(']', "an array", [&] {
         Json item;
         if (!parseValue(item, depth + 1))
           return false;
         value.items.push_back(std::move(item));
-        skipSpace();
-        if (p != end && *p == ',') {
-          ++p;
-          continue;
-        }
-        if (p != end && *p == ']') {
-          ++p;
-          return true;
-        }
-        return fail("expected ',' or ']' in an array");
-      }
+        return true;
+      });
     }
     if (c == '"') {
       value.kind = Json::String;
@@ -315,6 +292,16 @@ int64_t elementCount(const std::vector<int64_t> &shape) {
 
 std::string quoted(const std::string &s) { return "'" + s + "'"; }
 
+/// The failure of a `format` file at `path`: a function that sets `error` to
+/// "'<path>' is not a valid <format> file: <why>" and returns false.
+auto invalidFile(std::string &error, const std::string &path,
+                 const char *format) {
+  return [&error, &path, format](const std::string &why) {
+    error = quoted(path) + " is not a valid " + format + " file: " + why;
+    return false;
+  };
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -332,32 +319,45 @@ TensorSource::~TensorSource() {
       munmap(m.address, m.size);
 }
 
-bool TensorSource::mapFile(const std::string &file, const char *&data,
-                           size_t &size, std::string &error) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+bool summa::rt::driver::mapWholeFile(const std::string &path, bool regularOnly,
+                                     void *&address, size_t &size,
+                                     std::string &error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    error = "cannot open " + quoted(file) + ": " + std::strerror(errno);
+    error = "cannot open " + quoted(path) + ": " + std::strerror(errno);
     return false;
   }
   struct stat st;
-  if (fstat(fd, &st) != 0) {
-    error = "cannot read " + quoted(file) + ": " + std::strerror(errno);
+  bool unreadable = fstat(fd, &st) != 0;
+  if (unreadable || (regularOnly && !S_ISREG(st.st_mode))) {
+    error = "cannot read " + quoted(path) + ": " +
+            (unreadable ? std::strerror(errno) : "not a file");
     ::close(fd);
     return false;
   }
   size = static_cast<size_t>(st.st_size);
-  data = nullptr;
+  address = nullptr;
   if (size > 0) {
-    void *address = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (address == MAP_FAILED) {
-      error = "cannot map " + quoted(file) + ": " + std::strerror(errno);
+    void *mapped = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped == MAP_FAILED) {
+      error = "cannot map " + quoted(path) + ": " + std::strerror(errno);
       ::close(fd);
       return false;
     }
-    mappings.push_back({address, size});
-    data = static_cast<const char *>(address);
+    address = mapped;
   }
   ::close(fd);
+  return true;
+}
+
+bool TensorSource::mapFile(const std::string &file, const char *&data,
+                           size_t &size, std::string &error) {
+  void *address = nullptr;
+  if (!mapWholeFile(file, /*regularOnly=*/false, address, size, error))
+    return false;
+  if (address)
+    mappings.push_back({address, size});
+  data = static_cast<const char *>(address);
   return true;
 }
 
@@ -366,10 +366,7 @@ bool TensorSource::openSafetensors(std::string &error) {
   size_t size;
   if (!mapFile(where, data, size, error))
     return false;
-  auto bad = [&](const std::string &why) {
-    error = quoted(where) + " is not a valid safetensors file: " + why;
-    return false;
-  };
+  auto bad = invalidFile(error, where, "safetensors");
   if (size < 8)
     return bad("shorter than its 8-byte header length");
   uint64_t headerLength = 0;
@@ -474,10 +471,7 @@ bool TensorSource::openNpyFile(const std::string &path, const std::string &name,
   size_t size;
   if (!mapFile(path, data, size, error))
     return false;
-  auto bad = [&](const std::string &why) {
-    error = quoted(path) + " is not a valid .npy file: " + why;
-    return false;
-  };
+  auto bad = invalidFile(error, path, ".npy");
   if (size < 10 || std::memcmp(data, "\x93NUMPY", 6) != 0)
     return bad("no \\x93NUMPY magic");
   int major = static_cast<unsigned char>(data[6]);

@@ -96,6 +96,13 @@ bool writeSafetensors(const std::string &path,
                       std::string &error,
                       const std::map<std::string, std::string> &metadata = {});
 
+/// Maps the whole file at `path` read-only at `address` (null for an empty
+/// file, which maps nothing) and sets `size`; with `regularOnly` anything but
+/// a regular file is refused. On failure returns false and sets `error`
+/// ("cannot open|read|map '<path>': <reason>"). munmap releases the mapping.
+bool mapWholeFile(const std::string &path, bool regularOnly, void *&address,
+                  size_t &size, std::string &error);
+
 /// The safetensors name of a SUMMA_DT_* element type ("F32"), or null.
 const char *safetensorsDTypeName(int32_t dtype);
 

@@ -56,6 +56,22 @@ void checkMatrix(const char *name, intptr_t base, int64_t offset, int64_t rows,
     fatal("%s: %s is a null pointer but has %lld x %lld elements", caller, name,
           (long long)rows, (long long)cols);
 }
+
+/// C (+)= op(A) op(B) on checked, non-empty row-major operands of element
+/// type T through `gemm` (cblas_sgemm or cblas_dgemm).
+template <typename T, typename Gemm>
+void rowMajorGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
+                  intptr_t bBase, int64_t bOffset, int64_t ldb, char *c,
+                  int64_t ldc, int64_t m, int64_t n, int64_t k, int32_t transA,
+                  int32_t transB, int32_t accumulate) {
+  const T *a = reinterpret_cast<const T *>(aBase) + aOffset;
+  const T *b = reinterpret_cast<const T *>(bBase) + bOffset;
+  gemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+       transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+       static_cast<int>(n), static_cast<int>(k), T(1), a, static_cast<int>(lda),
+       b, static_cast<int>(ldb), accumulate ? T(1) : T(0),
+       reinterpret_cast<T *>(c), static_cast<int>(ldc));
+}
 } // namespace
 
 void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
@@ -98,23 +114,11 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
         std::memset(c + row * ldc * static_cast<int64_t>(type.size), 0,
                     n * type.size);
   } else if (dtype == SUMMA_DT_F32) {
-    const float *a = reinterpret_cast<const float *>(aBase) + aOffset;
-    const float *b = reinterpret_cast<const float *>(bBase) + bOffset;
-    cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-                transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-                static_cast<int>(n), static_cast<int>(k), 1.0f, a,
-                static_cast<int>(lda), b, static_cast<int>(ldb),
-                accumulate ? 1.0f : 0.0f, reinterpret_cast<float *>(c),
-                static_cast<int>(ldc));
+    rowMajorGemm<float>(cblas_sgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                        c, ldc, m, n, k, transA, transB, accumulate);
   } else {
-    const double *a = reinterpret_cast<const double *>(aBase) + aOffset;
-    const double *b = reinterpret_cast<const double *>(bBase) + bOffset;
-    cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-                transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-                static_cast<int>(n), static_cast<int>(k), 1.0, a,
-                static_cast<int>(lda), b, static_cast<int>(ldb),
-                accumulate ? 1.0 : 0.0, reinterpret_cast<double *>(c),
-                static_cast<int>(ldc));
+    rowMajorGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                         c, ldc, m, n, k, transA, transB, accumulate);
   }
   recordMatmul(2 * m * n * k, profileClock() - start);
 }

@@ -199,6 +199,39 @@ std::optional<InPlaceCall> beginInPlace(const char *caller, intptr_t base,
   return call;
 }
 
+/// Runs a blocking in-place collective, `run(chunkData, chunkCount)` per
+/// chunk, and counts it as `kind`; nothing for a group of one rank (no
+/// `call`).
+template <typename Run>
+void runInPlace(const std::optional<InPlaceCall> &call, CollectiveKind kind,
+                int32_t axesMask, Run run) {
+  if (!call)
+    return;
+  double start = profileClock();
+  call->forEachChunk(run);
+  recordCollective(kind, axesMask, call->bytes(), profileClock() - start);
+}
+
+/// Starts a non-blocking in-place collective, `start(chunkData, chunkCount,
+/// &request)` per chunk, and returns its handle (0 for a group of one rank:
+/// no `call`).
+template <typename Start>
+int64_t startInPlace(const std::optional<InPlaceCall> &call,
+                     CollectiveKind kind, int32_t axesMask, Start start) {
+  if (!call)
+    return 0;
+  double startTime = profileClock();
+  PendingCollective pending;
+  pending.kind = kind;
+  pending.mask = axesMask;
+  call->forEachChunk([&](char *chunk, int n) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    start(chunk, n, &request);
+    pending.requests.push_back(request);
+  });
+  return fileRequest(std::move(pending), call->bytes(), startTime);
+}
+
 } // namespace
 
 void summaRtBroadcast(intptr_t base, int64_t offset, int64_t count,
@@ -206,26 +239,19 @@ void summaRtBroadcast(intptr_t base, int64_t offset, int64_t count,
   std::optional<InPlaceCall> call =
       beginInPlace("summaRtBroadcast", base, offset, count, dtype, axesMask,
                    root, std::nullopt);
-  if (!call)
-    return;
-  double start = profileClock();
-  call->forEachChunk([&](char *chunk, int n) {
-    SUMMA_MPI_CHECK(MPI_Bcast(chunk, n, call->type.mpiType,
-                              static_cast<int>(root), call->group->comm));
-  });
-  recordCollective(CollectiveKind::Broadcast, axesMask, call->bytes(),
-                   profileClock() - start);
+  runInPlace(
+      call, CollectiveKind::Broadcast, axesMask, [&](char *chunk, int n) {
+        SUMMA_MPI_CHECK(MPI_Bcast(chunk, n, call->type.mpiType,
+                                  static_cast<int>(root), call->group->comm));
+      });
 }
 
 void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
                    int32_t axesMask, int64_t root, int32_t kind) {
   std::optional<InPlaceCall> call = beginInPlace(
       "summaRtReduce", base, offset, count, dtype, axesMask, root, kind);
-  if (!call)
-    return;
-  double start = profileClock();
-  bool isRoot = call->group->rank == root;
-  call->forEachChunk([&](char *chunk, int n) {
+  bool isRoot = call && call->group->rank == root;
+  runInPlace(call, CollectiveKind::Reduce, axesMask, [&](char *chunk, int n) {
     // The root reduces in place; the others only send, and MPI ignores their
     // receive buffer, so their data is left unchanged.
     SUMMA_MPI_CHECK(MPI_Reduce(isRoot ? MPI_IN_PLACE : chunk,
@@ -233,8 +259,6 @@ void summaRtReduce(intptr_t base, int64_t offset, int64_t count, int32_t dtype,
                                call->op, static_cast<int>(root),
                                call->group->comm));
   });
-  recordCollective(CollectiveKind::Reduce, axesMask, call->bytes(),
-                   profileClock() - start);
 }
 
 int64_t summaRtBroadcastStart(intptr_t base, int64_t offset, int64_t count,
@@ -242,20 +266,12 @@ int64_t summaRtBroadcastStart(intptr_t base, int64_t offset, int64_t count,
   std::optional<InPlaceCall> call =
       beginInPlace("summaRtBroadcastStart", base, offset, count, dtype,
                    axesMask, root, std::nullopt);
-  if (!call)
-    return 0;
-  double start = profileClock();
-  PendingCollective pending;
-  pending.kind = CollectiveKind::Broadcast;
-  pending.mask = axesMask;
-  call->forEachChunk([&](char *chunk, int n) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    SUMMA_MPI_CHECK(MPI_Ibcast(chunk, n, call->type.mpiType,
-                               static_cast<int>(root), call->group->comm,
-                               &request));
-    pending.requests.push_back(request);
-  });
-  return fileRequest(std::move(pending), call->bytes(), start);
+  return startInPlace(call, CollectiveKind::Broadcast, axesMask,
+                      [&](char *chunk, int n, MPI_Request *request) {
+                        SUMMA_MPI_CHECK(MPI_Ibcast(chunk, n, call->type.mpiType,
+                                                   static_cast<int>(root),
+                                                   call->group->comm, request));
+                      });
 }
 
 int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
@@ -263,23 +279,16 @@ int64_t summaRtReduceStart(intptr_t base, int64_t offset, int64_t count,
                            int32_t kind) {
   std::optional<InPlaceCall> call = beginInPlace(
       "summaRtReduceStart", base, offset, count, dtype, axesMask, root, kind);
-  if (!call)
-    return 0;
-  double start = profileClock();
-  PendingCollective pending;
-  pending.kind = CollectiveKind::Reduce;
-  pending.mask = axesMask;
-  bool isRoot = call->group->rank == root;
-  call->forEachChunk([&](char *chunk, int n) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    // As summaRtReduce: the root reduces in place, the others only send.
-    SUMMA_MPI_CHECK(MPI_Ireduce(isRoot ? MPI_IN_PLACE : chunk,
-                                isRoot ? chunk : nullptr, n, call->type.mpiType,
-                                call->op, static_cast<int>(root),
-                                call->group->comm, &request));
-    pending.requests.push_back(request);
-  });
-  return fileRequest(std::move(pending), call->bytes(), start);
+  bool isRoot = call && call->group->rank == root;
+  return startInPlace(
+      call, CollectiveKind::Reduce, axesMask,
+      [&](char *chunk, int n, MPI_Request *request) {
+        // As summaRtReduce: the root reduces in place, the others only send.
+        SUMMA_MPI_CHECK(
+            MPI_Ireduce(isRoot ? MPI_IN_PLACE : chunk, isRoot ? chunk : nullptr,
+                        n, call->type.mpiType, call->op, static_cast<int>(root),
+                        call->group->comm, request));
+      });
 }
 
 void summaRtWait(int64_t request) {
@@ -309,15 +318,12 @@ void summaRtAllReduce(intptr_t base, int64_t offset, int64_t count,
   std::optional<InPlaceCall> call =
       beginInPlace("summaRtAllReduce", base, offset, count, dtype, axesMask,
                    std::nullopt, kind);
-  if (!call)
-    return;
-  double start = profileClock();
-  call->forEachChunk([&](char *chunk, int n) {
-    SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, chunk, n, call->type.mpiType,
-                                  call->op, call->group->comm));
-  });
-  recordCollective(CollectiveKind::AllReduce, axesMask, call->bytes(),
-                   profileClock() - start);
+  runInPlace(call, CollectiveKind::AllReduce, axesMask,
+             [&](char *chunk, int n) {
+               SUMMA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, chunk, n,
+                                             call->type.mpiType, call->op,
+                                             call->group->comm));
+             });
 }
 
 void summaRtAllGather(intptr_t srcBase, int64_t srcOffset, intptr_t dstBase,

@@ -57,14 +57,8 @@ void keepBuffersInHeap() {
 
 void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
   GridState &g = gridState;
-  if (g.initialised) {
-    if (g.q == q && g.d == d)
-      return;
-    fatal("summaRtInit: the runtime is already initialised for grid "
-          "[%lld,%lld,%lld] and cannot be re-initialised for [%lld,%lld,%lld]",
-          (long long)g.q, (long long)g.q, (long long)g.d, (long long)q,
-          (long long)q, (long long)d);
-  }
+  if (alreadyInitialised(q, d))
+    return;
 
   // Before any BLAS call (and before MPI, whose progress threads should not
   // compete with BLAS threads either).
@@ -121,10 +115,5 @@ void summaRtFinalize(void) {
   for (Group &group : g.groups)
     if (group.comm != MPI_COMM_NULL)
       SUMMA_MPI_CHECK(MPI_Comm_free(&group.comm));
-  bool finalizeMpi = g.finalizeMpi;
-  g = GridState();
-  if (finalizeMpi && mpiRunning())
-    MPI_Finalize();
-  if (!profileWritten)
-    std::exit(1);
+  finishFinalize(profileWritten);
 }

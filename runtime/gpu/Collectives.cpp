@@ -43,9 +43,6 @@
 
 #include <mpi.h>
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <optional>
 #include <utility>
 
@@ -103,32 +100,17 @@ CollectiveHandle finishOnComm(Context &ctx) {
   return CollectiveHandle(done);
 }
 
-void toHost(Context &ctx, void *host, const void *device, int64_t bytes) {
+/// A copy between the device and the host staging buffer on the compute
+/// stream, complete on return: the host reads the staged data at once, and
+/// the next collective reuses the buffer.
+void copyStaging(Context &ctx, void *dst, const void *src, int64_t bytes,
+                 cudaMemcpyKind kind) {
   if (bytes <= 0)
     return;
-  SUMMA_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost,
-                                   ctx.compute));
-  waitStream(ctx.compute, "a copy to the host staging buffer");
-}
-
-void toDevice(Context &ctx, void *device, const void *host, int64_t bytes) {
-  if (bytes <= 0)
-    return;
-  SUMMA_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice,
-                                   ctx.compute));
-  // The staging buffer is reused by the next collective.
-  waitStream(ctx.compute, "a copy from the host staging buffer");
-}
-
-/// The MPI test mode of a reshaping collective: `srcBytes` of src to the host
-/// staging buffer, `exchange(hostSrc, hostDst)` there, `dstBytes` back to dst.
-template <typename Exchange>
-void throughHost(Context &ctx, const char *src, int64_t srcBytes, char *dst,
-                 int64_t dstBytes, Exchange exchange) {
-  char *host = static_cast<char *>(stagingBuffer(srcBytes + dstBytes));
-  toHost(ctx, host, src, srcBytes);
-  exchange(host, host + srcBytes);
-  toDevice(ctx, dst, host + srcBytes, dstBytes);
+  SUMMA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, ctx.compute));
+  waitStream(ctx.compute, kind == cudaMemcpyDeviceToHost
+                              ? "a copy to the host staging buffer"
+                              : "a copy from the host staging buffer");
 }
 
 /// Scratch from the pool, ordered on the communication stream, for a
@@ -176,214 +158,148 @@ void copyLocal(Context &ctx, char *dst, const char *src, int64_t bytes) {
 }
 
 //===----------------------------------------------------------------------===//
-// Implementations on checked arguments
+// Checked calls
 //===----------------------------------------------------------------------===//
 
-CollectiveHandle broadcastImpl(Context &ctx, char *data, int64_t count,
-                               const GpuDType &type, int32_t mask,
-                               const Group &group, int64_t root, bool async) {
-  if (group.size == 1)
-    return {};
-  int64_t bytes = count * static_cast<int64_t>(type.size);
-  if (ctx.mode == CollectiveMode::Mpi) {
-    ProfileSpan span(ctx.compute);
-    void *host = stagingBuffer(bytes);
-    if (group.rank == root)
-      toHost(ctx, host, data, bytes);
-    host::broadcast(host, count, type.dtype, static_cast<int>(root),
-                    group.comm);
-    if (group.rank != root)
-      toDevice(ctx, data, host, bytes);
-    span.endCollective(CollectiveKind::Broadcast, mask, bytes, async);
-    return {};
-  }
-  joinCompute(ctx);
-  ProfileSpan span(ctx.comm);
-  if (count > 0)
-    SUMMA_NCCL_CHECK(ncclBroadcast(data, data, count, ncclType(type.dtype),
-                                   static_cast<int>(root), ctx.comms[mask],
-                                   ctx.comm));
-  span.endCollective(CollectiveKind::Broadcast, mask, bytes, async);
-  return finishOnComm(ctx);
-}
-
-CollectiveHandle reduceImpl(Context &ctx, char *data, int64_t count,
-                            const GpuDType &type, int32_t mask,
-                            const Group &group, int64_t root, int32_t kind,
-                            bool async) {
-  if (group.size == 1)
-    return {};
-  int64_t bytes = count * static_cast<int64_t>(type.size);
-  if (ctx.mode == CollectiveMode::Mpi) {
-    ProfileSpan span(ctx.compute);
-    void *host = stagingBuffer(bytes);
-    toHost(ctx, host, data, bytes);
-    host::reduce(host, count, type.dtype, kind, static_cast<int>(root),
-                 group.rank, group.comm);
-    if (group.rank == root)
-      toDevice(ctx, data, host, bytes);
-    span.endCollective(CollectiveKind::Reduce, mask, bytes, async);
-    return {};
-  }
-  joinCompute(ctx);
-  ProfileSpan span(ctx.comm);
-  // In place: NCCL writes the receive buffer on the root only.
-  if (count > 0)
-    SUMMA_NCCL_CHECK(ncclReduce(data, data, count, ncclType(type.dtype),
-                                ncclOp(kind), static_cast<int>(root),
-                                ctx.comms[mask], ctx.comm));
-  span.endCollective(CollectiveKind::Reduce, mask, bytes, async);
-  return finishOnComm(ctx);
-}
-
-CollectiveHandle allReduceImpl(Context &ctx, char *data, int64_t count,
-                               const GpuDType &type, int32_t mask,
-                               const Group &group, int32_t kind) {
-  if (group.size == 1)
-    return {};
-  int64_t bytes = count * static_cast<int64_t>(type.size);
-  if (ctx.mode == CollectiveMode::Mpi) {
-    ProfileSpan span(ctx.compute);
-    void *host = stagingBuffer(bytes);
-    toHost(ctx, host, data, bytes);
-    host::allReduce(host, count, type.dtype, kind, group.comm);
-    toDevice(ctx, data, host, bytes);
-    span.endCollective(CollectiveKind::AllReduce, mask, bytes);
-    return {};
-  }
-  joinCompute(ctx);
-  ProfileSpan span(ctx.comm);
-  if (count > 0)
-    SUMMA_NCCL_CHECK(ncclAllReduce(data, data, count, ncclType(type.dtype),
-                                   ncclOp(kind), ctx.comms[mask], ctx.comm));
-  span.endCollective(CollectiveKind::AllReduce, mask, bytes);
-  return finishOnComm(ctx);
-}
-
-CollectiveHandle allGatherImpl(Context &ctx, const char *src, char *dst,
-                               int64_t outer, int64_t inner,
-                               const GpuDType &type, int32_t mask,
-                               const Group &group) {
-  const char *caller = "summaRtAllGather";
-  int64_t n = group.size;
-  int64_t block = outer * inner;
-  int64_t blockBytes = block * static_cast<int64_t>(type.size);
-  if (n == 1) {
-    copyLocal(ctx, dst, src, blockBytes);
-    return {};
-  }
-  if (ctx.mode == CollectiveMode::Mpi) {
-    ProfileSpan span(ctx.compute);
-    throughHost(ctx, src, blockBytes, dst, n * blockBytes,
-                [&](char *hostSrc, char *hostDst) {
-                  host::allGather(hostSrc, hostDst, outer, inner, type.dtype,
-                                  static_cast<int>(n), group.comm);
-                });
-    span.endCollective(CollectiveKind::AllGather, mask, blockBytes);
-    return {};
-  }
-  joinCompute(ctx);
-  ProfileSpan span(ctx.comm);
-  ncclComm_t comm = ctx.comms[mask];
-  ncclDataType_t dataType = ncclType(type.dtype);
-  if (block > 0) {
-    // NCCL gathers [n, block]. Where that is not the destination's layout
-    // ([outer, n * inner] with outer > 1), gather into scratch and reorder;
-    // otherwise NCCL allows one overlap, its in-place form (src is this
-    // rank's block of dst), and any other overlapping source is copied.
-    bool reorder = outer != 1;
-    bool inPlace = src == dst + group.rank * blockBytes;
-    char *scratch = nullptr;
-    const char *send = src;
-    if (reorder) {
-      scratch = commScratch(ctx, n * blockBytes, caller);
-    } else if (!inPlace && overlaps(src, blockBytes, dst, n * blockBytes)) {
-      scratch = commScratch(ctx, blockBytes, caller);
-      SUMMA_CUDA_CHECK(cudaMemcpyAsync(scratch, src, blockBytes,
-                                       cudaMemcpyDeviceToDevice, ctx.comm));
-      send = scratch;
-    }
-    SUMMA_NCCL_CHECK(ncclAllGather(send, reorder ? scratch : dst, block,
-                                   dataType, comm, ctx.comm));
-    if (reorder)
-      reorderBlocks(ctx, dst, scratch, n, outer,
-                    inner * static_cast<int64_t>(type.size),
-                    /*toSideBySide=*/true);
-    if (scratch)
-      poolRelease(scratch, ctx.comm, caller);
-  }
-  span.endCollective(CollectiveKind::AllGather, mask, blockBytes);
-  return finishOnComm(ctx);
-}
-
-CollectiveHandle reduceScatterImpl(Context &ctx, const char *src, char *dst,
-                                   int64_t outer, int64_t inner,
-                                   const GpuDType &type, int32_t mask,
-                                   const Group &group, int32_t kind) {
-  const char *caller = "summaRtReduceScatter";
-  int64_t n = group.size;
-  int64_t block = outer * inner;
-  int64_t blockBytes = block * static_cast<int64_t>(type.size);
-  if (n == 1) {
-    copyLocal(ctx, dst, src, blockBytes);
-    return {};
-  }
-  if (ctx.mode == CollectiveMode::Mpi) {
-    ProfileSpan span(ctx.compute);
-    throughHost(ctx, src, n * blockBytes, dst, blockBytes,
-                [&](char *hostSrc, char *hostDst) {
-                  host::reduceScatter(hostSrc, hostDst, outer, inner,
-                                      type.dtype, kind, static_cast<int>(n),
-                                      group.comm);
-                });
-    span.endCollective(CollectiveKind::ReduceScatter, mask, blockBytes);
-    return {};
-  }
-  joinCompute(ctx);
-  ProfileSpan span(ctx.comm);
-  ncclComm_t comm = ctx.comms[mask];
-  ncclDataType_t dataType = ncclType(type.dtype);
-  if (block > 0) {
-    // NCCL scatters [n, block]: a source of [outer, n * inner] with
-    // outer > 1 is reordered into scratch first; an overlapping source other
-    // than NCCL's in-place form (dst is this rank's block of src) is copied.
-    bool inPlace = outer == 1 && dst == src + group.rank * blockBytes;
-    char *scratch = nullptr;
-    if (outer != 1) {
-      scratch = commScratch(ctx, n * blockBytes, caller);
-      reorderBlocks(ctx, scratch, src, n, outer,
-                    inner * static_cast<int64_t>(type.size),
-                    /*toSideBySide=*/false);
-    } else if (!inPlace && overlaps(src, n * blockBytes, dst, blockBytes)) {
-      scratch = commScratch(ctx, n * blockBytes, caller);
-      SUMMA_CUDA_CHECK(cudaMemcpyAsync(scratch, src, n * blockBytes,
-                                       cudaMemcpyDeviceToDevice, ctx.comm));
-    }
-    SUMMA_NCCL_CHECK(ncclReduceScatter(scratch ? scratch : src, dst, block,
-                                       dataType, ncclOp(kind), comm, ctx.comm));
-    if (scratch)
-      poolRelease(scratch, ctx.comm, caller);
-  }
-  span.endCollective(CollectiveKind::ReduceScatter, mask, blockBytes);
-  return finishOnComm(ctx);
-}
-
-//===----------------------------------------------------------------------===//
-// Argument checks shared by the C ABI and the C++ API
-//===----------------------------------------------------------------------===//
-
+/// What every collective checks first: the runtime is initialised, the
+/// element type, the axes mask.
 struct Checked {
-  Context *ctx;
-  GpuDType type;
-  const Group *group;
+  Checked(const char *caller, int32_t dtype, int32_t mask)
+      : ctx(context(caller)), mask(mask) {
+    requireValid(checkDType(caller, dtype, &type, /*allowInt=*/true));
+    group = &summa::rt::groupFor(mask, caller);
+  }
+
+  Context &ctx;
+  GpuDType type = {};
+  int32_t mask;
+  const Group *group = nullptr;
 };
 
-Checked checkCommon(const char *caller, int32_t dtype, int32_t mask) {
-  Context &ctx = context(caller);
-  Checked checked{&ctx, {}, nullptr};
-  requireValid(checkDType(caller, dtype, &checked.type, /*allowInt=*/true));
-  checked.group = &summa::rt::groupFor(mask, caller);
-  return checked;
+/// A checked in-place collective (broadcast, reduce, all-reduce): `count`
+/// elements at `data`.
+struct InPlace : Checked {
+  InPlace(const char *caller, intptr_t base, int64_t offset, int64_t count,
+          int32_t dtype, int32_t mask)
+      : Checked(caller, dtype, mask), count(count) {
+    requireValid(checkBuffer(caller, "buffer", base, offset, count));
+    data = elementPointer(base, offset, type);
+  }
+
+  int64_t bytes() const { return count * static_cast<int64_t>(type.size); }
+
+  char *data = nullptr;
+  int64_t count;
+};
+
+/// A checked reshaping collective (all-gather, reduce-scatter): this
+/// member's block of [outer, inner] and the whole of n blocks; the source is
+/// the whole with `srcWhole` (reduce-scatter), the destination otherwise
+/// (all-gather).
+struct Blocks : Checked {
+  Blocks(const char *caller, intptr_t srcBase, int64_t srcOffset, bool srcWhole,
+         intptr_t dstBase, int64_t dstOffset, int64_t outer, int64_t inner,
+         int32_t dtype, int32_t mask)
+      : Checked(caller, dtype, mask), outer(outer), inner(inner) {
+    int64_t n = group->size;
+    requireValid(checkBlock(caller, outer, inner, n, &block));
+    requireValid(checkBuffer(caller, "source", srcBase, srcOffset,
+                             srcWhole ? n * block : block));
+    requireValid(checkBuffer(caller, "destination", dstBase, dstOffset,
+                             srcWhole ? block : n * block));
+    src = elementPointer(srcBase, srcOffset, type);
+    dst = elementPointer(dstBase, dstOffset, type);
+    blockBytes = block * static_cast<int64_t>(type.size);
+    srcBytes = srcWhole ? n * blockBytes : blockBytes;
+    dstBytes = srcWhole ? blockBytes : n * blockBytes;
+  }
+
+  int64_t outer, inner;
+  int64_t block = 0;
+  const char *src = nullptr;
+  char *dst = nullptr;
+  int64_t blockBytes = 0, srcBytes = 0, dstBytes = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Running checked calls
+//===----------------------------------------------------------------------===//
+
+/// What every collective over more than one rank does, profiled as `kind`
+/// over `bytes` (`async`: started by summaRt*Start). MPI mode: `viaHost()`
+/// runs it through the host staging buffer before returning. NCCL mode: the
+/// communication stream waits for the compute stream, `viaNccl(comm)` queues
+/// the collective there, and the handle completes with it.
+template <typename ViaHost, typename ViaNccl>
+CollectiveHandle runCollective(const Checked &c, CollectiveKind kind,
+                               int64_t bytes, bool async, ViaHost viaHost,
+                               ViaNccl viaNccl) {
+  Context &ctx = c.ctx;
+  if (ctx.mode == CollectiveMode::Mpi) {
+    ProfileSpan span(ctx.compute);
+    viaHost();
+    span.endCollective(kind, c.mask, bytes, async);
+    return {};
+  }
+  joinCompute(ctx);
+  ProfileSpan span(ctx.comm);
+  viaNccl(ctx.comms[c.mask]);
+  span.endCollective(kind, c.mask, bytes, async);
+  return finishOnComm(ctx);
+}
+
+/// An in-place collective: nothing for a group of one rank. MPI mode: the
+/// data goes to the staging buffer if `send`, `exchange(host)` runs there,
+/// and the result comes back if `receive`. NCCL mode: `viaNccl(comm)`, not
+/// called for zero elements.
+template <typename Exchange, typename ViaNccl>
+CollectiveHandle runInPlace(const InPlace &c, CollectiveKind kind, bool async,
+                            bool send, bool receive, Exchange exchange,
+                            ViaNccl viaNccl) {
+  if (c.group->size == 1)
+    return {};
+  int64_t bytes = c.bytes();
+  return runCollective(
+      c, kind, bytes, async,
+      [&] {
+        void *host = stagingBuffer(bytes);
+        if (send)
+          copyStaging(c.ctx, host, c.data, bytes, cudaMemcpyDeviceToHost);
+        exchange(host);
+        if (receive)
+          copyStaging(c.ctx, c.data, host, bytes, cudaMemcpyHostToDevice);
+      },
+      [&](ncclComm_t comm) {
+        if (c.count > 0)
+          viaNccl(comm);
+      });
+}
+
+/// A reshaping collective: a group of one rank copies its block. MPI mode:
+/// the source goes to the staging buffer, `exchange(hostSrc, hostDst)` runs
+/// there, the destination comes back. NCCL mode: `viaNccl(comm)`, not called
+/// for empty blocks.
+template <typename Exchange, typename ViaNccl>
+CollectiveHandle runBlocks(const Blocks &c, CollectiveKind kind,
+                           Exchange exchange, ViaNccl viaNccl) {
+  if (c.group->size == 1) {
+    copyLocal(c.ctx, c.dst, c.src, c.blockBytes);
+    return {};
+  }
+  return runCollective(
+      c, kind, c.blockBytes, /*async=*/false,
+      [&] {
+        char *host =
+            static_cast<char *>(stagingBuffer(c.srcBytes + c.dstBytes));
+        copyStaging(c.ctx, host, c.src, c.srcBytes, cudaMemcpyDeviceToHost);
+        exchange(host, host + c.srcBytes);
+        copyStaging(c.ctx, c.dst, host + c.srcBytes, c.dstBytes,
+                    cudaMemcpyHostToDevice);
+      },
+      [&](ncclComm_t comm) {
+        if (c.block > 0)
+          viaNccl(comm);
+      });
 }
 
 /// `async`: counted in the profile as a non-blocking start (summaRt*Start).
@@ -391,48 +307,135 @@ CollectiveHandle broadcastChecked(const char *caller, intptr_t base,
                                   int64_t offset, int64_t count, int32_t dtype,
                                   int32_t mask, int64_t root,
                                   bool async = false) {
-  Checked c = checkCommon(caller, dtype, mask);
-  requireValid(checkBuffer(caller, "buffer", base, offset, count));
+  InPlace c(caller, base, offset, count, dtype, mask);
   requireValid(checkRoot(caller, root, c.group->size));
-  return broadcastImpl(*c.ctx, elementPointer(base, offset, c.type), count,
-                       c.type, mask, *c.group, root, async);
+  bool isRoot = c.group->rank == root;
+  return runInPlace(
+      c, CollectiveKind::Broadcast, async, /*send=*/isRoot, /*receive=*/!isRoot,
+      [&](void *host) {
+        host::broadcast(host, count, c.type.dtype, static_cast<int>(root),
+                        c.group->comm);
+      },
+      [&](ncclComm_t comm) {
+        SUMMA_NCCL_CHECK(
+            ncclBroadcast(c.data, c.data, count, ncclType(c.type.dtype),
+                          static_cast<int>(root), comm, c.ctx.comm));
+      });
 }
 
 CollectiveHandle reduceChecked(const char *caller, intptr_t base,
                                int64_t offset, int64_t count, int32_t dtype,
                                int32_t mask, int64_t root, int32_t kind,
                                bool async = false) {
-  Checked c = checkCommon(caller, dtype, mask);
-  requireValid(checkBuffer(caller, "buffer", base, offset, count));
+  InPlace c(caller, base, offset, count, dtype, mask);
   requireValid(checkRoot(caller, root, c.group->size));
   requireValid(checkReduction(caller, kind));
-  return reduceImpl(*c.ctx, elementPointer(base, offset, c.type), count, c.type,
-                    mask, *c.group, root, kind, async);
+  return runInPlace(
+      c, CollectiveKind::Reduce, async, /*send=*/true,
+      /*receive=*/c.group->rank == root,
+      [&](void *host) {
+        host::reduce(host, count, c.type.dtype, kind, static_cast<int>(root),
+                     c.group->rank, c.group->comm);
+      },
+      [&](ncclComm_t comm) {
+        // In place: NCCL writes the receive buffer on the root only.
+        SUMMA_NCCL_CHECK(ncclReduce(c.data, c.data, count,
+                                    ncclType(c.type.dtype), ncclOp(kind),
+                                    static_cast<int>(root), comm, c.ctx.comm));
+      });
 }
 
 CollectiveHandle allReduceChecked(const char *caller, intptr_t base,
                                   int64_t offset, int64_t count, int32_t dtype,
                                   int32_t mask, int32_t kind) {
-  Checked c = checkCommon(caller, dtype, mask);
-  requireValid(checkBuffer(caller, "buffer", base, offset, count));
+  InPlace c(caller, base, offset, count, dtype, mask);
   requireValid(checkReduction(caller, kind));
-  return allReduceImpl(*c.ctx, elementPointer(base, offset, c.type), count,
-                       c.type, mask, *c.group, kind);
+  return runInPlace(
+      c, CollectiveKind::AllReduce, /*async=*/false, /*send=*/true,
+      /*receive=*/true,
+      [&](void *host) {
+        host::allReduce(host, count, c.type.dtype, kind, c.group->comm);
+      },
+      [&](ncclComm_t comm) {
+        SUMMA_NCCL_CHECK(ncclAllReduce(c.data, c.data, count,
+                                       ncclType(c.type.dtype), ncclOp(kind),
+                                       comm, c.ctx.comm));
+      });
+}
+
+/// NCCL's all-gather of a non-empty block. NCCL gathers [n, block]. Where
+/// that is not the destination's layout ([outer, n * inner] with outer > 1),
+/// gather into scratch and reorder; otherwise NCCL allows one overlap, its
+/// in-place form (src is this rank's block of dst), and any other
+/// overlapping source is copied.
+void ncclAllGatherBlocks(const Blocks &c, ncclComm_t comm) {
+  const char *caller = "summaRtAllGather";
+  Context &ctx = c.ctx;
+  int64_t n = c.group->size;
+  bool reorder = c.outer != 1;
+  bool inPlace = c.src == c.dst + c.group->rank * c.blockBytes;
+  char *scratch = nullptr;
+  const char *send = c.src;
+  if (reorder) {
+    scratch = commScratch(ctx, n * c.blockBytes, caller);
+  } else if (!inPlace &&
+             overlaps(c.src, c.blockBytes, c.dst, n * c.blockBytes)) {
+    scratch = commScratch(ctx, c.blockBytes, caller);
+    SUMMA_CUDA_CHECK(cudaMemcpyAsync(scratch, c.src, c.blockBytes,
+                                     cudaMemcpyDeviceToDevice, ctx.comm));
+    send = scratch;
+  }
+  SUMMA_NCCL_CHECK(ncclAllGather(send, reorder ? scratch : c.dst, c.block,
+                                 ncclType(c.type.dtype), comm, ctx.comm));
+  if (reorder)
+    reorderBlocks(ctx, c.dst, scratch, n, c.outer,
+                  c.inner * static_cast<int64_t>(c.type.size),
+                  /*toSideBySide=*/true);
+  if (scratch)
+    poolRelease(scratch, ctx.comm, caller);
+}
+
+/// NCCL's reduce-scatter of a non-empty block. NCCL scatters [n, block]: a
+/// source of [outer, n * inner] with outer > 1 is reordered into scratch
+/// first; an overlapping source other than NCCL's in-place form (dst is this
+/// rank's block of src) is copied.
+void ncclReduceScatterBlocks(const Blocks &c, int32_t kind, ncclComm_t comm) {
+  const char *caller = "summaRtReduceScatter";
+  Context &ctx = c.ctx;
+  int64_t n = c.group->size;
+  bool inPlace = c.outer == 1 && c.dst == c.src + c.group->rank * c.blockBytes;
+  char *scratch = nullptr;
+  if (c.outer != 1) {
+    scratch = commScratch(ctx, n * c.blockBytes, caller);
+    reorderBlocks(ctx, scratch, c.src, n, c.outer,
+                  c.inner * static_cast<int64_t>(c.type.size),
+                  /*toSideBySide=*/false);
+  } else if (!inPlace &&
+             overlaps(c.src, n * c.blockBytes, c.dst, c.blockBytes)) {
+    scratch = commScratch(ctx, n * c.blockBytes, caller);
+    SUMMA_CUDA_CHECK(cudaMemcpyAsync(scratch, c.src, n * c.blockBytes,
+                                     cudaMemcpyDeviceToDevice, ctx.comm));
+  }
+  SUMMA_NCCL_CHECK(ncclReduceScatter(scratch ? scratch : c.src, c.dst, c.block,
+                                     ncclType(c.type.dtype), ncclOp(kind), comm,
+                                     ctx.comm));
+  if (scratch)
+    poolRelease(scratch, ctx.comm, caller);
 }
 
 CollectiveHandle allGatherChecked(const char *caller, intptr_t srcBase,
                                   int64_t srcOffset, intptr_t dstBase,
                                   int64_t dstOffset, int64_t outer,
                                   int64_t inner, int32_t dtype, int32_t mask) {
-  Checked c = checkCommon(caller, dtype, mask);
-  int64_t block = 0;
-  requireValid(checkBlock(caller, outer, inner, c.group->size, &block));
-  requireValid(checkBuffer(caller, "source", srcBase, srcOffset, block));
-  requireValid(checkBuffer(caller, "destination", dstBase, dstOffset,
-                           c.group->size * block));
-  return allGatherImpl(*c.ctx, elementPointer(srcBase, srcOffset, c.type),
-                       elementPointer(dstBase, dstOffset, c.type), outer, inner,
-                       c.type, mask, *c.group);
+  Blocks c(caller, srcBase, srcOffset, /*srcWhole=*/false, dstBase, dstOffset,
+           outer, inner, dtype, mask);
+  return runBlocks(
+      c, CollectiveKind::AllGather,
+      [&](char *hostSrc, char *hostDst) {
+        host::allGather(hostSrc, hostDst, outer, inner, c.type.dtype,
+                        c.group->size, c.group->comm);
+      },
+      [&](ncclComm_t comm) { ncclAllGatherBlocks(c, comm); });
 }
 
 CollectiveHandle reduceScatterChecked(const char *caller, intptr_t srcBase,
@@ -440,16 +443,16 @@ CollectiveHandle reduceScatterChecked(const char *caller, intptr_t srcBase,
                                       int64_t dstOffset, int64_t outer,
                                       int64_t inner, int32_t dtype,
                                       int32_t mask, int32_t kind) {
-  Checked c = checkCommon(caller, dtype, mask);
-  int64_t block = 0;
-  requireValid(checkBlock(caller, outer, inner, c.group->size, &block));
-  requireValid(
-      checkBuffer(caller, "source", srcBase, srcOffset, c.group->size * block));
-  requireValid(checkBuffer(caller, "destination", dstBase, dstOffset, block));
+  Blocks c(caller, srcBase, srcOffset, /*srcWhole=*/true, dstBase, dstOffset,
+           outer, inner, dtype, mask);
   requireValid(checkReduction(caller, kind));
-  return reduceScatterImpl(*c.ctx, elementPointer(srcBase, srcOffset, c.type),
-                           elementPointer(dstBase, dstOffset, c.type), outer,
-                           inner, c.type, mask, *c.group, kind);
+  return runBlocks(
+      c, CollectiveKind::ReduceScatter,
+      [&](char *hostSrc, char *hostDst) {
+        host::reduceScatter(hostSrc, hostDst, outer, inner, c.type.dtype, kind,
+                            c.group->size, c.group->comm);
+      },
+      [&](ncclComm_t comm) { ncclReduceScatterBlocks(c, kind, comm); });
 }
 
 intptr_t address(const void *pointer) {
@@ -521,26 +524,9 @@ void summa::gpu::wait(CollectiveHandle &handle) {
 void summa::gpu::waitHost(CollectiveHandle &handle) {
   if (!handle.done)
     return;
-  Context &ctx = context("waitHost");
-  double start = summa::rt::profileClock();
-  for (int polls = 0;; ++polls) {
-    cudaError_t status = cudaEventQuery(handle.done);
-    if (status == cudaSuccess)
-      break;
-    if (status != cudaErrorNotReady)
-      cudaCallFailed("cudaEventQuery(handle.done)", __FILE__, __LINE__, status);
-    clearNotReady();
-    checkAsyncErrors();
-    if (ctx.timeoutSeconds > 0 &&
-        summa::rt::profileClock() - start > ctx.timeoutSeconds)
-      summa::rt::fatal("timed out after %g s waiting for a collective "
-                       "(SUMMA_GPU_TIMEOUT_S); a peer rank may have failed",
-                       ctx.timeoutSeconds);
-    if (polls < 1000)
-      sched_yield();
-    else
-      usleep(50);
-  }
+  summa::rt::requireInitialised("waitHost");
+  pollUntilDone([&] { return cudaEventQuery(handle.done); },
+                "cudaEventQuery(handle.done)", "a collective");
   wait(handle);
 }
 

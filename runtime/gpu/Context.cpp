@@ -42,8 +42,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 
 using namespace summa::gpu;
 using summa::rt::GridState;
@@ -54,8 +56,6 @@ namespace {
 GridState &gridState = summa::rt::grid();
 Context state;
 
-using summa::rt::mpiRunning;
-
 constexpr size_t kGemmWorkspaceBytes = size_t(32) << 20;
 
 const char *maskName(int mask) {
@@ -64,15 +64,27 @@ const char *maskName(int mask) {
   return names[mask];
 }
 
+/// The choice environment variable `name` names among `choices` (the first
+/// when it is unset or empty); any other value is fatal, `expected` saying
+/// what it may be.
+template <typename T>
+T choiceFromEnvironment(
+    const char *name, std::initializer_list<std::pair<const char *, T>> choices,
+    const char *expected) {
+  const char *value = std::getenv(name);
+  if (!value || !*value)
+    return choices.begin()->second;
+  for (const auto &[text, choice] : choices)
+    if (std::strcmp(value, text) == 0)
+      return choice;
+  summa::rt::fatal("summaRtInit: %s='%s' is neither %s", name, value, expected);
+}
+
 CollectiveMode modeFromEnvironment() {
-  const char *value = std::getenv("SUMMA_GPU_COLLECTIVES");
-  if (!value || !*value || std::strcmp(value, "nccl") == 0)
-    return CollectiveMode::Nccl;
-  if (std::strcmp(value, "mpi") == 0)
-    return CollectiveMode::Mpi;
-  summa::rt::fatal("summaRtInit: SUMMA_GPU_COLLECTIVES='%s' is neither 'nccl' "
-                   "(the default) nor 'mpi' (the one-GPU test mode)",
-                   value);
+  return choiceFromEnvironment<CollectiveMode>(
+      "SUMMA_GPU_COLLECTIVES",
+      {{"nccl", CollectiveMode::Nccl}, {"mpi", CollectiveMode::Mpi}},
+      "'nccl' (the default) nor 'mpi' (the one-GPU test mode)");
 }
 
 double timeoutFromEnvironment() {
@@ -90,15 +102,12 @@ double timeoutFromEnvironment() {
 }
 
 GemmEngine engineFromEnvironment() {
-  const char *value = std::getenv("SUMMA_GEMM");
-  if (!value || !*value || std::strcmp(value, "cublaslt") == 0 ||
-      std::strcmp(value, "lt") == 0)
-    return GemmEngine::CublasLt;
-  if (std::strcmp(value, "cublas") == 0)
-    return GemmEngine::Cublas;
-  summa::rt::fatal("summaRtInit: SUMMA_GEMM='%s' is neither 'cublaslt' (the "
-                   "default) nor 'cublas'",
-                   value);
+  return choiceFromEnvironment<GemmEngine>(
+      "SUMMA_GEMM",
+      {{"cublaslt", GemmEngine::CublasLt},
+       {"lt", GemmEngine::CublasLt},
+       {"cublas", GemmEngine::Cublas}},
+      "'cublaslt' (the default) nor 'cublas'");
 }
 
 /// The distinct NCCL communicators, world last (for destruction order).
@@ -276,14 +285,15 @@ void summa::gpu::checkAsyncErrors() {
   }
 }
 
-void summa::gpu::waitStream(cudaStream_t stream, const char *what) {
+void summa::gpu::pollUntilDone(const std::function<cudaError_t()> &query,
+                               const char *call, const char *what) {
   double start = summa::rt::profileClock();
   for (int polls = 0;; ++polls) {
-    cudaError_t status = cudaStreamQuery(stream);
+    cudaError_t status = query();
     if (status == cudaSuccess)
       return;
     if (status != cudaErrorNotReady)
-      cudaCallFailed("cudaStreamQuery(stream)", __FILE__, __LINE__, status);
+      cudaCallFailed(call, __FILE__, __LINE__, status);
     clearNotReady();
     checkAsyncErrors();
     if (state.timeoutSeconds > 0 &&
@@ -297,6 +307,11 @@ void summa::gpu::waitStream(cudaStream_t stream, const char *what) {
     else
       usleep(50);
   }
+}
+
+void summa::gpu::waitStream(cudaStream_t stream, const char *what) {
+  pollUntilDone([&] { return cudaStreamQuery(stream); },
+                "cudaStreamQuery(stream)", what);
 }
 
 void summa::gpu::abortCommunicators() {
@@ -474,16 +489,9 @@ void ProfileSpan::endMatmul(int64_t flops) {
 //===----------------------------------------------------------------------===//
 
 void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
+  if (summa::rt::alreadyInitialised(q, d))
+    return;
   GridState &g = gridState;
-  if (g.initialised) {
-    if (g.q == q && g.d == d)
-      return;
-    summa::rt::fatal(
-        "summaRtInit: the runtime is already initialised for grid "
-        "[%lld,%lld,%lld] and cannot be re-initialised for [%lld,%lld,%lld]",
-        (long long)g.q, (long long)g.q, (long long)g.d, (long long)q,
-        (long long)q, (long long)d);
-  }
 
   // Before any GPU is touched: MPI, the grid and the world size, as on the
   // CPU. From here a fatal error also aborts this rank's NCCL communicators.
@@ -555,12 +563,7 @@ void summaRtFinalize(void) {
     SUMMA_CUDA_CHECK(cudaFreeHost(state.staging));
 
   state = Context();
-  bool finalizeMpi = gridState.finalizeMpi;
-  gridState = GridState();
-  if (finalizeMpi && mpiRunning())
-    MPI_Finalize();
-  if (!profileWritten)
-    std::exit(1);
+  summa::rt::finishFinalize(profileWritten);
 }
 
 void summaRtSynchronize(void) { summa::gpu::synchronize(); }

@@ -100,20 +100,21 @@ void copy(void *dst, const void *src, size_t bytes) {
                                    computeStream()));
 }
 
-void toHost(void *host, const void *buffer, size_t bytes) {
+/// A copy between the host and the device, complete on return.
+void copyAndWait(void *dst, const void *src, size_t bytes,
+                 cudaMemcpyKind kind) {
   if (bytes == 0)
     return;
-  SUMMA_CUDA_CHECK(cudaMemcpyAsync(host, buffer, bytes, cudaMemcpyDeviceToHost,
-                                   computeStream()));
+  SUMMA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, computeStream()));
   synchronize();
 }
 
+void toHost(void *host, const void *buffer, size_t bytes) {
+  copyAndWait(host, buffer, bytes, cudaMemcpyDeviceToHost);
+}
+
 void fromHost(void *buffer, const void *host, size_t bytes) {
-  if (bytes == 0)
-    return;
-  SUMMA_CUDA_CHECK(cudaMemcpyAsync(buffer, host, bytes, cudaMemcpyHostToDevice,
-                                   computeStream()));
-  synchronize();
+  copyAndWait(buffer, host, bytes, cudaMemcpyHostToDevice);
 }
 
 /// Waits for the device (polling NCCL for errors) and resolves the

@@ -26,29 +26,37 @@
 
 using summa::rt::baseName;
 
+namespace {
+/// "<library> call `<expr>` failed at <file>:<line>: <error><separator>
+/// <detail>".
+[[noreturn]] void callFailed(const char *library, const char *expr,
+                             const char *file, int line, const char *error,
+                             const char *separator, const char *detail) {
+  summa::rt::fatal("%s call `%s` failed at %s:%d: %s%s%s", library, expr,
+                   baseName(file), line, error, separator, detail);
+}
+} // namespace
+
 void summa::gpu::cudaCallFailed(const char *expr, const char *file, int line,
                                 int error) {
   auto status = static_cast<cudaError_t>(error);
-  summa::rt::fatal("CUDA call `%s` failed at %s:%d: %s: %s", expr,
-                   baseName(file), line, cudaGetErrorName(status),
-                   cudaGetErrorString(status));
+  callFailed("CUDA", expr, file, line, cudaGetErrorName(status), ": ",
+             cudaGetErrorString(status));
 }
 
 void summa::gpu::cublasCallFailed(const char *expr, const char *file, int line,
                                   int status) {
   auto value = static_cast<cublasStatus_t>(status);
-  summa::rt::fatal("cuBLAS call `%s` failed at %s:%d: %s: %s", expr,
-                   baseName(file), line, cublasGetStatusName(value),
-                   cublasGetStatusString(value));
+  callFailed("cuBLAS", expr, file, line, cublasGetStatusName(value), ": ",
+             cublasGetStatusString(value));
 }
 
 void summa::gpu::ncclCallFailed(const char *expr, const char *file, int line,
                                 int result) {
   auto value = static_cast<ncclResult_t>(result);
   const char *detail = ncclGetLastError(nullptr);
-  summa::rt::fatal("NCCL call `%s` failed at %s:%d: %s%s%s", expr,
-                   baseName(file), line, ncclGetErrorString(value),
-                   detail && *detail ? "; " : "", detail ? detail : "");
+  callFailed("NCCL", expr, file, line, ncclGetErrorString(value),
+             detail && *detail ? "; " : "", detail ? detail : "");
 }
 
 void summa::gpu::fatalMessage(const std::string &message) {

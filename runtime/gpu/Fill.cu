@@ -71,31 +71,31 @@ void launchFill(void *data, const TileMap &map, uint64_t seed, int32_t tensor,
           static_cast<T *>(data), map, seed, tensor, scale, nonnegative);
   SUMMA_CUDA_CHECK(cudaGetLastError());
 }
+
+/// launchFill for the element type `dtype`.
+using FillLauncher = void (*)(void *, const TileMap &, uint64_t, int32_t,
+                              double, bool, cudaStream_t);
+FillLauncher fillLauncher(int32_t dtype) {
+  switch (dtype) {
+  case SUMMA_DT_F64:
+    return launchFill<double>;
+  case SUMMA_DT_F16:
+    return launchFill<__half>;
+  case SUMMA_DT_BF16:
+    return launchFill<__nv_bfloat16>;
+  case SUMMA_DT_I64:
+    return launchFill<int64_t>;
+  case SUMMA_DT_I32:
+    return launchFill<int32_t>;
+  default:
+    return launchFill<float>;
+  }
+}
 } // namespace
 
 void summa::gpu::fillInputOnDevice(void *data, int32_t dtype,
                                    const TileMap &map, uint64_t seed,
                                    int32_t tensor, double scale,
                                    bool nonnegative, cudaStream_t stream) {
-  switch (dtype) {
-  case SUMMA_DT_F64:
-    launchFill<double>(data, map, seed, tensor, scale, nonnegative, stream);
-    break;
-  case SUMMA_DT_F16:
-    launchFill<__half>(data, map, seed, tensor, scale, nonnegative, stream);
-    break;
-  case SUMMA_DT_BF16:
-    launchFill<__nv_bfloat16>(data, map, seed, tensor, scale, nonnegative,
-                              stream);
-    break;
-  case SUMMA_DT_I64:
-    launchFill<int64_t>(data, map, seed, tensor, scale, nonnegative, stream);
-    break;
-  case SUMMA_DT_I32:
-    launchFill<int32_t>(data, map, seed, tensor, scale, nonnegative, stream);
-    break;
-  default:
-    launchFill<float>(data, map, seed, tensor, scale, nonnegative, stream);
-    break;
-  }
+  fillLauncher(dtype)(data, map, seed, tensor, scale, nonnegative, stream);
 }

@@ -46,28 +46,21 @@ inline void requireValid(const std::string &error) {
 
 } // namespace summa::gpu
 
-#define SUMMA_CUDA_CHECK(expr)                                                 \
+/// Evaluates a CUDA, cuBLAS or NCCL call and, unless it returns 0 (success
+/// in all three libraries), reports it through `failed` (one of the
+/// *CallFailed above) with its text, `text`.
+#define SUMMA_GPU_CALL_CHECK(expr, text, failed)                               \
   do {                                                                         \
-    int summaCudaStatus = static_cast<int>(expr);                              \
-    if (summaCudaStatus != 0 /* cudaSuccess */)                                \
-      ::summa::gpu::cudaCallFailed(#expr, __FILE__, __LINE__,                  \
-                                   summaCudaStatus);                           \
+    int summaGpuStatus = static_cast<int>(expr);                               \
+    if (summaGpuStatus != 0)                                                   \
+      ::summa::gpu::failed(text, __FILE__, __LINE__, summaGpuStatus);          \
   } while (false)
 
+// The call's text is taken here, before its macros (cublas_v2.h renames
+// cublasCreate to cublasCreate_v2, ...) are expanded.
+#define SUMMA_CUDA_CHECK(expr) SUMMA_GPU_CALL_CHECK(expr, #expr, cudaCallFailed)
 #define SUMMA_CUBLAS_CHECK(expr)                                               \
-  do {                                                                         \
-    int summaCublasStatus = static_cast<int>(expr);                            \
-    if (summaCublasStatus != 0 /* CUBLAS_STATUS_SUCCESS */)                    \
-      ::summa::gpu::cublasCallFailed(#expr, __FILE__, __LINE__,                \
-                                     summaCublasStatus);                       \
-  } while (false)
-
-#define SUMMA_NCCL_CHECK(expr)                                                 \
-  do {                                                                         \
-    int summaNcclResult = static_cast<int>(expr);                              \
-    if (summaNcclResult != 0 /* ncclSuccess */)                                \
-      ::summa::gpu::ncclCallFailed(#expr, __FILE__, __LINE__,                  \
-                                   summaNcclResult);                           \
-  } while (false)
+  SUMMA_GPU_CALL_CHECK(expr, #expr, cublasCallFailed)
+#define SUMMA_NCCL_CHECK(expr) SUMMA_GPU_CALL_CHECK(expr, #expr, ncclCallFailed)
 
 #endif // SUMMA_RUNTIME_GPU_GPUCHECK_H

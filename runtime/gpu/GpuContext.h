@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,8 +81,13 @@ inline void clearNotReady() {
   (void)last;
 }
 
-/// Blocks the host until `stream` is idle, polling NCCL for asynchronous
-/// errors; `what` names the wait in a timeout message.
+/// Blocks the host until `query()` (a cudaStreamQuery or cudaEventQuery,
+/// named `call` in the message if it fails) reports the work done, polling
+/// NCCL for asynchronous errors and honouring SUMMA_GPU_TIMEOUT_S; `what`
+/// names the wait in a timeout message.
+void pollUntilDone(const std::function<cudaError_t()> &query, const char *call,
+                   const char *what);
+/// Blocks the host until `stream` is idle (pollUntilDone).
 void waitStream(cudaStream_t stream, const char *what);
 /// Aborts every rank if an NCCL communicator reports an asynchronous error.
 void checkAsyncErrors();

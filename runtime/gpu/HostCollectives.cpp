@@ -80,18 +80,7 @@ void summa::gpu::host::reduce16(int32_t dtype, int32_t kind, const uint16_t *in,
 }
 
 MPI_Datatype summa::gpu::host::mpiType(int32_t dtype) {
-  switch (dtype) {
-  case SUMMA_DT_F32:
-    return MPI_FLOAT;
-  case SUMMA_DT_F64:
-    return MPI_DOUBLE;
-  case SUMMA_DT_I64:
-    return MPI_INT64_T;
-  case SUMMA_DT_I32:
-    return MPI_INT32_T;
-  default:
-    return MPI_UINT16_T;
-  }
+  return summa::rt::mpiElementType(dtype);
 }
 
 MPI_Op summa::gpu::host::mpiOp(int32_t dtype, int32_t kind) {
