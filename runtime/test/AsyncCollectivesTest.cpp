@@ -24,54 +24,59 @@ using summa::rt::CollectiveKind;
 
 namespace {
 
-constexpr int32_t kRow = 1 << SUMMA_AXIS_ROW;
-constexpr int32_t kCol = 1 << SUMMA_AXIS_COL;
-constexpr int32_t kDepth = 1 << SUMMA_AXIS_DEPTH;
-
-double valueOf(int64_t rank, int64_t e) { return (rank + 1) * 100 + e % 97; }
-double prodValueOf(int64_t rank, int64_t e) { return 1 + (rank + e) % 2; }
-double contribution(int32_t kind, int64_t rank, int64_t e) {
-  return kind == SUMMA_RED_PROD ? prodValueOf(rank, e) : valueOf(rank, e);
-}
-
 const int32_t kKinds[] = {SUMMA_RED_SUM, SUMMA_RED_MAX, SUMMA_RED_MIN,
                           SUMMA_RED_PROD};
-
-std::vector<int64_t> rootsOf(const GroupView &group) {
-  if (group.size() == 1)
-    return {0};
-  return {0, group.size() - 1};
-}
-
-constexpr int64_t kOffset = 3;
-constexpr int64_t kGuard = 2;
-constexpr double kSentinel = -7;
 
 /// This rank's broadcast buffer: its own values, between sentinels.
 template <typename T>
 std::vector<T> broadcastInput(int64_t count, int64_t salt = 0) {
-  std::vector<T> buffer(kOffset + count + kGuard, T(kSentinel));
-  for (int64_t e = 0; e < count; ++e)
-    buffer[kOffset + e] = T(valueOf(summaRtWorldRank(), e + salt));
-  return buffer;
+  int64_t me = summaRtWorldRank();
+  return guardedBuffer<T>(count,
+                          [&](int64_t e) { return valueOf(me, e + salt); });
 }
 
 template <typename T>
 std::vector<T> reduceInput(int64_t count, int32_t kind) {
-  std::vector<T> buffer(kOffset + count + kGuard, T(kSentinel));
-  for (int64_t e = 0; e < count; ++e)
-    buffer[kOffset + e] = T(contribution(kind, summaRtWorldRank(), e));
-  return buffer;
+  int64_t me = summaRtWorldRank();
+  return guardedBuffer<T>(count,
+                          [&](int64_t e) { return contribution(kind, me, e); });
 }
 
 /// The expected broadcast result: the root's values.
 template <typename T>
 std::vector<T> broadcastExpected(const GroupView &group, int64_t root,
                                  int64_t count, int64_t salt = 0) {
-  std::vector<T> expected(kOffset + count + kGuard, T(kSentinel));
-  for (int64_t e = 0; e < count; ++e)
-    expected[kOffset + e] = T(valueOf(group.members[root], e + salt));
-  return expected;
+  int64_t from = group.members[root];
+  return guardedBuffer<T>(count,
+                          [&](int64_t e) { return valueOf(from, e + salt); });
+}
+
+/// Starts a broadcast of the payload of `buffer` (`count` elements after
+/// kOffset); returns its handle.
+template <typename T>
+int64_t startBroadcast(std::vector<T> &buffer, int64_t count, int32_t mask,
+                       int64_t root) {
+  return summaRtBroadcastStart(address(buffer.data()), kOffset, count,
+                               dtypeOf<T>(), mask, root);
+}
+
+/// Starts a reduce of the payload of `buffer`; returns its handle.
+template <typename T>
+int64_t startReduce(std::vector<T> &buffer, int64_t count, int32_t mask,
+                    int64_t root, int32_t kind) {
+  return summaRtReduceStart(address(buffer.data()), kOffset, count,
+                            dtypeOf<T>(), mask, root, kind);
+}
+
+/// This rank's reduceInput after the blocking reduce: what the non-blocking
+/// one must leave.
+template <typename T>
+std::vector<T> blockingReduce(int64_t count, int32_t mask, int64_t root,
+                              int32_t kind) {
+  std::vector<T> buffer = reduceInput<T>(count, kind);
+  summaRtReduce(address(buffer.data()), kOffset, count, dtypeOf<T>(), mask,
+                root, kind);
+  return buffer;
 }
 
 /// Whether a start over `mask` puts something in flight.
@@ -106,52 +111,42 @@ private:
 TYPED_TEST(AsyncCollectivesTest, BroadcastMatchesBlocking) {
   using T = TypeParam;
   const int64_t count = 37;
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
-    for (int64_t root : rootsOf(group)) {
-      SCOPED_TRACE(std::string("mask ") + mask.name + ", root " +
-                   std::to_string(root));
+  forEachMask([&](int32_t mask, const GroupView &group) {
+    forEachRoot(group, [&](int64_t root) {
       std::vector<T> blocking = broadcastInput<T>(count);
       summaRtBroadcast(address(blocking.data()), kOffset, count, dtypeOf<T>(),
-                       mask.mask, root);
+                       mask, root);
       std::vector<T> async = broadcastInput<T>(count);
-      int64_t handle = summaRtBroadcastStart(
-          address(async.data()), kOffset, count, dtypeOf<T>(), mask.mask, root);
-      expectHandle(handle, mask.mask);
+      int64_t handle = startBroadcast(async, count, mask, root);
+      expectHandle(handle, mask);
       summaRtWait(handle);
       EXPECT_TRUE(sameElements(async, blocking));
       EXPECT_TRUE(
           sameElements(async, broadcastExpected<T>(group, root, count)));
-    }
-  }
+    });
+  });
 }
 
 TYPED_TEST(AsyncCollectivesTest, ReduceMatchesBlocking) {
   using T = TypeParam;
   const int64_t count = 29;
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     for (int32_t kind : kKinds) {
-      for (int64_t root : rootsOf(group)) {
-        SCOPED_TRACE(std::string("mask ") + mask.name + ", kind " +
-                     std::to_string(kind) + ", root " + std::to_string(root));
-        std::vector<T> blocking = reduceInput<T>(count, kind);
-        summaRtReduce(address(blocking.data()), kOffset, count, dtypeOf<T>(),
-                      mask.mask, root, kind);
+      SCOPED_TRACE("kind " + std::to_string(kind));
+      forEachRoot(group, [&](int64_t root) {
+        std::vector<T> blocking = blockingReduce<T>(count, mask, root, kind);
         std::vector<T> async = reduceInput<T>(count, kind);
-        int64_t handle =
-            summaRtReduceStart(address(async.data()), kOffset, count,
-                               dtypeOf<T>(), mask.mask, root, kind);
-        expectHandle(handle, mask.mask);
+        int64_t handle = startReduce(async, count, mask, root, kind);
+        expectHandle(handle, mask);
         summaRtWait(handle);
         EXPECT_TRUE(sameElements(async, blocking));
         // Non-roots keep their contribution.
         if (group.index != root) {
           EXPECT_TRUE(sameElements(async, reduceInput<T>(count, kind)));
         }
-      }
+      });
     }
-  }
+  });
 }
 
 TYPED_TEST(AsyncCollectivesTest, ChunkedMatchesBlocking) {
@@ -160,25 +155,18 @@ TYPED_TEST(AsyncCollectivesTest, ChunkedMatchesBlocking) {
   using T = TypeParam;
   ChunkLimit limit(7);
   const int64_t count = 52;
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     int64_t root = group.size() - 1;
-    SCOPED_TRACE(std::string("mask ") + mask.name);
     std::vector<T> bcast = broadcastInput<T>(count);
-    int64_t b = summaRtBroadcastStart(address(bcast.data()), kOffset, count,
-                                      dtypeOf<T>(), mask.mask, root);
+    int64_t b = startBroadcast(bcast, count, mask, root);
     std::vector<T> red = reduceInput<T>(count, SUMMA_RED_SUM);
-    int64_t r =
-        summaRtReduceStart(address(red.data()), kOffset, count, dtypeOf<T>(),
-                           mask.mask, root, SUMMA_RED_SUM);
+    int64_t r = startReduce(red, count, mask, root, SUMMA_RED_SUM);
     summaRtWait(r);
     summaRtWait(b);
     EXPECT_TRUE(sameElements(bcast, broadcastExpected<T>(group, root, count)));
-    std::vector<T> blocking = reduceInput<T>(count, SUMMA_RED_SUM);
-    summaRtReduce(address(blocking.data()), kOffset, count, dtypeOf<T>(),
-                  mask.mask, root, SUMMA_RED_SUM);
-    EXPECT_TRUE(sameElements(red, blocking));
-  }
+    EXPECT_TRUE(
+        sameElements(red, blockingReduce<T>(count, mask, root, SUMMA_RED_SUM)));
+  });
 }
 
 TYPED_TEST(AsyncCollectivesTest, InFlightOnDifferentGroups) {
@@ -192,15 +180,13 @@ TYPED_TEST(AsyncCollectivesTest, InFlightOnDifferentGroups) {
   for (size_t m = 0; m < masks.size(); ++m) {
     GroupView group = groupOf(masks[m].mask);
     bcasts.push_back(broadcastInput<T>(count, m));
-    handles.push_back(summaRtBroadcastStart(address(bcasts.back().data()),
-                                            kOffset, count, dtypeOf<T>(),
-                                            masks[m].mask, group.size() - 1));
+    handles.push_back(
+        startBroadcast(bcasts.back(), count, masks[m].mask, group.size() - 1));
   }
   for (size_t m = 0; m < masks.size(); ++m) {
     reds.push_back(reduceInput<T>(count, SUMMA_RED_MAX));
-    handles.push_back(summaRtReduceStart(address(reds.back().data()), kOffset,
-                                         count, dtypeOf<T>(), masks[m].mask, 0,
-                                         SUMMA_RED_MAX));
+    handles.push_back(
+        startReduce(reds.back(), count, masks[m].mask, 0, SUMMA_RED_MAX));
   }
   // Distinct, increasing handles for everything in flight.
   std::vector<int64_t> issued;
@@ -217,10 +203,8 @@ TYPED_TEST(AsyncCollectivesTest, InFlightOnDifferentGroups) {
     GroupView group = groupOf(masks[m].mask);
     EXPECT_TRUE(sameElements(
         bcasts[m], broadcastExpected<T>(group, group.size() - 1, count, m)));
-    std::vector<T> blocking = reduceInput<T>(count, SUMMA_RED_MAX);
-    summaRtReduce(address(blocking.data()), kOffset, count, dtypeOf<T>(),
-                  masks[m].mask, 0, SUMMA_RED_MAX);
-    EXPECT_TRUE(sameElements(reds[m], blocking));
+    EXPECT_TRUE(sameElements(
+        reds[m], blockingReduce<T>(count, masks[m].mask, 0, SUMMA_RED_MAX)));
   }
 }
 
@@ -230,21 +214,15 @@ TYPED_TEST(AsyncCollectivesTest, InFlightOnTheSameGroup) {
   // last), waited for in reverse order.
   using T = TypeParam;
   const int64_t count = 31;
-  for (const MaskCase &mask : allMasks()) {
-    SCOPED_TRACE(std::string("mask ") + mask.name);
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     int64_t last = group.size() - 1;
     std::vector<T> first = broadcastInput<T>(count, 1);
     std::vector<T> reduced = reduceInput<T>(count, SUMMA_RED_SUM);
     std::vector<T> second = broadcastInput<T>(count, 2);
-    int64_t h1 = summaRtBroadcastStart(address(first.data()), kOffset, count,
-                                       dtypeOf<T>(), mask.mask, 0);
-    int64_t h2 =
-        summaRtReduceStart(address(reduced.data()), kOffset, count,
-                           dtypeOf<T>(), mask.mask, last, SUMMA_RED_SUM);
-    int64_t h3 = summaRtBroadcastStart(address(second.data()), kOffset, count,
-                                       dtypeOf<T>(), mask.mask, last);
-    if (inFlight(mask.mask)) {
+    int64_t h1 = startBroadcast(first, count, mask, 0);
+    int64_t h2 = startReduce(reduced, count, mask, last, SUMMA_RED_SUM);
+    int64_t h3 = startBroadcast(second, count, mask, last);
+    if (inFlight(mask)) {
       EXPECT_LT(h1, h2);
       EXPECT_LT(h2, h3);
     }
@@ -254,26 +232,23 @@ TYPED_TEST(AsyncCollectivesTest, InFlightOnTheSameGroup) {
     EXPECT_TRUE(sameElements(first, broadcastExpected<T>(group, 0, count, 1)));
     EXPECT_TRUE(
         sameElements(second, broadcastExpected<T>(group, last, count, 2)));
-    std::vector<T> blocking = reduceInput<T>(count, SUMMA_RED_SUM);
-    summaRtReduce(address(blocking.data()), kOffset, count, dtypeOf<T>(),
-                  mask.mask, last, SUMMA_RED_SUM);
-    EXPECT_TRUE(sameElements(reduced, blocking));
-  }
+    EXPECT_TRUE(sameElements(
+        reduced, blockingReduce<T>(count, mask, last, SUMMA_RED_SUM)));
+  });
 }
 
 TYPED_TEST(AsyncCollectivesTest, ZeroElements) {
   // count == 0 is still a collective over a larger group: a real handle.
   using T = TypeParam;
-  for (const MaskCase &mask : allMasks()) {
-    SCOPED_TRACE(std::string("mask ") + mask.name);
-    int64_t b = summaRtBroadcastStart(0, 0, 0, dtypeOf<T>(), mask.mask, 0);
+  forEachMask([&](int32_t mask, const GroupView &) {
+    int64_t b = summaRtBroadcastStart(0, 0, 0, dtypeOf<T>(), mask, 0);
     int64_t r =
-        summaRtReduceStart(0, 0, 0, dtypeOf<T>(), mask.mask, 0, SUMMA_RED_MAX);
-    expectHandle(b, mask.mask);
-    expectHandle(r, mask.mask);
+        summaRtReduceStart(0, 0, 0, dtypeOf<T>(), mask, 0, SUMMA_RED_MAX);
+    expectHandle(b, mask);
+    expectHandle(r, mask);
     summaRtWait(b);
     summaRtWait(r);
-  }
+  });
 }
 
 TEST(AsyncCollectivesGroupTest, GroupOfOneReturnsZero) {
@@ -282,28 +257,24 @@ TEST(AsyncCollectivesGroupTest, GroupOfOneReturnsZero) {
   // ([2, 2, 2]) only the no-op waits of 0 are checked.
   summa::rt::resetProfile();
   float data[4] = {1, 2, 3, 4};
-  for (const MaskCase &mask : allMasks()) {
-    if (inFlight(mask.mask))
-      continue;
-    SCOPED_TRACE(std::string("mask ") + mask.name);
-    EXPECT_EQ(
-        summaRtBroadcastStart(address(data), 0, 4, SUMMA_DT_F32, mask.mask, 0),
-        0);
-    EXPECT_EQ(summaRtReduceStart(address(data), 0, 4, SUMMA_DT_F32, mask.mask,
-                                 0, SUMMA_RED_SUM),
+  forEachMask([&](int32_t mask, const GroupView &) {
+    if (inFlight(mask))
+      return;
+    EXPECT_EQ(summaRtBroadcastStart(address(data), 0, 4, SUMMA_DT_F32, mask, 0),
+              0);
+    EXPECT_EQ(summaRtReduceStart(address(data), 0, 4, SUMMA_DT_F32, mask, 0,
+                                 SUMMA_RED_SUM),
               0);
     // Nothing moved, nothing counted.
     EXPECT_EQ(data[0], 1);
     EXPECT_EQ(data[3], 4);
-    EXPECT_EQ(summa::rt::profileSnapshot()
-                  .get(CollectiveKind::Broadcast, mask.mask)
-                  .count,
-              0);
-    EXPECT_EQ(summa::rt::profileSnapshot()
-                  .get(CollectiveKind::Reduce, mask.mask)
-                  .count,
-              0);
-  }
+    EXPECT_EQ(
+        summa::rt::profileSnapshot().get(CollectiveKind::Broadcast, mask).count,
+        0);
+    EXPECT_EQ(
+        summa::rt::profileSnapshot().get(CollectiveKind::Reduce, mask).count,
+        0);
+  });
   summaRtWait(0);
   summaRtWait(0);
   summa::rt::resetProfile();

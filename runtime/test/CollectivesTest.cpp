@@ -18,12 +18,6 @@ using namespace summa::test;
 
 namespace {
 
-/// The value that world rank `rank` contributes at element `e`.
-double valueOf(int64_t rank, int64_t e) { return (rank + 1) * 100 + e % 97; }
-
-/// Values in {1, 2}, so that products over 9 ranks stay exact.
-double prodValueOf(int64_t rank, int64_t e) { return 1 + (rank + e) % 2; }
-
 struct KindCase {
   int32_t kind;
   const char *name;
@@ -32,10 +26,6 @@ const KindCase kKinds[] = {{SUMMA_RED_SUM, "sum"},
                            {SUMMA_RED_MAX, "max"},
                            {SUMMA_RED_MIN, "min"},
                            {SUMMA_RED_PROD, "prod"}};
-
-double contribution(int32_t kind, int64_t rank, int64_t e) {
-  return kind == SUMMA_RED_PROD ? prodValueOf(rank, e) : valueOf(rank, e);
-}
 
 /// The reduction of every member's contribution at element `e`.
 double reduced(int32_t kind, const GroupView &group, int64_t e) {
@@ -59,10 +49,16 @@ double reduced(int32_t kind, const GroupView &group, int64_t e) {
   return result;
 }
 
-std::vector<int64_t> rootsOf(const GroupView &group) {
-  if (group.size() == 1)
-    return {0};
-  return {0, group.size() - 1};
+/// Runs `check(mask, group, kind)` for every mask and reduction kind, under
+/// traces naming them.
+template <typename Check>
+void forEachMaskAndKind(Check check) {
+  forEachMask([&](int32_t mask, const GroupView &group) {
+    for (const KindCase &kind : kKinds) {
+      SCOPED_TRACE(kind.name);
+      check(mask, group, kind.kind);
+    }
+  });
 }
 
 template <typename T>
@@ -70,10 +66,31 @@ class CollectivesTest : public ::testing::Test {};
 using ElementTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(CollectivesTest, ElementTypes);
 
-/// Elements before and after the payload must survive every call.
-constexpr int64_t kOffset = 3;
-constexpr int64_t kGuard = 2;
-constexpr double kSentinel = -7;
+/// Runs `call` on the address of a guarded buffer of `count` elements
+/// `mine(e)`; afterwards the payload must be `want(e)` and the sentinels
+/// around it unchanged.
+template <typename T, typename Mine, typename Want, typename Call>
+void checkInPlace(int64_t count, Mine mine, Want want, Call call) {
+  std::vector<T> buffer = guardedBuffer<T>(count, mine);
+  call(address(buffer.data()));
+  EXPECT_TRUE(sameElements(buffer, guardedBuffer<T>(count, want)));
+}
+
+/// Runs `call` on the addresses of a source of `srcCount` elements (this
+/// rank's values after kOffset sentinels) and of a guarded destination of
+/// `dstCount` elements; afterwards the destination's payload must be
+/// `want(e)`, its sentinels and the whole source unchanged.
+template <typename T, typename Want, typename Call>
+void checkSourceToDestination(int64_t srcCount, int64_t dstCount, Want want,
+                              Call call) {
+  std::vector<T> src =
+      guardedBuffer<T>(srcCount, valuesOf(summaRtWorldRank()), 0);
+  std::vector<T> dst(kOffset + dstCount + kGuard, T(kSentinel));
+  std::vector<T> srcCopy = src;
+  call(address(src.data()), address(dst.data()));
+  EXPECT_TRUE(sameElements(dst, guardedBuffer<T>(dstCount, want)));
+  EXPECT_TRUE(sameElements(src, srcCopy)) << "the source was modified";
+}
 
 } // namespace
 
@@ -81,98 +98,69 @@ TYPED_TEST(CollectivesTest, Broadcast) {
   using T = TypeParam;
   const int64_t count = 37;
   int64_t me = summaRtWorldRank();
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
-    for (int64_t root : rootsOf(group)) {
-      SCOPED_TRACE(std::string("mask ") + mask.name + ", root " +
-                   std::to_string(root));
-      std::vector<T> buffer(kOffset + count + kGuard, T(kSentinel));
-      std::vector<T> expected = buffer;
-      for (int64_t e = 0; e < count; ++e) {
-        buffer[kOffset + e] = T(valueOf(me, e));
-        expected[kOffset + e] = T(valueOf(group.members[root], e));
-      }
-      summaRtBroadcast(address(buffer.data()), kOffset, count, dtypeOf<T>(),
-                       mask.mask, root);
-      EXPECT_TRUE(sameElements(buffer, expected));
-    }
-  }
+  forEachMask([&](int32_t mask, const GroupView &group) {
+    forEachRoot(group, [&](int64_t root) {
+      checkInPlace<T>(count, valuesOf(me), valuesOf(group.members[root]),
+                      [&](intptr_t buffer) {
+                        summaRtBroadcast(buffer, kOffset, count, dtypeOf<T>(),
+                                         mask, root);
+                      });
+    });
+  });
 }
 
 TYPED_TEST(CollectivesTest, Reduce) {
   using T = TypeParam;
   const int64_t count = 29;
   int64_t me = summaRtWorldRank();
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
-    for (const KindCase &kind : kKinds) {
-      for (int64_t root : rootsOf(group)) {
-        SCOPED_TRACE(std::string("mask ") + mask.name + ", " + kind.name +
-                     ", root " + std::to_string(root));
-        std::vector<T> buffer(kOffset + count + kGuard, T(kSentinel));
-        for (int64_t e = 0; e < count; ++e)
-          buffer[kOffset + e] = T(contribution(kind.kind, me, e));
-        // Non-roots keep their contribution.
-        std::vector<T> expected = buffer;
-        if (group.index == root)
-          for (int64_t e = 0; e < count; ++e)
-            expected[kOffset + e] = T(reduced(kind.kind, group, e));
-        summaRtReduce(address(buffer.data()), kOffset, count, dtypeOf<T>(),
-                      mask.mask, root, kind.kind);
-        EXPECT_TRUE(sameElements(buffer, expected));
-      }
-    }
-  }
+  forEachMaskAndKind([&](int32_t mask, const GroupView &group, int32_t kind) {
+    auto mine = [&](int64_t e) { return contribution(kind, me, e); };
+    forEachRoot(group, [&](int64_t root) {
+      // Non-roots keep their contribution.
+      auto want = [&](int64_t e) {
+        return group.index == root ? reduced(kind, group, e) : mine(e);
+      };
+      checkInPlace<T>(count, mine, want, [&](intptr_t buffer) {
+        summaRtReduce(buffer, kOffset, count, dtypeOf<T>(), mask, root, kind);
+      });
+    });
+  });
 }
 
 TYPED_TEST(CollectivesTest, AllReduce) {
   using T = TypeParam;
   const int64_t count = 41;
   int64_t me = summaRtWorldRank();
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
-    for (const KindCase &kind : kKinds) {
-      SCOPED_TRACE(std::string("mask ") + mask.name + ", " + kind.name);
-      std::vector<T> buffer(kOffset + count + kGuard, T(kSentinel));
-      std::vector<T> expected = buffer;
-      for (int64_t e = 0; e < count; ++e) {
-        buffer[kOffset + e] = T(contribution(kind.kind, me, e));
-        expected[kOffset + e] = T(reduced(kind.kind, group, e));
-      }
-      summaRtAllReduce(address(buffer.data()), kOffset, count, dtypeOf<T>(),
-                       mask.mask, kind.kind);
-      EXPECT_TRUE(sameElements(buffer, expected));
-    }
-  }
+  forEachMaskAndKind([&](int32_t mask, const GroupView &group, int32_t kind) {
+    checkInPlace<T>(
+        count, [&](int64_t e) { return contribution(kind, me, e); },
+        [&](int64_t e) { return reduced(kind, group, e); },
+        [&](intptr_t buffer) {
+          summaRtAllReduce(buffer, kOffset, count, dtypeOf<T>(), mask, kind);
+        });
+  });
 }
 
 TYPED_TEST(CollectivesTest, AllGather) {
   using T = TypeParam;
   const int64_t inner = 5;
-  int64_t me = summaRtWorldRank();
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     int64_t n = group.size();
     for (int64_t outer : {int64_t(1), int64_t(3)}) {
-      SCOPED_TRACE(std::string("mask ") + mask.name + ", outer " +
-                   std::to_string(outer));
-      std::vector<T> src(kOffset + outer * inner, T(kSentinel));
-      for (int64_t e = 0; e < outer * inner; ++e)
-        src[kOffset + e] = T(valueOf(me, e));
-      std::vector<T> dst(kOffset + outer * n * inner + kGuard, T(kSentinel));
-      std::vector<T> expected = dst;
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t r = 0; r < n; ++r)
-          for (int64_t c = 0; c < inner; ++c)
-            expected[kOffset + o * n * inner + r * inner + c] =
-                T(valueOf(group.members[r], o * inner + c));
-      std::vector<T> srcCopy = src;
-      summaRtAllGather(address(src.data()), kOffset, address(dst.data()),
-                       kOffset, outer, inner, dtypeOf<T>(), mask.mask);
-      EXPECT_TRUE(sameElements(dst, expected));
-      EXPECT_TRUE(sameElements(src, srcCopy)) << "the source was modified";
+      SCOPED_TRACE("outer " + std::to_string(outer));
+      // Element (o, r, c) of the destination is element (o, c) of member r.
+      auto gathered = [&](int64_t e) {
+        int64_t o = e / (n * inner), r = e / inner % n, c = e % inner;
+        return valueOf(group.members[r], o * inner + c);
+      };
+      checkSourceToDestination<T>(outer * inner, outer * n * inner, gathered,
+                                  [&](intptr_t src, intptr_t dst) {
+                                    summaRtAllGather(src, kOffset, dst, kOffset,
+                                                     outer, inner, dtypeOf<T>(),
+                                                     mask);
+                                  });
     }
-  }
+  });
 }
 
 TYPED_TEST(CollectivesTest, AllGatherFromOwnSlotOfDestination) {
@@ -181,9 +169,7 @@ TYPED_TEST(CollectivesTest, AllGatherFromOwnSlotOfDestination) {
   using T = TypeParam;
   const int64_t inner = 4;
   int64_t me = summaRtWorldRank();
-  for (const MaskCase &mask : allMasks()) {
-    SCOPED_TRACE(std::string("mask ") + mask.name);
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     int64_t n = group.size();
     std::vector<T> dst(n * inner, T(kSentinel));
     std::vector<T> expected(n * inner);
@@ -193,57 +179,50 @@ TYPED_TEST(CollectivesTest, AllGatherFromOwnSlotOfDestination) {
     for (int64_t c = 0; c < inner; ++c)
       dst[group.index * inner + c] = T(valueOf(me, c));
     summaRtAllGather(address(dst.data()), group.index * inner,
-                     address(dst.data()), 0, 1, inner, dtypeOf<T>(), mask.mask);
+                     address(dst.data()), 0, 1, inner, dtypeOf<T>(), mask);
     EXPECT_TRUE(sameElements(dst, expected));
-  }
+  });
 }
 
 TYPED_TEST(CollectivesTest, ReduceScatter) {
   using T = TypeParam;
   const int64_t inner = 4;
-  int64_t me = summaRtWorldRank();
-  for (const MaskCase &mask : allMasks()) {
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     int64_t n = group.size();
     for (int32_t kind : {int32_t(SUMMA_RED_SUM), int32_t(SUMMA_RED_MAX)}) {
       for (int64_t outer : {int64_t(1), int64_t(3)}) {
-        SCOPED_TRACE(std::string("mask ") + mask.name + ", kind " +
-                     std::to_string(kind) + ", outer " + std::to_string(outer));
-        std::vector<T> src(kOffset + outer * n * inner, T(kSentinel));
-        for (int64_t e = 0; e < outer * n * inner; ++e)
-          src[kOffset + e] = T(valueOf(me, e));
-        std::vector<T> dst(kOffset + outer * inner + kGuard, T(kSentinel));
-        std::vector<T> expected = dst;
-        for (int64_t o = 0; o < outer; ++o)
-          for (int64_t c = 0; c < inner; ++c)
-            expected[kOffset + o * inner + c] = T(
-                reduced(kind, group, o * n * inner + group.index * inner + c));
-        std::vector<T> srcCopy = src;
-        summaRtReduceScatter(address(src.data()), kOffset, address(dst.data()),
-                             kOffset, outer, inner, dtypeOf<T>(), mask.mask,
-                             kind);
-        EXPECT_TRUE(sameElements(dst, expected));
-        EXPECT_TRUE(sameElements(src, srcCopy)) << "the source was modified";
+        SCOPED_TRACE("kind " + std::to_string(kind) + ", outer " +
+                     std::to_string(outer));
+        // Element (o, c) of the destination reduces element (o, index, c) of
+        // every member's source.
+        auto scattered = [&](int64_t e) {
+          int64_t o = e / inner, c = e % inner;
+          return reduced(kind, group, o * n * inner + group.index * inner + c);
+        };
+        checkSourceToDestination<T>(outer * n * inner, outer * inner, scattered,
+                                    [&](intptr_t src, intptr_t dst) {
+                                      summaRtReduceScatter(
+                                          src, kOffset, dst, kOffset, outer,
+                                          inner, dtypeOf<T>(), mask, kind);
+                                    });
       }
     }
-  }
+  });
 }
 
 TYPED_TEST(CollectivesTest, ZeroElements) {
   using T = TypeParam;
-  for (const MaskCase &mask : allMasks()) {
-    SCOPED_TRACE(std::string("mask ") + mask.name);
+  forEachMask([&](int32_t mask, const GroupView &) {
     T dummy = T(kSentinel);
-    summaRtBroadcast(0, 0, 0, dtypeOf<T>(), mask.mask, 0);
-    summaRtAllReduce(0, 0, 0, dtypeOf<T>(), mask.mask, SUMMA_RED_SUM);
-    summaRtReduce(0, 0, 0, dtypeOf<T>(), mask.mask, 0, SUMMA_RED_MAX);
-    summaRtAllGather(0, 0, 0, 0, 0, 7, dtypeOf<T>(), mask.mask);
-    summaRtReduceScatter(0, 0, 0, 0, 3, 0, dtypeOf<T>(), mask.mask,
-                         SUMMA_RED_SUM);
+    summaRtBroadcast(0, 0, 0, dtypeOf<T>(), mask, 0);
+    summaRtAllReduce(0, 0, 0, dtypeOf<T>(), mask, SUMMA_RED_SUM);
+    summaRtReduce(0, 0, 0, dtypeOf<T>(), mask, 0, SUMMA_RED_MAX);
+    summaRtAllGather(0, 0, 0, 0, 0, 7, dtypeOf<T>(), mask);
+    summaRtReduceScatter(0, 0, 0, 0, 3, 0, dtypeOf<T>(), mask, SUMMA_RED_SUM);
     summaRtAllGather(address(&dummy), 0, address(&dummy), 0, 1, 0, dtypeOf<T>(),
-                     mask.mask);
+                     mask);
     EXPECT_EQ(dummy, T(kSentinel));
-  }
+  });
 }
 
 TEST(GridTest, Queries) {
@@ -261,13 +240,10 @@ TEST(GridTest, Queries) {
 TEST(GridTest, GroupsHaveTheExpectedMembers) {
   // Sum of the members' world ranks and of their squares over each group,
   // through the runtime, against the coordinates.
-  for (const MaskCase &mask : allMasks()) {
-    SCOPED_TRACE(std::string("mask ") + mask.name);
-    GroupView group = groupOf(mask.mask);
+  forEachMask([&](int32_t mask, const GroupView &group) {
     double me = static_cast<double>(summaRtWorldRank());
     double sums[3] = {1, me, me * me};
-    summaRtAllReduce(address(sums), 0, 3, SUMMA_DT_F64, mask.mask,
-                     SUMMA_RED_SUM);
+    summaRtAllReduce(address(sums), 0, 3, SUMMA_DT_F64, mask, SUMMA_RED_SUM);
     double expected[3] = {0, 0, 0};
     for (int64_t member : group.members) {
       expected[0] += 1;
@@ -277,5 +253,5 @@ TEST(GridTest, GroupsHaveTheExpectedMembers) {
     EXPECT_EQ(sums[0], expected[0]);
     EXPECT_EQ(sums[1], expected[1]);
     EXPECT_EQ(sums[2], expected[2]);
-  }
+  });
 }

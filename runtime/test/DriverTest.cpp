@@ -27,12 +27,8 @@
 
 #include "ProgramDescs.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <string>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -42,12 +38,7 @@ constexpr int64_t kTileM = 3;
 constexpr int64_t kTileK = 4;
 constexpr int64_t kTileN = 5;
 
-std::string programName = "double";
-int64_t gridQ = 2;
-int64_t gridD = 2;
-int32_t dtype = SUMMA_DT_F32;
-
-SummaTensorDesc tensorDescs[3];
+summa::test::DriverTest test(2, 2);
 
 template <typename T>
 T *buffer(void **buffers, int i) {
@@ -64,22 +55,22 @@ intptr_t address(const void *pointer) {
 
 template <typename T>
 void doubleSpmd(void **buffers) {
-  const SummaTensorDesc &x = tensorDescs[0];
+  const SummaTensorDesc &x = test.tensors[0];
   int64_t count = x.localShape[0] * x.localShape[1];
   const T *in = buffer<T>(buffers, 0);
   T *out = buffer<T>(buffers, 1);
   for (int64_t e = 0; e < count; ++e)
     out[e] = 2 * in[e];
   bool lastRank = summaRtWorldRank() == summaRtWorldSize() - 1;
-  if (lastRank && programName == "double-wrong")
+  if (lastRank && test.program == "double-wrong")
     out[0] += T(0.25);
-  if (lastRank && programName == "double-nan")
+  if (lastRank && test.program == "double-nan")
     out[count - 1] = std::numeric_limits<T>::quiet_NaN();
 }
 
 template <typename T>
 void doubleReference(void **buffers) {
-  const SummaTensorDesc &x = tensorDescs[0];
+  const SummaTensorDesc &x = test.tensors[0];
   int64_t count = x.globalShape[0] * x.globalShape[1];
   for (int64_t e = 0; e < count; ++e)
     buffer<T>(buffers, 1)[e] = 2 * buffer<T>(buffers, 0)[e];
@@ -100,16 +91,16 @@ void rowsumSpmd(void **buffers) {
     y[m] = sum;
   }
   // The columns of x are split over col: sum the partial sums along the row.
-  summaRtAllReduce(address(y), 0, kTileM, dtype, 1 << SUMMA_AXIS_COL,
+  summaRtAllReduce(address(y), 0, kTileM, test.dtype, 1 << SUMMA_AXIS_COL,
                    SUMMA_RED_SUM);
-  if (programName == "rowsum-wrong-replica" &&
-      summaRtGridCoord(SUMMA_AXIS_COL) == gridQ - 1)
+  if (test.program == "rowsum-wrong-replica" &&
+      summaRtGridCoord(SUMMA_AXIS_COL) == test.q - 1)
     y[0] += T(1);
 }
 
 template <typename T>
 void rowsumReference(void **buffers) {
-  const SummaTensorDesc &x = tensorDescs[0];
+  const SummaTensorDesc &x = test.tensors[0];
   for (int64_t m = 0; m < x.globalShape[0]; ++m) {
     T sum = 0;
     for (int64_t k = 0; k < x.globalShape[1]; ++k)
@@ -130,18 +121,18 @@ void matmulSpmd(void **buffers) {
   int64_t i = summaRtGridCoord(SUMMA_AXIS_ROW);
   int64_t j = summaRtGridCoord(SUMMA_AXIS_COL);
   std::vector<T> xPanel(kTileM * kTileK), wPanel(kTileK * kTileN);
-  for (int64_t t = 0; t < gridQ; ++t) {
+  for (int64_t t = 0; t < test.q; ++t) {
     // X[k*q + i, t] along the row from column t; W[t, j] along the column
     // from row t.
     if (j == t)
       std::memcpy(xPanel.data(), x, xPanel.size() * sizeof(T));
     if (i == t)
       std::memcpy(wPanel.data(), w, wPanel.size() * sizeof(T));
-    summaRtBroadcast(address(xPanel.data()), 0, kTileM * kTileK, dtype,
+    summaRtBroadcast(address(xPanel.data()), 0, kTileM * kTileK, test.dtype,
                      1 << SUMMA_AXIS_COL, t);
-    summaRtBroadcast(address(wPanel.data()), 0, kTileK * kTileN, dtype,
+    summaRtBroadcast(address(wPanel.data()), 0, kTileK * kTileN, test.dtype,
                      1 << SUMMA_AXIS_ROW, t);
-    summaRtMatmul(dtype, address(xPanel.data()), 0, kTileK,
+    summaRtMatmul(test.dtype, address(xPanel.data()), 0, kTileK,
                   address(wPanel.data()), 0, kTileN, address(y), 0, kTileN,
                   kTileM, kTileN, kTileK, 0, 0, t > 0);
   }
@@ -149,78 +140,41 @@ void matmulSpmd(void **buffers) {
 
 template <typename T>
 void matmulReference(void **buffers) {
-  int64_t m = tensorDescs[0].globalShape[0];
-  int64_t k = tensorDescs[0].globalShape[1];
-  int64_t n = tensorDescs[1].globalShape[1];
+  int64_t m = test.tensors[0].globalShape[0];
+  int64_t k = test.tensors[0].globalShape[1];
+  int64_t n = test.tensors[1].globalShape[1];
   // Calls the runtime like compiled reference code does; the driver keeps
   // these calls out of the profile.
-  summaRtMatmul(dtype, address(buffers[0]), 0, k, address(buffers[1]), 0, n,
-                address(buffers[2]), 0, n, m, n, k, 0, 0, 0);
+  summaRtMatmul(test.dtype, address(buffers[0]), 0, k, address(buffers[1]), 0,
+                n, address(buffers[2]), 0, n, m, n, k, 0, 0, 0);
 }
 
 //===----------------------------------------------------------------------===//
 // Program descriptions
 //===----------------------------------------------------------------------===//
 
-void setShape(SummaTensorDesc &desc, const char *name,
-              std::vector<int64_t> local,
-              std::vector<std::vector<int32_t>> splits) {
-  summa::test::setShape(desc, name, dtype, std::move(local), std::move(splits),
-                        gridQ, gridD);
-}
-
 template <typename T>
 SummaProgramDesc makeProgram() {
-  const int32_t row = SUMMA_AXIS_ROW, col = SUMMA_AXIS_COL,
-                depth = SUMMA_AXIS_DEPTH;
-  SummaProgramDesc program = {};
-  program.name = programName.c_str();
-  program.q = gridQ;
-  program.d = gridD;
-  program.inputs = &tensorDescs[0];
-  if (programName.rfind("double", 0) == 0) {
-    setShape(tensorDescs[0], "x", {kTileM, kTileK}, {{depth, row}, {col}});
-    setShape(tensorDescs[1], "y", {kTileM, kTileK}, {{depth, row}, {col}});
-    program.numInputs = 1;
-    program.spmd = doubleSpmd<T>;
-    program.reference = doubleReference<T>;
-  } else if (programName.rfind("rowsum", 0) == 0) {
-    setShape(tensorDescs[0], "x", {kTileM, kTileK}, {{depth, row}, {col}});
-    setShape(tensorDescs[1], "y", {kTileM}, {{depth, row}});
-    program.numInputs = 1;
-    program.spmd = rowsumSpmd<T>;
-    program.reference = rowsumReference<T>;
-  } else if (programName == "matmul") {
-    setShape(tensorDescs[0], "X", {kTileM, kTileK}, {{depth, row}, {col}});
-    setShape(tensorDescs[1], "W", {kTileK, kTileN}, {{row}, {col}});
-    setShape(tensorDescs[2], "Y", {kTileM, kTileN}, {{depth, row}, {col}});
-    tensorDescs[1].scale = 0.5;
-    program.numInputs = 2;
-    program.spmd = matmulSpmd<T>;
-    program.reference = matmulReference<T>;
-  } else {
-    std::fprintf(stderr, "summa-driver-test: unknown program '%s'\n",
-                 programName.c_str());
-    std::exit(2);
+  if (test.program.rfind("double", 0) == 0)
+    return test.describe(test.setDoubleShapes(kTileM, kTileK), doubleSpmd<T>,
+                         doubleReference<T>);
+  if (test.program.rfind("rowsum", 0) == 0) {
+    test.setShape(0, "x", {kTileM, kTileK}, test.depthRowByCol());
+    test.setShape(1, "y", {kTileM}, {{SUMMA_AXIS_DEPTH, SUMMA_AXIS_ROW}});
+    return test.describe(1, rowsumSpmd<T>, rowsumReference<T>);
   }
-  program.numOutputs = 1;
-  program.outputs = &tensorDescs[program.numInputs];
-  return program;
+  if (test.program == "matmul")
+    return test.describe(test.setMatmulShapes(kTileM, kTileK, kTileN),
+                         matmulSpmd<T>, matmulReference<T>);
+  test.unknownProgram("summa-driver-test");
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (!summa::test::readDriverTestEnv("summa-driver-test", programName, gridQ,
-                                      gridD))
+  if (!test.readEnv("summa-driver-test", {SUMMA_DT_F64, SUMMA_DT_F16}))
     return 2;
-  if (const char *type = std::getenv("SUMMA_DRIVER_TEST_DTYPE")) {
-    std::string name = type;
-    dtype = name == "f64"   ? SUMMA_DT_F64
-            : name == "f16" ? SUMMA_DT_F16
-                            : SUMMA_DT_F32;
-  }
   SummaProgramDesc program =
-      dtype == SUMMA_DT_F64 ? makeProgram<double>() : makeProgram<float>();
+      test.dtype == SUMMA_DT_F64 ? makeProgram<double>() : makeProgram<float>();
   return summaRtMain(argc, argv, &program);
 }

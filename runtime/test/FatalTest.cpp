@@ -12,13 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
+#include "FatalTestMain.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <mpi.h>
 
-#include <cstdio>
-#include <cstring>
 #include <string>
 
 namespace {
@@ -28,21 +27,9 @@ intptr_t address(const void *pointer) {
   return reinterpret_cast<intptr_t>(pointer);
 }
 
-int run(const char *name) {
-  std::string which = name;
-  if (which == "not-initialised") {
-    summaRtWorldRank();
-    return 0;
-  }
-  if (which == "wait-not-initialised") {
-    // No request was ever started: nothing is in flight.
-    summaRtWait(3);
-    return 0;
-  }
-  if (which == "bad-grid") {
-    summaRtInit(nullptr, nullptr, 0, 1);
-    return 0;
-  }
+/// Makes the calls of case `which` on the grid [1, 1, 2]; false if there is
+/// no such case.
+bool provokeOnTwoRanks(const std::string &which) {
   summaRtInit(nullptr, nullptr, 1, 2);
   float data[16] = {0};
   int64_t rank = summaRtWorldRank();
@@ -115,20 +102,29 @@ int run(const char *name) {
     summaRtReduceStart(address(data + 8), 0, 4, SUMMA_DT_F32, kDepth, 1,
                        SUMMA_RED_SUM);
   } else {
-    std::fprintf(stderr, "summa-fatal-test: unknown case '%s'\n", name);
-    return 2;
+    return false;
   }
   // Not reached when the runtime aborts as it should.
   summaRtFinalize();
-  std::printf("summa-fatal-test: case '%s' did not abort\n", name);
-  return 0;
+  return true;
+}
+
+/// Makes the calls of case `which`; false if there is no such case.
+bool provoke(const std::string &which) {
+  if (which == "not-initialised") {
+    summaRtWorldRank();
+  } else if (which == "wait-not-initialised") {
+    // No request was ever started: nothing is in flight.
+    summaRtWait(3);
+  } else if (which == "bad-grid") {
+    summaRtInit(nullptr, nullptr, 0, 1);
+  } else {
+    return provokeOnTwoRanks(which);
+  }
+  return true;
 }
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: summa-fatal-test <case>\n");
-    return 2;
-  }
-  return run(argv[1]);
+  return summa::test::runFatalCase("summa-fatal-test", argc, argv, provoke);
 }

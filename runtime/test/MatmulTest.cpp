@@ -97,25 +97,34 @@ TYPED_TEST(MatmulTest, OverwriteIgnoresNaNInC) {
 
 TYPED_TEST(MatmulTest, EmptySizes) {
   using T = TypeParam;
+  // Calls with null A and B, one after the other on the same C, and what C
+  // holds after each.
+  struct EmptyCall {
+    int64_t lda, ldb, offsetC, ldc, m, n, k;
+    int32_t accumulate;
+    double after[6];
+  };
+  const EmptyCall calls[] = {
+      // k = 0 with accumulate: C += 0 leaves C unchanged.
+      {1, 3, 0, 3, 2, 3, 0, 1, {1, 2, 3, 4, 5, 6}},
+      // m = 0 and n = 0: nothing to write.
+      {4, 3, 0, 3, 0, 3, 4, 0, {1, 2, 3, 4, 5, 6}},
+      {4, 1, 0, 1, 2, 0, 4, 0, {1, 2, 3, 4, 5, 6}},
+      // k = 0 overwriting: C = the empty sum = 0, within its leading
+      // dimension.
+      {1, 2, 1, 3, 2, 2, 0, 0, {1, 0, 0, 4, 0, 0}},
+  };
   T c[6] = {1, 2, 3, 4, 5, 6};
-  // k = 0 with accumulate: C += 0 leaves C unchanged.
-  summaRtMatmul(dtypeOf<T>(), 0, 0, 1, 0, 0, 3, address(c), 0, 3, 2, 3, 0, 0, 0,
-                1);
-  for (int e = 0; e < 6; ++e)
-    EXPECT_EQ(c[e], T(e + 1));
-  // m = 0 and n = 0: nothing to write.
-  summaRtMatmul(dtypeOf<T>(), 0, 0, 4, 0, 0, 3, address(c), 0, 3, 0, 3, 4, 0, 0,
-                0);
-  summaRtMatmul(dtypeOf<T>(), 0, 0, 4, 0, 0, 1, address(c), 0, 1, 2, 0, 4, 0, 0,
-                0);
-  for (int e = 0; e < 6; ++e)
-    EXPECT_EQ(c[e], T(e + 1));
-  // k = 0 overwriting: C = the empty sum = 0, within its leading dimension.
-  summaRtMatmul(dtypeOf<T>(), 0, 0, 1, 0, 0, 2, address(c), 1, 3, 2, 2, 0, 0, 0,
-                0);
-  T expected[6] = {1, 0, 0, 4, 0, 0};
-  for (int e = 0; e < 6; ++e)
-    EXPECT_EQ(c[e], expected[e]);
+  for (const EmptyCall &call : calls) {
+    SCOPED_TRACE(::testing::Message()
+                 << "m " << call.m << ", n " << call.n << ", k " << call.k
+                 << ", accumulate " << call.accumulate);
+    summaRtMatmul(dtypeOf<T>(), 0, 0, call.lda, 0, 0, call.ldb, address(c),
+                  call.offsetC, call.ldc, call.m, call.n, call.k, 0, 0,
+                  call.accumulate);
+    for (int e = 0; e < 6; ++e)
+      EXPECT_EQ(c[e], T(call.after[e]));
+  }
 }
 
 // summaRtMatmulBatched is its members one by one, also when the C of the

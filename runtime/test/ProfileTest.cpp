@@ -11,10 +11,6 @@ using namespace summa::rt;
 using namespace summa::test;
 
 namespace {
-constexpr int32_t kRow = 1 << SUMMA_AXIS_ROW;
-constexpr int32_t kCol = 1 << SUMMA_AXIS_COL;
-constexpr int32_t kDepth = 1 << SUMMA_AXIS_DEPTH;
-
 /// Calls over a group of one rank are not counted (Profile.h).
 int64_t expectedCount(int32_t mask, int64_t calls) {
   return groupOf(mask).size() > 1 ? calls : 0;
@@ -25,25 +21,9 @@ std::string entry(const char *op, int32_t mask, int64_t count, int64_t bytes) {
          "\",\"count\":" + std::to_string(count) +
          ",\"bytes\":" + std::to_string(bytes) + ",";
 }
-} // namespace
 
-TEST(ProfileTest, Names) {
-  EXPECT_EQ(groupName(kRow), "row");
-  EXPECT_EQ(groupName(kCol), "col");
-  EXPECT_EQ(groupName(kDepth), "depth");
-  EXPECT_EQ(groupName(kRow | kCol), "row+col");
-  EXPECT_EQ(groupName(kRow | kDepth), "row+depth");
-  EXPECT_EQ(groupName(kCol | kDepth), "col+depth");
-  EXPECT_EQ(groupName(7), "row+col+depth");
-  EXPECT_STREQ(collectiveName(CollectiveKind::Broadcast), "broadcast");
-  EXPECT_STREQ(collectiveName(CollectiveKind::Reduce), "reduce");
-  EXPECT_STREQ(collectiveName(CollectiveKind::AllReduce), "all_reduce");
-  EXPECT_STREQ(collectiveName(CollectiveKind::AllGather), "all_gather");
-  EXPECT_STREQ(collectiveName(CollectiveKind::ReduceScatter), "reduce_scatter");
-}
-
-TEST(ProfileTest, CountsCallsAndBytes) {
-  resetProfile();
+/// The calls whose counts CountsCallsAndBytes checks.
+void callEveryCollectiveAndMatmul() {
   float f[64] = {0};
   double g[64] = {0};
   summaRtBroadcast(address(f), 0, 10, SUMMA_DT_F32, kCol, 0);
@@ -66,8 +46,12 @@ TEST(ProfileTest, CountsCallsAndBytes) {
   for (int call = 0; call < 3; ++call)
     summaRtMatmul(SUMMA_DT_F64, address(a), 0, 6, address(b), 0, 5, address(c),
                   0, 5, 4, 5, 6, 0, 0, call > 0);
+}
 
-  ProfileSnapshot profile = profileSnapshot();
+/// The collective counters and JSON entries after
+/// callEveryCollectiveAndMatmul, and nothing else counted.
+void expectCollectiveCounts(const ProfileSnapshot &profile,
+                            const std::string &json) {
   struct Expected {
     CollectiveKind kind;
     int32_t mask;
@@ -81,7 +65,6 @@ TEST(ProfileTest, CountsCallsAndBytes) {
       {CollectiveKind::AllGather, kRow, 1, 24},
       {CollectiveKind::ReduceScatter, kRow | kCol, 2, 48},
   };
-  std::string json = profileToJson();
   int64_t counted = 0;
   for (const Expected &e : expected) {
     SCOPED_TRACE(std::string(collectiveName(e.kind)) + " on " +
@@ -104,22 +87,48 @@ TEST(ProfileTest, CountsCallsAndBytes) {
     for (int mask = 1; mask < 8; ++mask)
       total += profile.collectives[kind][mask].count;
   EXPECT_EQ(total, counted);
+}
+
+/// The start of this rank's profile JSON: its rank, grid and coordinates.
+std::string profileHeader() {
+  int64_t q = summaRtGridSize(SUMMA_AXIS_ROW);
+  int64_t d = summaRtGridSize(SUMMA_AXIS_DEPTH);
+  return "{\"rank\":" + std::to_string(summaRtWorldRank()) + ",\"grid\":[" +
+         std::to_string(q) + "," + std::to_string(q) + "," + std::to_string(d) +
+         "],\"coords\":[" + std::to_string(summaRtGridCoord(SUMMA_AXIS_ROW)) +
+         "," + std::to_string(summaRtGridCoord(SUMMA_AXIS_COL)) + "," +
+         std::to_string(summaRtGridCoord(SUMMA_AXIS_DEPTH)) + "]";
+}
+} // namespace
+
+TEST(ProfileTest, Names) {
+  EXPECT_EQ(groupName(kRow), "row");
+  EXPECT_EQ(groupName(kCol), "col");
+  EXPECT_EQ(groupName(kDepth), "depth");
+  EXPECT_EQ(groupName(kRow | kCol), "row+col");
+  EXPECT_EQ(groupName(kRow | kDepth), "row+depth");
+  EXPECT_EQ(groupName(kCol | kDepth), "col+depth");
+  EXPECT_EQ(groupName(7), "row+col+depth");
+  EXPECT_STREQ(collectiveName(CollectiveKind::Broadcast), "broadcast");
+  EXPECT_STREQ(collectiveName(CollectiveKind::Reduce), "reduce");
+  EXPECT_STREQ(collectiveName(CollectiveKind::AllReduce), "all_reduce");
+  EXPECT_STREQ(collectiveName(CollectiveKind::AllGather), "all_gather");
+  EXPECT_STREQ(collectiveName(CollectiveKind::ReduceScatter), "reduce_scatter");
+}
+
+TEST(ProfileTest, CountsCallsAndBytes) {
+  resetProfile();
+  callEveryCollectiveAndMatmul();
+  ProfileSnapshot profile = profileSnapshot();
+  std::string json = profileToJson();
+  expectCollectiveCounts(profile, json);
 
   EXPECT_EQ(profile.matmul.count, 3);
   EXPECT_EQ(profile.matmul.flops, 3 * 2 * 4 * 5 * 6);
   EXPECT_NE(json.find("\"matmul\":{\"count\":3,\"flops\":720,"),
             std::string::npos)
       << json;
-
-  int64_t q = summaRtGridSize(SUMMA_AXIS_ROW);
-  int64_t d = summaRtGridSize(SUMMA_AXIS_DEPTH);
-  std::string header =
-      "{\"rank\":" + std::to_string(summaRtWorldRank()) + ",\"grid\":[" +
-      std::to_string(q) + "," + std::to_string(q) + "," + std::to_string(d) +
-      "],\"coords\":[" + std::to_string(summaRtGridCoord(SUMMA_AXIS_ROW)) +
-      "," + std::to_string(summaRtGridCoord(SUMMA_AXIS_COL)) + "," +
-      std::to_string(summaRtGridCoord(SUMMA_AXIS_DEPTH)) + "]";
-  EXPECT_EQ(json.rfind(header, 0), 0u) << json;
+  EXPECT_EQ(json.rfind(profileHeader(), 0), 0u) << json;
 
   resetProfile();
   EXPECT_EQ(profileSnapshot().matmul.count, 0);

@@ -51,6 +51,40 @@ inline GroupView groupOf(int32_t mask) {
   return group;
 }
 
+/// The masks of a single grid axis.
+constexpr int32_t kRow = 1 << SUMMA_AXIS_ROW;
+constexpr int32_t kCol = 1 << SUMMA_AXIS_COL;
+constexpr int32_t kDepth = 1 << SUMMA_AXIS_DEPTH;
+
+/// The value that world rank `rank` contributes at element `e`.
+inline double valueOf(int64_t rank, int64_t e) {
+  return (rank + 1) * 100 + e % 97;
+}
+
+/// Values in {1, 2}, so that products over 9 ranks stay exact.
+inline double prodValueOf(int64_t rank, int64_t e) {
+  return 1 + (rank + e) % 2;
+}
+
+/// What world rank `rank` contributes at element `e` to a reduction of
+/// `kind`.
+inline double contribution(int32_t kind, int64_t rank, int64_t e) {
+  return kind == SUMMA_RED_PROD ? prodValueOf(rank, e) : valueOf(rank, e);
+}
+
+/// The values of world rank `rank`, by element.
+inline auto valuesOf(int64_t rank) {
+  return [rank](int64_t e) { return valueOf(rank, e); };
+}
+
+/// The roots a rooted collective is checked from: the first and the last
+/// member of the group.
+inline std::vector<int64_t> rootsOf(const GroupView &group) {
+  if (group.size() == 1)
+    return {0};
+  return {0, group.size() - 1};
+}
+
 template <typename T>
 constexpr int32_t dtypeOf();
 template <>
@@ -89,6 +123,23 @@ template <typename T>
          << diffs.str();
 }
 
+/// Elements before and after the payload of a test buffer: every call must
+/// leave them as they are.
+constexpr int64_t kOffset = 3;
+constexpr int64_t kGuard = 2;
+constexpr double kSentinel = -7;
+
+/// `count` payload elements `value(e)` after kOffset sentinels, followed by
+/// `guard` more.
+template <typename T, typename Value>
+std::vector<T> guardedBuffer(int64_t count, Value value,
+                             int64_t guard = kGuard) {
+  std::vector<T> buffer(kOffset + count + guard, T(kSentinel));
+  for (int64_t e = 0; e < count; ++e)
+    buffer[kOffset + e] = T(value(e));
+  return buffer;
+}
+
 /// The 2.5D-relevant masks and the other two, named for traces.
 struct MaskCase {
   int32_t mask;
@@ -105,6 +156,26 @@ inline const std::vector<MaskCase> &allMasks() {
       {(1 << SUMMA_AXIS_COL) | (1 << SUMMA_AXIS_DEPTH), "col+depth"},
   };
   return masks;
+}
+
+/// Runs `check(mask, group)` for every mask of allMasks() and this rank's
+/// group over it, under a trace naming the mask.
+template <typename Check>
+void forEachMask(Check check) {
+  for (const MaskCase &mask : allMasks()) {
+    SCOPED_TRACE(std::string("mask ") + mask.name);
+    check(mask.mask, groupOf(mask.mask));
+  }
+}
+
+/// Runs `check(root)` for every root of rootsOf(group), under a trace naming
+/// the root.
+template <typename Check>
+void forEachRoot(const GroupView &group, Check check) {
+  for (int64_t root : rootsOf(group)) {
+    SCOPED_TRACE("root " + std::to_string(root));
+    check(root);
+  }
 }
 
 } // namespace summa::test

@@ -65,9 +65,16 @@ struct FakeBackend {
 
 constexpr int kCompute = 1;
 constexpr int kComm = 2;
+
+/// A pool over a fake device of its own.
+class CachingPoolTest : public ::testing::Test {
+protected:
+  FakeBackend backend;
+  CachingPool<FakeBackend> pool{backend};
+};
 } // namespace
 
-TEST(CachingPoolTest, SizeClasses) {
+TEST_F(CachingPoolTest, SizeClasses) {
   EXPECT_EQ(poolSizeClass(0), 512u);
   EXPECT_EQ(poolSizeClass(1), 512u);
   EXPECT_EQ(poolSizeClass(512), 512u);
@@ -99,9 +106,7 @@ TEST(CachingPoolTest, SizeClasses) {
   }
 }
 
-TEST(CachingPoolTest, SameStreamReusesAtOnce) {
-  FakeBackend backend;
-  CachingPool<FakeBackend> pool(backend);
+TEST_F(CachingPoolTest, SameStreamReusesAtOnce) {
   void *a = pool.allocate(1000, kCompute);
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(pool.blockSize(a), 1024u);
@@ -115,9 +120,7 @@ TEST(CachingPoolTest, SameStreamReusesAtOnce) {
   EXPECT_EQ(backend.liveFences, 0);
 }
 
-TEST(CachingPoolTest, OtherStreamWaitsForTheFence) {
-  FakeBackend backend;
-  CachingPool<FakeBackend> pool(backend);
+TEST_F(CachingPoolTest, OtherStreamWaitsForTheFence) {
   void *a = pool.allocate(4096, kComm);
   EXPECT_TRUE(pool.release(a, kComm));
   // Still in use on the comm stream: the compute stream gets a new block.
@@ -136,9 +139,7 @@ TEST(CachingPoolTest, OtherStreamWaitsForTheFence) {
   EXPECT_TRUE(backend.blocks.empty());
 }
 
-TEST(CachingPoolTest, ClassesAreSeparate) {
-  FakeBackend backend;
-  CachingPool<FakeBackend> pool(backend);
+TEST_F(CachingPoolTest, ClassesAreSeparate) {
   void *small = pool.allocate(100, kCompute);
   EXPECT_TRUE(pool.release(small, kCompute));
   void *large = pool.allocate(100000, kCompute);
@@ -146,10 +147,8 @@ TEST(CachingPoolTest, ClassesAreSeparate) {
   EXPECT_EQ(pool.blockSize(large), poolSizeClass(100000));
 }
 
-TEST(CachingPoolTest, OutOfMemoryTrimsAndRetries) {
-  FakeBackend backend;
+TEST_F(CachingPoolTest, OutOfMemoryTrimsAndRetries) {
   backend.capacity = 3 * 4096;
-  CachingPool<FakeBackend> pool(backend);
   void *a = pool.allocate(4096, kComm);
   void *b = pool.allocate(4096, kComm);
   void *c = pool.allocate(2048, kComm);
@@ -169,9 +168,7 @@ TEST(CachingPoolTest, OutOfMemoryTrimsAndRetries) {
   EXPECT_EQ(pool.stats().bytesInUse, 8192u + 2048u);
 }
 
-TEST(CachingPoolTest, StatsAndUnknownPointers) {
-  FakeBackend backend;
-  CachingPool<FakeBackend> pool(backend);
+TEST_F(CachingPoolTest, StatsAndUnknownPointers) {
   int local = 0;
   EXPECT_FALSE(pool.release(&local, kCompute));
   void *a = pool.allocate(600, kCompute);
@@ -193,10 +190,8 @@ TEST(CachingPoolTest, StatsAndUnknownPointers) {
   EXPECT_EQ(backend.liveFences, 0);
 }
 
-TEST(CachingPoolTest, ManyBlocksOneStream) {
+TEST_F(CachingPoolTest, ManyBlocksOneStream) {
   // A loop that allocates and frees per step reuses the same blocks.
-  FakeBackend backend;
-  CachingPool<FakeBackend> pool(backend);
   for (int step = 0; step < 100; ++step) {
     void *x = pool.allocate(1 << 20, kCompute);
     void *y = pool.allocate(3 << 10, kCompute);

@@ -50,85 +50,73 @@ struct GroupView {
   int64_t size() const { return static_cast<int64_t>(members.size()); }
 };
 
+/// The profile once the work queued so far has run and been counted.
+summa::rt::ProfileSnapshot settledProfile() {
+  summaRtSynchronize();
+  summa::gpu::flushProfile();
+  return summa::rt::profileSnapshot();
+}
+
 } // namespace
 
 TEST(CollectivesDeviceTest, BroadcastReduceAllReduce) {
   SUMMA_REQUIRE_DEVICE();
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes) {
-      SCOPED_TRACE(traceOf(mask, dtype));
-      GroupView group(mask);
-      const int64_t count = 1000, offset = 3;
-      for (int64_t root = 0; root < group.size(); ++root) {
-        DeviceArray data(count, dtype, offset);
-        data.upload(valuesOf(group.rank, count), offset);
-        summaRtBroadcast(data.at(), offset, count, dtype, mask, root);
-        EXPECT_TRUE(sameValues(data.download(offset, count),
-                               valuesOf(group.members[root], count)));
-      }
-      std::vector<double> sum(count, 0.0);
-      for (int64_t member : group.members)
-        for (int64_t e = 0; e < count; ++e)
-          sum[e] += collectiveValue(member, e);
-      int64_t root = group.size() - 1;
-      DeviceArray reduced(valuesOf(group.rank, count), dtype);
-      summaRtReduce(reduced.at(), 0, count, dtype, mask, root, SUMMA_RED_SUM);
-      EXPECT_TRUE(
-          sameValues(reduced.download(),
-                     group.index == root ? sum : valuesOf(group.rank, count)));
-      DeviceArray all(valuesOf(group.rank, count), dtype);
-      summaRtAllReduce(all.at(), 0, count, dtype, mask, SUMMA_RED_SUM);
-      EXPECT_TRUE(sameValues(all.download(), sum));
-      DeviceArray top(valuesOf(group.rank, count), dtype);
-      summaRtAllReduce(top.at(), 0, count, dtype, mask, SUMMA_RED_MAX);
-      EXPECT_TRUE(
-          sameValues(top.download(), valuesOf(group.members.back(), count)));
+  forEachMaskAndType([](int32_t mask, int32_t dtype) {
+    GroupView group(mask);
+    const int64_t count = 1000, offset = 3;
+    for (int64_t root = 0; root < group.size(); ++root) {
+      DeviceArray data(valuesOf(group.rank, count), dtype, offset);
+      summaRtBroadcast(data.at(), offset, count, dtype, mask, root);
+      EXPECT_TRUE(sameValues(data.download(offset, count),
+                             valuesOf(group.members[root], count)));
     }
+    std::vector<double> sum = summedValues(group.members, count);
+    int64_t root = group.size() - 1;
+    DeviceArray reduced(valuesOf(group.rank, count), dtype);
+    summaRtReduce(reduced.at(), 0, count, dtype, mask, root, SUMMA_RED_SUM);
+    EXPECT_TRUE(
+        sameValues(reduced.download(),
+                   group.index == root ? sum : valuesOf(group.rank, count)));
+    DeviceArray all(valuesOf(group.rank, count), dtype);
+    summaRtAllReduce(all.at(), 0, count, dtype, mask, SUMMA_RED_SUM);
+    EXPECT_TRUE(sameValues(all.download(), sum));
+    DeviceArray top(valuesOf(group.rank, count), dtype);
+    summaRtAllReduce(top.at(), 0, count, dtype, mask, SUMMA_RED_MAX);
+    EXPECT_TRUE(
+        sameValues(top.download(), valuesOf(group.members.back(), count)));
+  });
 }
 
 TEST(CollectivesDeviceTest, AllGatherAndReduceScatter) {
   SUMMA_REQUIRE_DEVICE();
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes)
-      for (int64_t outer : {1, 5}) {
-        SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
-        GroupView group(mask);
-        int64_t inner = 6, n = group.size(), block = outer * inner;
-        DeviceArray src(valuesOf(group.rank, block), dtype),
-            dst(n * block, dtype);
-        summaRtAllGather(src.at(), 0, dst.at(), 0, outer, inner, dtype, mask);
-        std::vector<double> gathered(n * block);
-        for (int64_t o = 0; o < outer; ++o)
-          for (int64_t r = 0; r < n; ++r)
-            for (int64_t i = 0; i < inner; ++i)
-              gathered[o * n * inner + r * inner + i] =
-                  collectiveValue(group.members[r], o * inner + i);
-        EXPECT_TRUE(sameValues(dst.download(), gathered));
-        if (outer == 1) {
-          // NCCL's in-place form: the source is this rank's block of dst.
-          DeviceArray both(n * block, dtype);
-          both.upload(valuesOf(group.rank, block), group.index * block);
-          summaRtAllGather(both.at(), group.index * block, both.at(), 0, outer,
-                           inner, dtype, mask);
-          EXPECT_TRUE(sameValues(both.download(), gathered));
-        }
+  forEachMaskTypeAndOuter({1, 5}, [](int32_t mask, int32_t dtype,
+                                     int64_t outer) {
+    GroupView group(mask);
+    int64_t inner = 6, n = group.size(), block = outer * inner;
+    DeviceArray src(valuesOf(group.rank, block), dtype), dst(n * block, dtype);
+    summaRtAllGather(src.at(), 0, dst.at(), 0, outer, inner, dtype, mask);
+    std::vector<double> gathered = gatheredValues(group.members, outer, inner);
+    EXPECT_TRUE(sameValues(dst.download(), gathered));
+    if (outer == 1) {
+      // NCCL's in-place form: the source is this rank's block of dst.
+      DeviceArray both(n * block, dtype);
+      both.upload(valuesOf(group.rank, block), group.index * block);
+      summaRtAllGather(both.at(), group.index * block, both.at(), 0, outer,
+                       inner, dtype, mask);
+      EXPECT_TRUE(sameValues(both.download(), gathered));
+    }
 
-        DeviceArray big(valuesOf(group.rank, n * block), dtype),
-            part(block, dtype);
-        summaRtReduceScatter(big.at(), 0, part.at(), 0, outer, inner, dtype,
-                             mask, SUMMA_RED_SUM);
-        std::vector<double> expected(block, 0.0);
-        for (int64_t member : group.members)
-          for (int64_t o = 0; o < outer; ++o)
-            for (int64_t i = 0; i < inner; ++i)
-              expected[o * inner + i] += collectiveValue(
-                  member, o * n * inner + group.index * inner + i);
-        EXPECT_TRUE(sameValues(part.download(), expected));
-        // The destination overlapping the start of the source.
-        summaRtReduceScatter(big.at(), 0, big.at(), 0, outer, inner, dtype,
-                             mask, SUMMA_RED_SUM);
-        EXPECT_TRUE(sameValues(big.download(0, block), expected));
-      }
+    DeviceArray big(valuesOf(group.rank, n * block), dtype), part(block, dtype);
+    summaRtReduceScatter(big.at(), 0, part.at(), 0, outer, inner, dtype, mask,
+                         SUMMA_RED_SUM);
+    std::vector<double> expected =
+        scatteredSums(group.members, group.index, outer, inner);
+    EXPECT_TRUE(sameValues(part.download(), expected));
+    // The destination overlapping the start of the source.
+    summaRtReduceScatter(big.at(), 0, big.at(), 0, outer, inner, dtype, mask,
+                         SUMMA_RED_SUM);
+    EXPECT_TRUE(sameValues(big.download(0, block), expected));
+  });
 }
 
 TEST(CollectivesDeviceTest, AsyncDoubleBufferedSumma) {
@@ -205,33 +193,30 @@ TEST(CollectivesDeviceTest, StartAndWaitMatchBlocking) {
   // summaRtBroadcastStart / summaRtReduceStart + summaRtWait, every mask and
   // element type: the results of the blocking calls; a group of one rank
   // returns 0.
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes) {
-      SCOPED_TRACE(traceOf(mask, dtype));
-      GroupView group(mask);
-      const int64_t count = 777, offset = 5;
-      int64_t root = group.size() - 1;
-      DeviceArray data(count, dtype, offset);
-      data.upload(valuesOf(group.rank, count), offset);
-      int64_t handle =
-          summaRtBroadcastStart(data.at(), offset, count, dtype, mask, root);
-      if (group.size() == 1)
-        EXPECT_EQ(handle, 0);
-      else
-        EXPECT_GT(handle, 0);
-      summaRtWait(handle);
-      EXPECT_TRUE(sameValues(data.download(offset, count),
-                             valuesOf(group.members[root], count)));
+  forEachMaskAndType([](int32_t mask, int32_t dtype) {
+    GroupView group(mask);
+    const int64_t count = 777, offset = 5;
+    int64_t root = group.size() - 1;
+    DeviceArray data(valuesOf(group.rank, count), dtype, offset);
+    int64_t handle =
+        summaRtBroadcastStart(data.at(), offset, count, dtype, mask, root);
+    if (group.size() == 1)
+      EXPECT_EQ(handle, 0);
+    else
+      EXPECT_GT(handle, 0);
+    summaRtWait(handle);
+    EXPECT_TRUE(sameValues(data.download(offset, count),
+                           valuesOf(group.members[root], count)));
 
-      DeviceArray blocking(valuesOf(group.rank, count), dtype);
-      summaRtReduce(blocking.at(), 0, count, dtype, mask, 0, SUMMA_RED_SUM);
-      DeviceArray async(valuesOf(group.rank, count), dtype);
-      handle = summaRtReduceStart(async.at(), 0, count, dtype, mask, 0,
-                                  SUMMA_RED_SUM);
-      EXPECT_EQ(handle > 0, group.size() > 1);
-      summaRtWait(handle);
-      EXPECT_TRUE(sameValues(async.download(), blocking.download()));
-    }
+    DeviceArray blocking(valuesOf(group.rank, count), dtype);
+    summaRtReduce(blocking.at(), 0, count, dtype, mask, 0, SUMMA_RED_SUM);
+    DeviceArray async(valuesOf(group.rank, count), dtype);
+    handle =
+        summaRtReduceStart(async.at(), 0, count, dtype, mask, 0, SUMMA_RED_SUM);
+    EXPECT_EQ(handle > 0, group.size() > 1);
+    summaRtWait(handle);
+    EXPECT_TRUE(sameValues(async.download(), blocking.download()));
+  });
   summaRtWait(0);
 }
 
@@ -282,18 +267,14 @@ TEST(CollectivesDeviceTest, StartsInFlightWaitedInReverse) {
 
 TEST(CollectivesDeviceTest, StartProfileCounts) {
   SUMMA_REQUIRE_DEVICE();
-  summaRtSynchronize();
-  summa::gpu::flushProfile();
-  summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+  summa::rt::ProfileSnapshot before = settledProfile();
   DeviceArray data(100, SUMMA_DT_F32);
   int64_t a = summaRtBroadcastStart(data.at(), 0, 100, SUMMA_DT_F32, 7, 0);
   int64_t b =
       summaRtReduceStart(data.at(), 0, 50, SUMMA_DT_F32, 7, 0, SUMMA_RED_SUM);
   summaRtWait(b);
   summaRtWait(a);
-  summaRtSynchronize();
-  summa::gpu::flushProfile();
-  summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+  summa::rt::ProfileSnapshot after = settledProfile();
   int64_t expected = summaRtWorldSize() > 1 ? 1 : 0;
   const auto &b0 = before.get(summa::rt::CollectiveKind::Broadcast, 7);
   const auto &b1 = after.get(summa::rt::CollectiveKind::Broadcast, 7);
@@ -310,14 +291,10 @@ TEST(CollectivesDeviceTest, StartProfileCounts) {
 
 TEST(CollectivesDeviceTest, ProfileCounts) {
   SUMMA_REQUIRE_DEVICE();
-  summaRtSynchronize();
-  summa::gpu::flushProfile();
-  summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+  summa::rt::ProfileSnapshot before = settledProfile();
   DeviceArray data(100, SUMMA_DT_F32);
   summaRtAllReduce(data.at(), 0, 100, SUMMA_DT_F32, 7, SUMMA_RED_SUM);
-  summaRtSynchronize();
-  summa::gpu::flushProfile();
-  summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+  summa::rt::ProfileSnapshot after = settledProfile();
   const auto &b = before.get(summa::rt::CollectiveKind::AllReduce, 7);
   const auto &c = after.get(summa::rt::CollectiveKind::AllReduce, 7);
   // Groups of one rank are not counted (as in the CPU backend).

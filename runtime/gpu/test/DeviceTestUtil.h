@@ -48,9 +48,11 @@ public:
     base = summaRtAlloc(this->count * static_cast<int64_t>(dtypeSize(dtype)));
     cudaMemsetAsync(reinterpret_cast<void *>(base), 0, bytes(), testStream());
   }
-  DeviceArray(const std::vector<double> &values, int32_t dtype)
-      : DeviceArray(static_cast<int64_t>(values.size()), dtype) {
-    upload(values);
+  /// `values` after `offset` zeros.
+  DeviceArray(const std::vector<double> &values, int32_t dtype,
+              int64_t offset = 0)
+      : DeviceArray(static_cast<int64_t>(values.size()), dtype, offset) {
+    upload(values, offset);
   }
   DeviceArray(const DeviceArray &) = delete;
   DeviceArray &operator=(const DeviceArray &) = delete;

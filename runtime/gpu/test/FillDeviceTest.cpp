@@ -16,18 +16,7 @@ using namespace summa::gputest;
 
 TEST(FillDeviceTest, MatchesTheHostBitForBit) {
   SUMMA_REQUIRE_DEVICE();
-  summa::gpu::TileMap map;
-  map.rank = 3;
-  int64_t global[3] = {12, 40, 1000}, local[3] = {3, 20, 250},
-          block[3] = {2, 1, 3};
-  int64_t stride = 1;
-  for (int dim = 2; dim >= 0; --dim) {
-    map.globalStrides[dim] = stride;
-    stride *= global[dim];
-    map.shape[dim] = local[dim];
-    map.origin[dim] = block[dim] * local[dim];
-  }
-  map.count = 3 * 20 * 250;
+  summa::gpu::TileMap map = tileMapOf({12, 40, 1000}, {3, 20, 250}, {2, 1, 3});
   for (int32_t dtype :
        {SUMMA_DT_F32, SUMMA_DT_F64, SUMMA_DT_F16, SUMMA_DT_BF16})
     for (bool nonnegative : {false, true})

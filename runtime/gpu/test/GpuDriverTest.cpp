@@ -26,12 +26,6 @@
 #include "TestKernels.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <utility>
-#include <vector>
-
 namespace {
 
 // Local tile sizes; the global sizes follow from the grid.
@@ -39,13 +33,9 @@ constexpr int64_t kTileM = 24;
 constexpr int64_t kTileK = 16;
 constexpr int64_t kTileN = 16;
 
-std::string programName = "double";
-int64_t gridQ = 1;
-int64_t gridD = 1;
-int32_t dtype = SUMMA_DT_F32;
-SummaTensorDesc tensorDescs[3];
+summa::test::DriverTest test(1, 1);
 
-int64_t elementSize() { return dtype == SUMMA_DT_F32 ? 4 : 2; }
+int64_t elementSize() { return test.dtype == SUMMA_DT_F32 ? 4 : 2; }
 
 intptr_t address(void *pointer) { return reinterpret_cast<intptr_t>(pointer); }
 
@@ -62,7 +52,7 @@ private:
 };
 
 void copy(intptr_t from, intptr_t to, int64_t count) {
-  summa::gputest::scaleOnStream(dtype, from, to, count, 1.0);
+  summa::gputest::scaleOnStream(test.dtype, from, to, count, 1.0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -70,19 +60,19 @@ void copy(intptr_t from, intptr_t to, int64_t count) {
 //===----------------------------------------------------------------------===//
 
 void doubleSpmd(void **buffers) {
-  const SummaTensorDesc &x = tensorDescs[0];
+  const SummaTensorDesc &x = test.tensors[0];
   int64_t count = x.localShape[0] * x.localShape[1];
   bool lastRank = summaRtWorldRank() == summaRtWorldSize() - 1;
-  double factor = lastRank && programName == "double-wrong" ? 2.5 : 2.0;
-  summa::gputest::scaleOnStream(dtype, address(buffers[0]), address(buffers[1]),
-                                count, factor);
+  double factor = lastRank && test.program == "double-wrong" ? 2.5 : 2.0;
+  summa::gputest::scaleOnStream(test.dtype, address(buffers[0]),
+                                address(buffers[1]), count, factor);
 }
 
 /// Host references: f64 buffers of the global shapes.
 double *host(void *buffer) { return static_cast<double *>(buffer); }
 
 void doubleReference(void **buffers) {
-  const SummaTensorDesc &x = tensorDescs[0];
+  const SummaTensorDesc &x = test.tensors[0];
   for (int64_t i = 0; i < x.globalShape[0] * x.globalShape[1]; ++i)
     host(buffers[1])[i] = 2.0 * host(buffers[0])[i];
 }
@@ -97,17 +87,17 @@ void summa(intptr_t x, intptr_t w, intptr_t y) {
   int64_t i = summaRtGridCoord(SUMMA_AXIS_ROW);
   int64_t j = summaRtGridCoord(SUMMA_AXIS_COL);
   Scratch xPanel(kTileM * kTileK), wPanel(kTileK * kTileN);
-  for (int64_t t = 0; t < gridQ; ++t) {
+  for (int64_t t = 0; t < test.q; ++t) {
     if (j == t)
       copy(x, xPanel.get(), kTileM * kTileK);
     if (i == t)
       copy(w, wPanel.get(), kTileK * kTileN);
-    summaRtBroadcast(xPanel.get(), 0, kTileM * kTileK, dtype,
+    summaRtBroadcast(xPanel.get(), 0, kTileM * kTileK, test.dtype,
                      1 << SUMMA_AXIS_COL, t);
-    summaRtBroadcast(wPanel.get(), 0, kTileK * kTileN, dtype,
+    summaRtBroadcast(wPanel.get(), 0, kTileK * kTileN, test.dtype,
                      1 << SUMMA_AXIS_ROW, t);
-    summaRtMatmul(dtype, xPanel.get(), 0, kTileK, wPanel.get(), 0, kTileN, y, 0,
-                  kTileN, kTileM, kTileN, kTileK, 0, 0, t > 0);
+    summaRtMatmul(test.dtype, xPanel.get(), 0, kTileK, wPanel.get(), 0, kTileN,
+                  y, 0, kTileN, kTileM, kTileN, kTileK, 0, 0, t > 0);
   }
 }
 
@@ -129,50 +119,24 @@ void hostMatmul(const double *x, const double *w, double *y, int64_t m,
 
 void matmulReference(void **buffers) {
   hostMatmul(host(buffers[0]), host(buffers[1]), host(buffers[2]),
-             tensorDescs[0].globalShape[0], tensorDescs[1].globalShape[1],
-             tensorDescs[0].globalShape[1]);
+             test.tensors[0].globalShape[0], test.tensors[1].globalShape[1],
+             test.tensors[0].globalShape[1]);
 }
 
 //===----------------------------------------------------------------------===//
 // Program descriptions
 //===----------------------------------------------------------------------===//
 
-void setShape(SummaTensorDesc &desc, const char *name,
-              std::vector<int64_t> local,
-              std::vector<std::vector<int32_t>> splits) {
-  summa::test::setShape(desc, name, dtype, std::move(local), std::move(splits),
-                        gridQ, gridD);
-}
-
 SummaProgramDesc makeProgram() {
-  const int32_t row = SUMMA_AXIS_ROW, col = SUMMA_AXIS_COL,
-                depth = SUMMA_AXIS_DEPTH;
-  SummaProgramDesc program = {};
-  program.name = programName.c_str();
-  program.q = gridQ;
-  program.d = gridD;
-  program.inputs = &tensorDescs[0];
-  if (programName.rfind("double", 0) == 0) {
-    setShape(tensorDescs[0], "x", {kTileM, kTileK}, {{depth, row}, {col}});
-    setShape(tensorDescs[1], "y", {kTileM, kTileK}, {{depth, row}, {col}});
-    program.numInputs = 1;
-    program.spmd = doubleSpmd;
-    program.reference = doubleReference;
-  } else if (programName == "matmul") {
-    setShape(tensorDescs[0], "X", {kTileM, kTileK}, {{depth, row}, {col}});
-    setShape(tensorDescs[1], "W", {kTileK, kTileN}, {{row}, {col}});
-    setShape(tensorDescs[2], "Y", {kTileM, kTileN}, {{depth, row}, {col}});
-    tensorDescs[1].scale = 0.5;
-    program.numInputs = 2;
-    program.spmd = matmulSpmd;
-    program.reference = matmulReference;
-  } else {
-    std::fprintf(stderr, "summa-gpu-driver-test: unknown program '%s'\n",
-                 programName.c_str());
-    std::exit(2);
-  }
-  program.numOutputs = 1;
-  program.outputs = &tensorDescs[program.numInputs];
+  SummaProgramDesc program;
+  if (test.program.rfind("double", 0) == 0)
+    program = test.describe(test.setDoubleShapes(kTileM, kTileK), doubleSpmd,
+                            doubleReference);
+  else if (test.program == "matmul")
+    program = test.describe(test.setMatmulShapes(kTileM, kTileK, kTileN),
+                            matmulSpmd, matmulReference);
+  else
+    test.unknownProgram("summa-gpu-driver-test");
   program.referenceF64 = 1;
   return program;
 }
@@ -180,15 +144,8 @@ SummaProgramDesc makeProgram() {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (!summa::test::readDriverTestEnv("summa-gpu-driver-test", programName,
-                                      gridQ, gridD))
+  if (!test.readEnv("summa-gpu-driver-test", {SUMMA_DT_BF16, SUMMA_DT_F16}))
     return 2;
-  if (const char *type = std::getenv("SUMMA_DRIVER_TEST_DTYPE")) {
-    std::string name = type;
-    dtype = name == "bf16"  ? SUMMA_DT_BF16
-            : name == "f16" ? SUMMA_DT_F16
-                            : SUMMA_DT_F32;
-  }
   SummaProgramDesc program = makeProgram();
   return summaRtMain(argc, argv, &program);
 }

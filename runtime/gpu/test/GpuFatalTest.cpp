@@ -7,10 +7,12 @@
 // `summa-gpu-fatal-test <case>` provokes one error; CTest checks the message
 // and that the run ends non-zero instead of hanging. In the "-alone" cases
 // only rank 0 fails while rank 1 waits in MPI_Barrier: the abort must end
-// both. Cases that run without a GPU come first; those after `init` need one.
+// both. The cases of provokeWithoutDevice run without a GPU; the others need
+// one.
 //
 //===----------------------------------------------------------------------===//
 
+#include "FatalTestMain.h"
 #include "GpuCheck.h"
 
 #include "summa/Runtime/SummaRuntime.h"
@@ -21,35 +23,28 @@
 #include <mpi.h>
 #include <nccl.h>
 
-#include <cstdio>
 #include <string>
 
 namespace {
-int run(const std::string &which) {
-  // No GPU needed.
+/// Makes the calls of case `which` if it needs no GPU; false if it does or
+/// there is no such case.
+bool provokeWithoutDevice(const std::string &which) {
   if (which == "not-initialised") {
     summaRtWorldRank();
-    return 0;
-  }
-  if (which == "launch-not-initialised") {
+  } else if (which == "launch-not-initialised") {
     // What a compiled program's first kernel launch does.
     static const char image[] = "not a kernel image";
     mgpuModuleGetFunction(mgpuModuleLoad((void *)image, sizeof image),
                           "main_kernel");
-    return 0;
-  }
-  if (which == "bad-grid") {
+  } else if (which == "bad-grid") {
     summaRtInit(nullptr, nullptr, 0, 1);
-    return 0;
-  }
-  if (which == "bad-mode") {
-    // SUMMA_GPU_COLLECTIVES is checked before any device is touched; two
-    // ranks, grid [1, 1, 2].
+  } else if (which == "bad-mode" || which == "no-device") {
+    // Two ranks, grid [1, 1, 2]. SUMMA_GPU_COLLECTIVES is checked before any
+    // device is touched; no-device runs with CUDA_VISIBLE_DEVICES= (or on a
+    // machine without a GPU).
     summaRtInit(nullptr, nullptr, 1, 2);
-    return 0;
-  }
-  if (which == "cuda-call-alone" || which == "cublas-call-alone" ||
-      which == "nccl-call-alone") {
+  } else if (which == "cuda-call-alone" || which == "cublas-call-alone" ||
+             which == "nccl-call-alone") {
     MPI_Init(nullptr, nullptr);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -63,13 +58,18 @@ int run(const std::string &which) {
         SUMMA_NCCL_CHECK(ncclGetVersion(nullptr));
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    return 0;
-  }
-  if (which == "wait-unknown") {
+  } else if (which == "wait-unknown") {
     // Nothing was ever started, so nothing is in flight; no GPU involved.
     summaRtWait(12345);
-    return 0;
+  } else {
+    return false;
   }
+  return true;
+}
+
+/// Makes the calls of a case that leaves requests in flight; false if
+/// `which` is none of them.
+bool provokeInFlight(const std::string &which) {
   if (which == "wait-twice" || which == "finalize-in-flight" ||
       which == "finalize-two-in-flight") {
     // Two ranks sharing the GPU, SUMMA_GPU_COLLECTIVES=mpi, grid [1, 1, 2]:
@@ -86,16 +86,14 @@ int run(const std::string &which) {
       summaRtReduceStart(buffer, 8, 4, SUMMA_DT_F32, depth, 1, SUMMA_RED_SUM);
     }
     summaRtFinalize();
-    return 0;
+    return true;
   }
-  if (which == "no-device") {
-    // Run with CUDA_VISIBLE_DEVICES= (or on a machine without a GPU); two
-    // ranks, grid [1, 1, 2].
-    summaRtInit(nullptr, nullptr, 1, 2);
-    return 0;
-  }
+  return false;
+}
 
-  // A GPU is needed from here on: grid [1, 1, 1].
+/// Makes the calls of a case that needs a GPU, on the grid [1, 1, 1]; false
+/// if there is no such case.
+bool provokeOnDevice(const std::string &which) {
   summaRtInit(nullptr, nullptr, 1, 1);
   intptr_t data = summaRtAlloc(64);
   if (which == "bad-mask") {
@@ -123,21 +121,17 @@ int run(const std::string &which) {
   } else if (which == "out-of-memory") {
     summaRtAlloc(int64_t(1) << 50);
   } else {
-    std::fprintf(stderr, "summa-gpu-fatal-test: unknown case '%s'\n",
-                 which.c_str());
-    return 2;
+    return false;
   }
-  return 0;
+  return true;
+}
+
+bool provoke(const std::string &which) {
+  return provokeWithoutDevice(which) || provokeInFlight(which) ||
+         provokeOnDevice(which);
 }
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: summa-gpu-fatal-test <case>\n");
-    return 2;
-  }
-  int status = run(argv[1]);
-  if (status == 0)
-    std::fprintf(stderr, "summa-gpu-fatal-test: '%s' did not abort\n", argv[1]);
-  return status == 0 ? 0 : status;
+  return summa::test::runFatalCase("summa-gpu-fatal-test", argc, argv, provoke);
 }

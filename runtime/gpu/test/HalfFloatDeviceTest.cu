@@ -23,22 +23,29 @@
 using namespace summa::gputest;
 
 namespace {
-__global__ void widen(const uint16_t *bits, float *half, float *bf16,
-                      int count) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) {
-    half[i] = __half2float(__ushort_as_half(bits[i]));
-    bf16[i] = __bfloat162float(__ushort_as_bfloat16(bits[i]));
+/// CUDA's conversions of a 16-bit pattern to float, as f16 and as bf16.
+struct Widen {
+  __device__ void operator()(uint16_t bits, float &half, float &bf16) const {
+    half = __half2float(__ushort_as_half(bits));
+    bf16 = __bfloat162float(__ushort_as_bfloat16(bits));
   }
-}
+};
 
-__global__ void narrow(const float *values, uint16_t *half, uint16_t *bf16,
-                       int count) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) {
-    half[i] = __half_as_ushort(__float2half_rn(values[i]));
-    bf16[i] = __bfloat16_as_ushort(__float2bfloat16_rn(values[i]));
+/// CUDA's round-to-nearest conversions of a float to f16 and bf16 patterns.
+struct Narrow {
+  __device__ void operator()(float value, uint16_t &half,
+                             uint16_t &bf16) const {
+    half = __half_as_ushort(__float2half_rn(value));
+    bf16 = __bfloat16_as_ushort(__float2bfloat16_rn(value));
   }
+};
+
+template <typename In, typename Out, typename Convert>
+__global__ void convertBoth(const In *in, Out *half, Out *bf16, int count,
+                            Convert convert) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count)
+    convert(in[i], half[i], bf16[i]);
 }
 
 template <typename T>
@@ -61,6 +68,25 @@ bool sameFloat(float a, float b) {
   return summa::gpu::floatBits(a) == summa::gpu::floatBits(b) ||
          (std::isnan(a) && std::isnan(b));
 }
+
+/// `convert` (Widen or Narrow) on the device for every element of `in`,
+/// into `half` and `bf16`.
+template <typename In, typename Out, typename Convert>
+void convertOnDevice(const std::vector<In> &in, Convert convert,
+                     std::vector<Out> &half, std::vector<Out> &bf16) {
+  int count = static_cast<int>(in.size());
+  In *dIn = deviceCopy(in);
+  Out *dHalf = nullptr, *dBf16 = nullptr;
+  SUMMA_TEST_CUDA(cudaMalloc(&dHalf, count * sizeof(Out)));
+  SUMMA_TEST_CUDA(cudaMalloc(&dBf16, count * sizeof(Out)));
+  convertBoth<<<(count + 255) / 256, 256>>>(dIn, dHalf, dBf16, count, convert);
+  SUMMA_TEST_CUDA(cudaDeviceSynchronize());
+  half = hostCopy(dHalf, count);
+  bf16 = hostCopy(dBf16, count);
+  cudaFree(dIn);
+  cudaFree(dHalf);
+  cudaFree(dBf16);
+}
 } // namespace
 
 TEST(HalfFloatDeviceTest, WidenEveryPattern) {
@@ -68,23 +94,14 @@ TEST(HalfFloatDeviceTest, WidenEveryPattern) {
   std::vector<uint16_t> bits(1 << 16);
   for (uint32_t b = 0; b < bits.size(); ++b)
     bits[b] = static_cast<uint16_t>(b);
-  uint16_t *dBits = deviceCopy(bits);
-  float *dHalf = nullptr, *dBf16 = nullptr;
-  SUMMA_TEST_CUDA(cudaMalloc(&dHalf, bits.size() * sizeof(float)));
-  SUMMA_TEST_CUDA(cudaMalloc(&dBf16, bits.size() * sizeof(float)));
-  widen<<<(1 << 16) / 256, 256>>>(dBits, dHalf, dBf16, 1 << 16);
-  SUMMA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<float> half = hostCopy(dHalf, bits.size());
-  std::vector<float> bf16 = hostCopy(dBf16, bits.size());
+  std::vector<float> half, bf16;
+  ASSERT_NO_FATAL_FAILURE(convertOnDevice(bits, Widen(), half, bf16));
   for (uint32_t b = 0; b < bits.size(); ++b) {
     ASSERT_TRUE(sameFloat(summa::gpu::halfToFloat(bits[b]), half[b]))
         << std::hex << b;
     ASSERT_TRUE(sameFloat(summa::gpu::bfloat16ToFloat(bits[b]), bf16[b]))
         << std::hex << b;
   }
-  cudaFree(dBits);
-  cudaFree(dHalf);
-  cudaFree(dBf16);
 }
 
 TEST(HalfFloatDeviceTest, NarrowFloats) {
@@ -100,14 +117,8 @@ TEST(HalfFloatDeviceTest, NarrowFloats) {
   values.push_back(std::numeric_limits<float>::infinity());
   values.push_back(std::numeric_limits<float>::quiet_NaN());
   int count = static_cast<int>(values.size());
-  float *dValues = deviceCopy(values);
-  uint16_t *dHalf = nullptr, *dBf16 = nullptr;
-  SUMMA_TEST_CUDA(cudaMalloc(&dHalf, count * sizeof(uint16_t)));
-  SUMMA_TEST_CUDA(cudaMalloc(&dBf16, count * sizeof(uint16_t)));
-  narrow<<<(count + 255) / 256, 256>>>(dValues, dHalf, dBf16, count);
-  SUMMA_TEST_CUDA(cudaDeviceSynchronize());
-  std::vector<uint16_t> half = hostCopy(dHalf, count);
-  std::vector<uint16_t> bf16 = hostCopy(dBf16, count);
+  std::vector<uint16_t> half, bf16;
+  ASSERT_NO_FATAL_FAILURE(convertOnDevice(values, Narrow(), half, bf16));
   for (int e = 0; e < count; ++e) {
     float v = values[e];
     if (std::isnan(v)) {
@@ -121,7 +132,4 @@ TEST(HalfFloatDeviceTest, NarrowFloats) {
         << std::hexfloat << v << " bits " << std::hex
         << summa::gpu::floatBits(v);
   }
-  cudaFree(dValues);
-  cudaFree(dHalf);
-  cudaFree(dBf16);
 }

@@ -50,121 +50,93 @@ struct GroupFixture {
 } // namespace
 
 TEST(HostCollectivesTest, Broadcast) {
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes) {
-      SCOPED_TRACE(traceOf(mask, dtype));
-      GroupFixture group(mask);
-      for (int root = 0; root < group.size(); ++root) {
-        std::vector<char> data = encode(valuesOf(group.worldRank, 7), dtype);
-        host::broadcast(data.data(), 7, dtype, root, group.comm);
-        EXPECT_TRUE(
-            sameValues(decode(data, dtype), valuesOf(group.members[root], 7)));
-      }
+  forEachMaskAndType([](int32_t mask, int32_t dtype) {
+    GroupFixture group(mask);
+    for (int root = 0; root < group.size(); ++root) {
+      std::vector<char> data = encode(valuesOf(group.worldRank, 7), dtype);
+      host::broadcast(data.data(), 7, dtype, root, group.comm);
+      EXPECT_TRUE(
+          sameValues(decode(data, dtype), valuesOf(group.members[root], 7)));
     }
+  });
 }
 
 TEST(HostCollectivesTest, ReduceLeavesOthersUnchanged) {
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes) {
-      SCOPED_TRACE(traceOf(mask, dtype));
-      GroupFixture group(mask);
-      int root = group.size() - 1;
-      std::vector<double> mine = valuesOf(group.worldRank, 5);
-      std::vector<char> data = encode(mine, dtype);
-      host::reduce(data.data(), 5, dtype, SUMMA_RED_SUM, root, group.index,
-                   group.comm);
-      std::vector<double> expected(5, 0.0);
-      for (int64_t member : group.members)
-        for (int64_t e = 0; e < 5; ++e)
-          expected[e] += collectiveValue(member, e);
-      EXPECT_TRUE(sameValues(decode(data, dtype),
-                             group.index == root ? expected : mine));
-    }
+  forEachMaskAndType([](int32_t mask, int32_t dtype) {
+    GroupFixture group(mask);
+    int root = group.size() - 1;
+    std::vector<double> mine = valuesOf(group.worldRank, 5);
+    std::vector<char> data = encode(mine, dtype);
+    host::reduce(data.data(), 5, dtype, SUMMA_RED_SUM, root, group.index,
+                 group.comm);
+    EXPECT_TRUE(sameValues(decode(data, dtype),
+                           group.index == root ? summedValues(group.members, 5)
+                                               : mine));
+  });
 }
 
 TEST(HostCollectivesTest, AllReduceKinds) {
   auto small = [](int64_t rank, int64_t e) {
     return double(1 + (rank + e) % 2);
   };
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes)
-      for (int32_t kind = SUMMA_RED_SUM; kind <= SUMMA_RED_PROD; ++kind) {
-        SCOPED_TRACE(traceOf(mask, dtype) + ", kind " + std::to_string(kind));
-        GroupFixture group(mask);
-        auto f = kind == SUMMA_RED_PROD
-                     ? std::function<double(int64_t, int64_t)>(small)
-                     : std::function<double(int64_t, int64_t)>(collectiveValue);
-        std::vector<char> data = encode(valuesOf(group.worldRank, 9, f), dtype);
-        host::allReduce(data.data(), 9, dtype, kind, group.comm);
-        std::vector<double> expected = valuesOf(group.members[0], 9, f);
-        for (size_t m = 1; m < group.members.size(); ++m)
-          for (int64_t e = 0; e < 9; ++e) {
-            double v = f(group.members[m], e);
-            double &x = expected[e];
-            x = kind == SUMMA_RED_SUM   ? x + v
-                : kind == SUMMA_RED_MAX ? std::max(x, v)
-                : kind == SUMMA_RED_MIN ? std::min(x, v)
-                                        : x * v;
-          }
-        EXPECT_TRUE(sameValues(decode(data, dtype), expected));
-      }
-}
-
-TEST(HostCollectivesTest, AllGather) {
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes)
-      for (int64_t outer : {1, 3}) {
-        SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
-        GroupFixture group(mask);
-        int64_t inner = 2, n = group.size(), block = outer * inner;
-        std::vector<char> src = encode(valuesOf(group.worldRank, block), dtype);
-        std::vector<char> dst(n * block * dtypeSize(dtype));
-        host::allGather(src.data(), dst.data(), outer, inner, dtype,
-                        static_cast<int>(n), group.comm);
-        std::vector<double> expected(n * block);
-        for (int64_t o = 0; o < outer; ++o)
-          for (int64_t r = 0; r < n; ++r)
-            for (int64_t i = 0; i < inner; ++i)
-              expected[o * n * inner + r * inner + i] =
-                  collectiveValue(group.members[r], o * inner + i);
-        EXPECT_TRUE(sameValues(decode(dst, dtype), expected));
-        if (outer == 1) {
-          // In place: the source is this rank's block of the destination.
-          std::vector<char> both(n * block * dtypeSize(dtype));
-          std::copy(src.begin(), src.end(),
-                    both.begin() + group.index * src.size());
-          host::allGather(both.data() + group.index * src.size(), both.data(),
-                          outer, inner, dtype, static_cast<int>(n), group.comm);
-          EXPECT_TRUE(sameValues(decode(both, dtype), expected));
+  forEachMaskAndType([&](int32_t mask, int32_t dtype) {
+    for (int32_t kind = SUMMA_RED_SUM; kind <= SUMMA_RED_PROD; ++kind) {
+      SCOPED_TRACE("kind " + std::to_string(kind));
+      GroupFixture group(mask);
+      auto f = kind == SUMMA_RED_PROD
+                   ? std::function<double(int64_t, int64_t)>(small)
+                   : std::function<double(int64_t, int64_t)>(collectiveValue);
+      std::vector<char> data = encode(valuesOf(group.worldRank, 9, f), dtype);
+      host::allReduce(data.data(), 9, dtype, kind, group.comm);
+      std::vector<double> expected = valuesOf(group.members[0], 9, f);
+      for (size_t m = 1; m < group.members.size(); ++m)
+        for (int64_t e = 0; e < 9; ++e) {
+          double v = f(group.members[m], e);
+          double &x = expected[e];
+          x = kind == SUMMA_RED_SUM   ? x + v
+              : kind == SUMMA_RED_MAX ? std::max(x, v)
+              : kind == SUMMA_RED_MIN ? std::min(x, v)
+                                      : x * v;
         }
-      }
+      EXPECT_TRUE(sameValues(decode(data, dtype), expected));
+    }
+  });
 }
 
-TEST(HostCollectivesTest, ReduceScatter) {
-  for (int32_t mask = 1; mask < kNumMasks; ++mask)
-    for (int32_t dtype : kCollectiveTypes)
-      for (int64_t outer : {1, 3}) {
-        SCOPED_TRACE(traceOf(mask, dtype) + ", outer " + std::to_string(outer));
-        GroupFixture group(mask);
-        int64_t inner = 2, n = group.size(), block = outer * inner;
-        std::vector<char> src =
-            encode(valuesOf(group.worldRank, n * block), dtype);
-        std::vector<char> dst(block * dtypeSize(dtype));
-        host::reduceScatter(src.data(), dst.data(), outer, inner, dtype,
-                            SUMMA_RED_SUM, static_cast<int>(n), group.comm);
-        std::vector<double> expected(block, 0.0);
-        for (int64_t member : group.members)
-          for (int64_t o = 0; o < outer; ++o)
-            for (int64_t i = 0; i < inner; ++i)
-              expected[o * inner + i] += collectiveValue(
-                  member, o * n * inner + group.index * inner + i);
-        EXPECT_TRUE(sameValues(decode(dst, dtype), expected));
-        // The destination inside the source (overlap): same result.
-        host::reduceScatter(src.data(), src.data(), outer, inner, dtype,
-                            SUMMA_RED_SUM, static_cast<int>(n), group.comm);
-        src.resize(dst.size());
-        EXPECT_TRUE(sameValues(decode(src, dtype), expected));
-      }
+TEST(HostCollectivesTest, AllGatherAndReduceScatter) {
+  forEachMaskTypeAndOuter({1, 3}, [](int32_t mask, int32_t dtype,
+                                     int64_t outer) {
+    GroupFixture group(mask);
+    int64_t inner = 2, n = group.size(), block = outer * inner;
+    std::vector<char> src = encode(valuesOf(group.worldRank, block), dtype);
+    std::vector<char> dst(n * block * dtypeSize(dtype));
+    host::allGather(src.data(), dst.data(), outer, inner, dtype,
+                    static_cast<int>(n), group.comm);
+    std::vector<double> gathered = gatheredValues(group.members, outer, inner);
+    EXPECT_TRUE(sameValues(decode(dst, dtype), gathered));
+    if (outer == 1) {
+      // In place: the source is this rank's block of the destination.
+      std::vector<char> both(n * block * dtypeSize(dtype));
+      std::copy(src.begin(), src.end(),
+                both.begin() + group.index * src.size());
+      host::allGather(both.data() + group.index * src.size(), both.data(),
+                      outer, inner, dtype, static_cast<int>(n), group.comm);
+      EXPECT_TRUE(sameValues(decode(both, dtype), gathered));
+    }
+
+    std::vector<char> big = encode(valuesOf(group.worldRank, n * block), dtype);
+    std::vector<char> part(block * dtypeSize(dtype));
+    host::reduceScatter(big.data(), part.data(), outer, inner, dtype,
+                        SUMMA_RED_SUM, static_cast<int>(n), group.comm);
+    std::vector<double> expected =
+        scatteredSums(group.members, group.index, outer, inner);
+    EXPECT_TRUE(sameValues(decode(part, dtype), expected));
+    // The destination inside the source (overlap): same result.
+    host::reduceScatter(big.data(), big.data(), outer, inner, dtype,
+                        SUMMA_RED_SUM, static_cast<int>(n), group.comm);
+    big.resize(part.size());
+    EXPECT_TRUE(sameValues(decode(big, dtype), expected));
+  });
 }
 
 TEST(HostCollectivesTest, SixteenBitReductionsRoundOnce) {

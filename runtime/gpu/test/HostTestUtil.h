@@ -8,7 +8,9 @@
 #define SUMMA_RUNTIME_GPU_TEST_HOSTTESTUTIL_H
 
 #include "ElementType.h"
+#include "GroupLayout.h"
 #include "HalfFloat.h"
+#include "InputValue.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -171,6 +174,87 @@ valuesOf(int64_t rank, int64_t count,
 /// The SCOPED_TRACE of a group and element type.
 inline std::string traceOf(int32_t mask, int32_t dtype) {
   return "mask " + std::to_string(mask) + ", " + dtypeName(dtype);
+}
+
+/// Runs `check(mask, dtype)` for every axes mask and every element type of
+/// kCollectiveTypes, under a trace naming them.
+template <typename Check>
+void forEachMaskAndType(Check check) {
+  for (int32_t mask = 1; mask < gpu::kNumMasks; ++mask)
+    for (int32_t dtype : kCollectiveTypes) {
+      SCOPED_TRACE(traceOf(mask, dtype));
+      check(mask, dtype);
+    }
+}
+
+/// forEachMaskAndType, and for each of `outers` (the number of blocks of an
+/// all-gather or reduce-scatter) `check(mask, dtype, outer)`.
+template <typename Check>
+void forEachMaskTypeAndOuter(std::initializer_list<int64_t> outers,
+                             Check check) {
+  forEachMaskAndType([&](int32_t mask, int32_t dtype) {
+    for (int64_t outer : outers) {
+      SCOPED_TRACE("outer " + std::to_string(outer));
+      check(mask, dtype, outer);
+    }
+  });
+}
+
+/// The sum of the `count` values of every member of a group.
+inline std::vector<double> summedValues(const std::vector<int64_t> &members,
+                                        int64_t count) {
+  std::vector<double> sum(count, 0.0);
+  for (int64_t member : members)
+    for (int64_t e = 0; e < count; ++e)
+      sum[e] += collectiveValue(member, e);
+  return sum;
+}
+
+/// What an all-gather gives every member of a group that contributes
+/// `outer` x `inner` values each: [outer, members, inner].
+inline std::vector<double> gatheredValues(const std::vector<int64_t> &members,
+                                          int64_t outer, int64_t inner) {
+  int64_t n = static_cast<int64_t>(members.size());
+  std::vector<double> gathered(outer * n * inner);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t i = 0; i < inner; ++i)
+        gathered[o * n * inner + r * inner + i] =
+            collectiveValue(members[r], o * inner + i);
+  return gathered;
+}
+
+/// What a summing reduce-scatter of [outer, members, inner] values from
+/// every member of a group gives the member at `index`: [outer, inner].
+inline std::vector<double> scatteredSums(const std::vector<int64_t> &members,
+                                         int64_t index, int64_t outer,
+                                         int64_t inner) {
+  int64_t n = static_cast<int64_t>(members.size());
+  std::vector<double> sums(outer * inner, 0.0);
+  for (int64_t member : members)
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i)
+        sums[o * inner + i] +=
+            collectiveValue(member, o * n * inner + index * inner + i);
+  return sums;
+}
+
+/// The tile map of the rank-3 tile at block `block` of a tensor of shape
+/// `global`, split into tiles of shape `local`.
+inline gpu::TileMap tileMapOf(const int64_t (&global)[3],
+                              const int64_t (&local)[3],
+                              const int64_t (&block)[3]) {
+  gpu::TileMap map;
+  map.rank = 3;
+  int64_t stride = 1;
+  for (int dim = 2; dim >= 0; --dim) {
+    map.globalStrides[dim] = stride;
+    stride *= global[dim];
+    map.shape[dim] = local[dim];
+    map.origin[dim] = block[dim] * local[dim];
+  }
+  map.count = local[0] * local[1] * local[2];
+  return map;
 }
 
 } // namespace summa::gputest

@@ -53,17 +53,7 @@ TEST(InputValueTest, ScaledLikeTheCpuDriver) {
 
 TEST(InputValueTest, TileMapsVisitTheCpuDriverOrder) {
   // A rank-3 tensor [6, 4, 10] split 3 x 2 x 5; tile at block (1, 1, 3).
-  TileMap map;
-  map.rank = 3;
-  int64_t global[3] = {6, 4, 10}, local[3] = {2, 2, 2}, block[3] = {1, 1, 3};
-  int64_t stride = 1;
-  for (int dim = 2; dim >= 0; --dim) {
-    map.globalStrides[dim] = stride;
-    stride *= global[dim];
-    map.shape[dim] = local[dim];
-    map.origin[dim] = block[dim] * local[dim];
-  }
-  map.count = 8;
+  TileMap map = summa::gputest::tileMapOf({6, 4, 10}, {2, 2, 2}, {1, 1, 3});
   // The CPU driver's forEachElement: nested loops, last dimension fastest.
   int64_t linear = 0;
   for (int64_t a = 0; a < 2; ++a)

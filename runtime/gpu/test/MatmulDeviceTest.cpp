@@ -38,6 +38,24 @@ double tolerance(int32_t dtype, int64_t k) {
   }
 }
 
+/// op(A) op(B) in double, [m, n] without padding, for row-major A and B with
+/// leading dimensions lda and ldb (op transposes where `trans` is set).
+std::vector<double> referenceProduct(const std::vector<double> &a, int64_t lda,
+                                     int transA, const std::vector<double> &b,
+                                     int64_t ldb, int transB, int64_t m,
+                                     int64_t n, int64_t k) {
+  std::vector<double> product(m * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += (transA ? a[p * lda + i] : a[i * lda + p]) *
+               (transB ? b[j * ldb + p] : b[p * ldb + j]);
+      product[i * n + j] = sum;
+    }
+  return product;
+}
+
 void checkMatmul(int32_t dtype, const Case &t, int transA, int transB,
                  int accumulate) {
   SCOPED_TRACE(::testing::Message()
@@ -60,14 +78,13 @@ void checkMatmul(int32_t dtype, const Case &t, int transA, int transB,
                 t.offset, ldc, t.m, t.n, t.k, transA, transB, accumulate);
   std::vector<double> out = dc.download(t.offset, t.m * ldc);
 
-  std::vector<double> expected, actual;
+  std::vector<double> expected =
+      referenceProduct(a, lda, transA, b, ldb, transB, t.m, t.n, t.k);
+  std::vector<double> actual;
   for (int64_t i = 0; i < t.m; ++i) {
     for (int64_t j = 0; j < t.n; ++j) {
-      double sum = 0;
-      for (int64_t p = 0; p < t.k; ++p)
-        sum += (transA ? a[p * lda + i] : a[i * lda + p]) *
-               (transB ? b[j * ldb + p] : b[p * ldb + j]);
-      expected.push_back(sum + (accumulate ? c[i * ldc + j] : 0.0));
+      if (accumulate)
+        expected[i * t.n + j] += c[i * ldc + j];
       actual.push_back(out[i * ldc + j]);
     }
     for (int64_t j = t.n; j < ldc; ++j)
@@ -125,14 +142,7 @@ TEST(MatmulDeviceTest, Tf32IsOptIn) {
     b[e] = 1.0 - std::ldexp(1.0, -19) * double(e % 5);
   }
   DeviceArray da(a, SUMMA_DT_F32), db(b, SUMMA_DT_F32), dc(n * n, SUMMA_DT_F32);
-  std::vector<double> expected(n * n);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int64_t p = 0; p < n; ++p)
-        sum += a[i * n + p] * b[p * n + j];
-      expected[i * n + j] = sum;
-    }
+  std::vector<double> expected = referenceProduct(a, n, 0, b, n, 0, n, n, n);
   bool previous = summa::gpu::tf32Allowed();
   summa::gpu::setTf32Allowed(false);
   summaRtMatmul(SUMMA_DT_F32, da.at(), 0, n, db.at(), 0, n, dc.at(), 0, n, n, n,

@@ -120,15 +120,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   faultCase = argv[1];
-  if (const char *grid = std::getenv("SUMMA_FAULT_GRID")) {
-    long long q = 0, d = 0;
-    if (std::sscanf(grid, "%lld,%lld", &q, &d) != 2) {
-      std::fprintf(stderr, "summa-fault-test: bad grid '%s'\n", grid);
-      return 2;
-    }
-    gridQ = q;
-    gridD = d;
-  }
+  if (!summa::test::readGrid("summa-fault-test", "SUMMA_FAULT_GRID", gridQ,
+                             gridD))
+    return 2;
   if (const char *rank = std::getenv("SUMMA_FAULT_RANK"))
     faultRank = std::atoll(rank);
 

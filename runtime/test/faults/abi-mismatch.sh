@@ -12,33 +12,18 @@
 #===----------------------------------------------------------------------===#
 
 set -u
-[ $# -ge 6 ] && [ "$5" = "--" ] || {
-  echo "usage: abi-mismatch.sh SUMMA_COMPILE INPUT.mlir SHIM WORKDIR -- LAUNCHER..." >&2
-  exit 2
-}
-compile=$1 input=$2 shim=$3 work=$4
+. "$(dirname "$0")/compiled-example.sh"
+example_args abi-mismatch.sh "$@"
 shift 5
-mkdir -p "$work"
-program=$work/program
-"$compile" "$input" --grid=1,1,1 -o "$program" || { echo "FAIL: compiling $input"; exit 1; }
+compile_example 1,1,1
 
-if ! "$@" "$program" --check --iters 0 >"$work/same.out" 2>&1 ||
-   ! grep -q "check: PASS" "$work/same.out"; then
-  cat "$work/same.out"
-  echo "FAIL: the program does not pass --check with its own runtime"
-  exit 1
-fi
-
-if "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_API_VERSION=999 "$program" \
-     --check --iters 0 >"$work/other.out" 2>&1; then
-  cat "$work/other.out"
-  echo "FAIL: the program ran against a runtime of API version 999"
-  exit 1
-fi
+expect_pass same "the program does not pass --check with its own runtime" \
+  "$@" "$program" --check --iters 0
+expect_failure other "the program ran against a runtime of API version 999" \
+  "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_API_VERSION=999 "$program" \
+  --check --iters 0
 if ! grep -Eq "^summa: this program was compiled for runtime API version [0-9]+, the runtime library is version 999$" "$work/other.out" ||
    grep -q "check:" "$work/other.out"; then
-  cat "$work/other.out"
-  echo "FAIL: the refusal does not name both versions, or the program ran"
-  exit 1
+  fail_run other "the refusal does not name both versions, or the program ran"
 fi
 echo "abi-mismatch: a runtime library of another API version is refused at start-up"

@@ -15,41 +15,21 @@
 #===----------------------------------------------------------------------===#
 
 set -u
-[ $# -ge 6 ] && [ "$5" = "--" ] || {
-  echo "usage: exact-replicas.sh SUMMA_COMPILE INPUT.mlir SHIM WORKDIR -- LAUNCHER..." >&2
-  exit 2
-}
-compile=$1 input=$2 shim=$3 work=$4
+. "$(dirname "$0")/compiled-example.sh"
+example_args exact-replicas.sh "$@"
 shift 5
-mkdir -p "$work"
-program=$work/program
-"$compile" "$input" --grid=2,2,2 -o "$program" || { echo "FAIL: compiling $input"; exit 1; }
+compile_example 2,2,2
 
-if ! "$@" "$program" --check --exact-replicas --iters 0 >"$work/clean.out" 2>&1 ||
-   ! grep -q "check: PASS" "$work/clean.out"; then
-  cat "$work/clean.out"
-  echo "FAIL: the unperturbed run does not pass --exact-replicas"
-  exit 1
-fi
-
-if "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
-     --check --exact-replicas --iters 0 >"$work/perturbed.out" 2>&1; then
-  cat "$work/perturbed.out"
-  echo "FAIL: --exact-replicas passed with one replica one bit off"
-  exit 1
-fi
+expect_pass clean "the unperturbed run does not pass --exact-replicas" \
+  "$@" "$program" --check --exact-replicas --iters 0
+expect_failure perturbed "--exact-replicas passed with one replica one bit off" \
+  "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
+  --check --exact-replicas --iters 0
 if ! grep -q "replicas DIFFER" "$work/perturbed.out" ||
    ! grep -q "check: FAIL" "$work/perturbed.out"; then
-  cat "$work/perturbed.out"
-  echo "FAIL: the perturbed run failed without saying that replicas differ"
-  exit 1
+  fail_run perturbed "the perturbed run failed without saying that replicas differ"
 fi
-
-if ! "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
-       --check --iters 0 >"$work/tolerant.out" 2>&1 ||
-   ! grep -q "check: PASS" "$work/tolerant.out"; then
-  cat "$work/tolerant.out"
-  echo "FAIL: one bit off should be within --tol without --exact-replicas"
-  exit 1
-fi
+expect_pass tolerant "one bit off should be within --tol without --exact-replicas" \
+  "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
+  --check --iters 0
 echo "exact-replicas: a one-bit difference between replicas fails --exact-replicas and passes --tol"
