@@ -11,6 +11,10 @@
 #
 #   bench/layer_cpu.sh [ITERS] [PYTHON]   (default 10 iterations; PYTHON
 #   is an interpreter with torch, default python3; needs a build in build/)
+#
+# LAYER_TOKENS="--batch B --seq S" replaces batch 4, sequence 128, e.g.
+# "--batch 1 --seq 1024" for long sequences, where attention's scores are
+# the largest intermediate.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 iters=${1:-10}
@@ -20,7 +24,8 @@ trap 'rm -rf "$work"' EXIT
 mpirun=(mpirun --oversubscribe --allow-run-as-root)
 [ "$(id -u)" = 0 ] || mpirun=(mpirun --oversubscribe)
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-shape=(--batch 4 --seq 128 --hidden 768 --heads 12 --ffn 3072)
+read -r -a tokens <<<"${LAYER_TOKENS:---batch 4 --seq 128}"
+shape=("${tokens[@]}" --hidden 768 --heads 12 --ffn 3072)
 
 python3 "$here/examples/generate.py" layer "${shape[@]}" --dtype f32 -o "$work/layer.mlir"
 python3 "$here/examples/generate.py" gpt_train --layers 1 "${shape[@]}" --dtype f32 \
@@ -45,7 +50,8 @@ fwdt=$(torch)
 trn1=$(summa train 1,1,1 1)
 trn2=$(summa train 1,1,2 2)
 trnt=$(torch --train)
-printf 'GPT-2-small layer, f32, 1 thread per rank, %s iterations\n' "$iters"
+printf 'GPT-2-small layer (%s), f32, 1 thread per rank, %s iterations\n' \
+  "${tokens[*]}" "$iters"
 printf '%-16s %12s %12s %12s %14s %14s\n' '' 'summa 1x1x1' 'summa 1x1x2' 'PyTorch' \
   '1x1x1/PyTorch' '1x1x2/1x1x1'
 printf '%-16s %9.1f ms %9.1f ms %9.1f ms %14.2f %14.2f\n' forward "$fwd1" "$fwd2" "$fwdt" \

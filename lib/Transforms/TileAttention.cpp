@@ -84,9 +84,8 @@ std::optional<AffineMap> sourceMap(Operation *reshape, AffineMap map) {
       continue;
     }
     for (int64_t d : group)
-      results.push_back(wide.empty() || d != wide.front()
-                            ? zero
-                            : map.getResult(small));
+      results.push_back(
+          wide.empty() || d != wide.front() ? zero : map.getResult(small));
   }
   return AffineMap::get(map.getNumDims(), 0, results, ctx);
 }
@@ -127,8 +126,8 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
       if (!source.getDefiningOp<linalg::LinalgOp>())
         continue; // an input from outside, e.g. a mask
       auto rank = cast<ShapedType>(op->getResult(0).getType()).getRank();
-      if (!sourceMap(op, AffineMap::getMultiDimIdentityMap(
-                             rank, op->getContext())))
+      if (!sourceMap(op,
+                     AffineMap::getMultiDimIdentityMap(rank, op->getContext())))
         fail("the probabilities are reshaped on the way (heads grouped, as "
              "in grouped-query attention)");
       a.reshapes.insert(op);
@@ -238,8 +237,7 @@ void foldReshapes(RewriterBase &rewriter, const Attention &a) {
 /// that keeps a block of scores within `tileElements`, other query
 /// dimensions by one; value and key dimensions whole.
 FailureOr<SmallVector<int64_t>> tileSizes(linalg::LinalgOp output,
-                                          int64_t tileElements,
-                                          int64_t &rows) {
+                                          int64_t tileElements, int64_t &rows) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(output);
   SmallVector<int64_t> ranges = output.getStaticLoopRanges();
@@ -255,7 +253,8 @@ FailureOr<SmallVector<int64_t>> tileSizes(linalg::LinalgOp output,
   for (unsigned m : dims->m)
     sizes[m] = 1;
   int64_t queries = ranges[dims->m.back()];
-  int64_t limit = std::max<int64_t>(1, tileElements / std::max<int64_t>(keys, 1));
+  int64_t limit =
+      std::max<int64_t>(1, tileElements / std::max<int64_t>(keys, 1));
   rows = 1;
   for (int64_t r = std::min(queries, limit); r >= 1; --r)
     if (queries % r == 0) {
@@ -271,7 +270,7 @@ FailureOr<SmallVector<int64_t>> tileSizes(linalg::LinalgOp output,
 /// returns the outermost loop. Fails, leaving the IR as it was, where the
 /// scores could not be fused.
 FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
-                                    ArrayRef<int64_t> sizes) {
+                                     ArrayRef<int64_t> sizes) {
   foldReshapes(rewriter, a);
   llvm::SmallPtrSet<Operation *, 16> fusible(a.between.begin(),
                                              a.between.end());
@@ -283,8 +282,8 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
   options.setTilingOptions(tiling);
   // The attention's own ops, and the fills that initialise their results.
   options.setFusionControlFn(
-      [&](tensor::ExtractSliceOp, OpResult producer, bool)
-          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
         if (fusible.contains(op) || isa<linalg::FillOp>(op))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
@@ -305,19 +304,35 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
   }
   for (OpResult old : a.output->getResults())
     rewriter.replaceAllUsesWith(old, result->replacements.lookup(old));
-  // The untiled ops have no use left.
-  rewriter.eraseOp(a.output);
-  SmallVector<Operation *> dead(a.between.begin(), a.between.end());
-  dead.push_back(a.scores);
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (Operation *&op : dead)
-      if (op && op->use_empty()) {
-        rewriter.eraseOp(op);
-        op = nullptr;
-        erased = true;
+  // The slices of the untiled ops that fusion went through stay in the
+  // loop, unused.
+  SmallVector<tensor::ExtractSliceOp> unused;
+  result->loops.front()->walk([&](tensor::ExtractSliceOp slice) {
+    if (slice.use_empty())
+      unused.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : unused)
+    rewriter.eraseOp(slice);
+  // The untiled ops have no use left; nor, then, have the fills and empty
+  // tensors that initialised them (the loop has copies of its own).
+  llvm::SetVector<Operation *> dead(a.between.begin(), a.between.end());
+  dead.insert(a.scores);
+  dead.insert(a.output);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (Operation *op : dead.takeVector()) {
+      if (!op->use_empty()) {
+        dead.insert(op);
+        continue;
       }
+      for (Value operand : op->getOperands())
+        if (Operation *producer = operand.getDefiningOp();
+            producer && isa<linalg::FillOp, tensor::EmptyOp>(producer))
+          dead.insert(producer);
+      dead.remove(op);
+      rewriter.eraseOp(op);
+      progress = true;
+    }
   }
   return result->loops.front().getOperation();
 }
@@ -386,11 +401,26 @@ struct SummaTileAttentionPass
       eliminateCommonSubExpressions(rewriter, dominance, loop);
     // The fused fills' destinations are slices of the whole scores' empty
     // tensor: made empty tensors of the slice's size, so that bufferization
-    // allocates one block of scores, not all of them.
+    // allocates one block of scores, not all of them. Only the loops' slices
+    // are visited (the rest of the function is as it was).
+    SmallVector<Operation *> slices;
+    llvm::SetVector<Operation *> wholes;
+    for (Operation *loop : loops)
+      loop->walk([&](tensor::ExtractSliceOp slice) {
+        if (auto whole = slice.getSource().getDefiningOp<tensor::EmptyOp>()) {
+          slices.push_back(slice);
+          wholes.insert(whole);
+        }
+      });
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorEmptyPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    if (failed(applyOpPatternsGreedily(slices, std::move(patterns), config)))
       return signalPassFailure();
+    for (Operation *whole : wholes)
+      if (whole->use_empty())
+        rewriter.eraseOp(whole);
   }
 };
 
