@@ -137,7 +137,10 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
         isa<linalg::FillOp>(op)) {
-      fail("the probabilities do not come from structured ops on tensors");
+      // An input from outside (a slice of a mask, a constant); the
+      // probabilities themselves must be computed.
+      if (op == p.getDefiningOp())
+        fail("the probabilities do not come from structured ops on tensors");
       continue;
     }
     if (isContraction(op)) {
@@ -157,7 +160,8 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
   // A reshape is folded into the ops that read it: they must be generics.
   for (Operation *reshape : a.reshapes)
     for (Operation *user : reshape->getUsers())
-      if (!isa<linalg::GenericOp>(user) || !a.between.contains(user))
+      if (!isa<linalg::GenericOp>(user) ||
+          (!a.between.contains(user) && user != a.output))
         fail("a reshape of the scores is read outside the softmax");
   if (!why.empty())
     return failure();
@@ -232,6 +236,56 @@ void foldReshapes(RewriterBase &rewriter, const Attention &a) {
   }
 }
 
+/// Rewrites an op of the softmax whose result is indexed with constants (a
+/// row maximum written as `[rows, 1]`, torch's keepdim), which upstream's
+/// tiling cannot slice: the op writes `[rows]`, and a reshape of size-one
+/// dimensions gives its readers the `[rows, 1]` they read (folded into them
+/// by foldReshapes). Returns the reshapes' collapsed initial values.
+SmallVector<Operation *> dropConstantResultDims(RewriterBase &rewriter,
+                                                const Attention &a) {
+  SmallVector<Operation *> inits;
+  for (Operation *op : a.between) {
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || generic.getNumDpsInits() != 1)
+      continue;
+    OpOperand *init = generic.getDpsInitOperand(0);
+    auto type = cast<RankedTensorType>(init->get().getType());
+    AffineMap map = generic.getMatchingIndexingMap(init);
+    SmallVector<AffineExpr> kept;
+    SmallVector<int64_t> shape;
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      auto constant = dyn_cast<AffineConstantExpr>(expr);
+      if (constant && constant.getValue() == 0 && type.getDimSize(d) == 1)
+        continue;
+      kept.push_back(expr);
+      shape.push_back(type.getDimSize(d));
+    }
+    if (kept.size() == map.getNumResults() || kept.empty())
+      continue;
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForCollapse(type.getShape(), shape);
+    if (!groups)
+      continue;
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
+    auto small = RankedTensorType::get(shape, type.getElementType());
+    auto collapsed = tensor::CollapseShapeOp::create(rewriter, loc, small,
+                                                     init->get(), *groups);
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    maps.back() = AffineMap::get(map.getNumDims(), 0, kept, op->getContext());
+    auto reduced = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{small}, generic.getDpsInputs(),
+        ValueRange{collapsed}, maps, generic.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(generic.getRegion(), reduced.getRegion(),
+                                reduced.getRegion().begin());
+    auto expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, type, reduced.getResult(0), *groups);
+    rewriter.replaceOp(op, expanded.getResult());
+    inits.push_back(collapsed);
+  }
+  return inits;
+}
+
 /// The tile sizes of `output`'s loops: batch dimensions (batch, heads) by
 /// one, the innermost query dimension by the largest divisor of its extent
 /// that keeps a block of scores within `tileElements`, other query
@@ -290,12 +344,18 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
         return std::nullopt;
       });
   rewriter.setInsertionPoint(a.output);
+  // Where upstream cannot tile an op it says so as an error; here that is
+  // a reason to leave the attention as it is (the caller's remark).
+  ScopedDiagnosticHandler quiet(rewriter.getContext(),
+                                [](Diagnostic &) { return success(); });
   FailureOr<scf::SCFTileAndFuseResult> result =
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(a.output.getOperation()), options);
   if (failed(result) || result->loops.empty())
     return failure();
-  if (!result->fusedProducers.contains(a.scores)) {
+  if (llvm::any_of(fusible, [&](Operation *op) {
+        return !result->fusedProducers.contains(op);
+      })) {
     // Not what was asked: drop the loops, keep the untiled attention.
     for (LoopLikeOpInterface loop : llvm::reverse(result->loops))
       if (loop->use_empty())
@@ -337,6 +397,53 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
   return result->loops.front().getOperation();
 }
 
+/// Brings the attention's ops into forms that tiling takes (results indexed
+/// by loop dimensions only) and finds the attention again; fails, with the
+/// reason in `why`, where one remains that it cannot take.
+LogicalResult prepareForTiling(RewriterBase &rewriter,
+                               FailureOr<Attention> &attention,
+                               linalg::LinalgOp output, std::string &why) {
+  SmallVector<Operation *> inits = dropConstantResultDims(rewriter, *attention);
+  if (!inits.empty()) {
+    // A collapsed fill of an empty tensor is a fill of a smaller one, which
+    // tiling fuses like the others.
+    MLIRContext *ctx = rewriter.getContext();
+    RewritePatternSet patterns(ctx);
+    linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    SmallVector<Operation *> old;
+    for (Operation *init : inits)
+      old.push_back(init->getOperand(0).getDefiningOp());
+    (void)applyOpPatternsGreedily(inits, std::move(patterns), config);
+    // The whole-shaped fills and empty tensors the collapses read.
+    while (!old.empty()) {
+      Operation *op = old.pop_back_val();
+      if (!op || !isa<linalg::FillOp, tensor::EmptyOp>(op) || !op->use_empty())
+        continue;
+      for (Value operand : op->getOperands())
+        old.push_back(operand.getDefiningOp());
+      rewriter.eraseOp(op);
+    }
+    bool softmax = false;
+    attention = matchAttention(output, why, softmax);
+    if (failed(attention))
+      return failure();
+  }
+  for (Operation *op : attention->between)
+    for (OpOperand &init : cast<linalg::LinalgOp>(op).getDpsInitsMutable())
+      if (!cast<linalg::LinalgOp>(op)
+               .getMatchingIndexingMap(&init)
+               .isProjectedPermutation()) {
+        why = "an op of the softmax writes its result through constant "
+              "indices";
+        return failure();
+      }
+  return success();
+}
+
 struct SummaTileAttentionPass
     : summa::impl::SummaTileAttentionBase<SummaTileAttentionPass> {
   using Base::Base;
@@ -362,6 +469,9 @@ struct SummaTileAttentionPass
       std::string why;
       bool softmax = false;
       FailureOr<Attention> attention = matchAttention(output, why, softmax);
+      if (succeeded(attention) &&
+          failed(prepareForTiling(rewriter, attention, output, why)))
+        attention = failure();
       if (failed(attention)) {
         // Only a product that reads a softmax is worth a word.
         if (emitRemarks && softmax)

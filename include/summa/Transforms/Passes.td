@@ -101,9 +101,13 @@ def SummaTileAttention : Pass<"summa-tile-attention"> {
     Q·Kᵀ fused into the loop, so that the `[rows, keys]` scores of one head
     and one block of rows are all that exists at a time, never the scores of
     every head. The two products stay contractions that
-    `convert-contractions-to-runtime` sends to the GEMM. An attention whose
-    scores or probabilities are used elsewhere (a training step's backward
-    reads them) is left as it is. With `remarks`, each P·V says which path
+    `convert-contractions-to-runtime` sends to the GEMM. Reshapes of
+    size-one dimensions on the way are folded into their readers and a row
+    reduction written as `[rows, 1]` through a constant index writes
+    `[rows]`, so that tiling takes them. An attention whose scores or
+    probabilities are used elsewhere (a training step's backward reads
+    them), or whose probabilities are reshaped otherwise (heads split into
+    groups), is left as it is. With `remarks`, each P·V says which path
     it took. The CPU lowering runs it; `--check`'s reference does not.
   }];
   let options = [
