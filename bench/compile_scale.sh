@@ -7,13 +7,16 @@
 # summa-opt < 10 s and < 1 GiB, summa-compile < 120 s).
 #
 # Wall time on a shared machine varies by a third from run to run and grows
-# faster than the work once the IR outgrows the caches; with --instructions
+# faster than the work once the IR outgrows the caches; each time is the
+# best of REPEAT runs (default 3; the first run of a size is often the
+# slow one: page cache, a busy neighbour). With --instructions
 # the growth is also counted in instructions executed (valgrind's callgrind,
 # about 60x slower; summa-compile's LLVM backend included, the linker not),
 # which is what the compiler's algorithms cost and does not vary.
 #
 #   bench/compile_scale.sh [--instructions] [LAYERS...]   (default 12 24 48
-#   96; needs a build in build/ and GNU time at /usr/bin/time)
+#   96; needs a build in build/ and GNU time at /usr/bin/time; REPEAT=N in
+#   the environment for the runs per measurement)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 count_instructions=0
@@ -27,9 +30,16 @@ layers=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measure() { # prints "seconds kilobytes" of the command
-  /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null
-  cat "$work/time"
+repeat=${REPEAT:-3}
+measure() { # prints "seconds kilobytes" of the command: the best time
+  local best='' kb=0 s k
+  for _ in $(seq "$repeat"); do
+    /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null
+    read -r s k <"$work/time"
+    if [ -z "$best" ] || [ "$(echo "$s < $best" | bc)" = 1 ]; then best=$s; fi
+    [ "$k" -gt "$kb" ] && kb=$k
+  done
+  echo "$best $kb"
 }
 
 instructions() { # prints the instructions the command executed

@@ -23,12 +23,14 @@ echo "summa: ctest"
 (cd "$SUMMA_BUILD" && ctest --output-on-failure)
 
 # The fuzz target (fuzz/) replays its corpus once: the seeds from test/ and
-# examples/, fuzz/corpus/ and fuzz/regressions/. With clang-22 it is built
-# with libFuzzer + ASan/UBSan in build-fuzz/ (only the summa libraries and
-# the target are compiled); without it, the same target with a plain main
-# (summa-fuzz-replay) is built in the main build with the default compiler,
-# so that every machine replays the corpus. docs/Reliability.md says how to
-# fuzz for longer.
+# examples/, fuzz/corpus/ and fuzz/regressions/. Where clang-22 can link
+# libFuzzer with ASan/UBSan it is built in build-fuzz/ (only the summa
+# libraries and the target are compiled); otherwise (no clang-22, or one
+# without its fuzzer runtime: fuzz/CMakeLists.txt then leaves the target
+# out) the same target with a plain main (summa-fuzz-replay) is built in the
+# main build with the default compiler, so that every machine replays the
+# corpus. docs/Reliability.md says how to fuzz for longer.
+fuzz_replayed=0
 if command -v clang++-22 >/dev/null 2>&1 && command -v clang-22 >/dev/null 2>&1; then
   SUMMA_FUZZ_BUILD=${SUMMA_FUZZ_BUILD_DIR:-$SUMMA_ROOT/build-fuzz}
   if [ ! -f "$SUMMA_FUZZ_BUILD/build.ninja" ]; then
@@ -39,11 +41,16 @@ if command -v clang++-22 >/dev/null 2>&1 && command -v clang-22 >/dev/null 2>&1;
       -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
       -DSUMMA_BUILD_FUZZER=ON -DSUMMA_ENABLE_RUNTIME=OFF >/dev/null
   fi
-  echo "summa: fuzz target (build-fuzz/bin/summa-fuzz) and corpus replay"
-  ninja -C "$SUMMA_FUZZ_BUILD" summa-fuzz
-  bash "$SUMMA_ROOT/fuzz/replay.sh" "$SUMMA_FUZZ_BUILD/bin/summa-fuzz"
-else
-  echo "summa: corpus replay (clang-22 not installed: build/bin/summa-fuzz-replay, no sanitizers)"
+  if ninja -C "$SUMMA_FUZZ_BUILD" -t targets all 2>/dev/null |
+    grep -q '^summa-fuzz:'; then
+    echo "summa: fuzz target (build-fuzz/bin/summa-fuzz) and corpus replay"
+    ninja -C "$SUMMA_FUZZ_BUILD" summa-fuzz
+    bash "$SUMMA_ROOT/fuzz/replay.sh" "$SUMMA_FUZZ_BUILD/bin/summa-fuzz"
+    fuzz_replayed=1
+  fi
+fi
+if [ "$fuzz_replayed" = 0 ]; then
+  echo "summa: corpus replay (no clang-22 with libFuzzer: build/bin/summa-fuzz-replay, no sanitizers)"
   cmake "$SUMMA_BUILD" -DSUMMA_BUILD_FUZZER=ON >/dev/null
   ninja -C "$SUMMA_BUILD" summa-fuzz-replay
   bash "$SUMMA_ROOT/fuzz/replay.sh" "$SUMMA_BUILD/bin/summa-fuzz-replay"

@@ -339,13 +339,11 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
 }
 
 struct SummaBlockReductionsPass
-    : summa::impl::SummaBlockReductionsBase<SummaBlockReductionsPass> {
-  using Base::Base;
+    : summa::BlockSizePass<SummaBlockReductionsPass,
+                           summa::impl::SummaBlockReductionsBase> {
+  using BlockSizePass::BlockSizePass;
 
-  void runOnOperation() override {
-    if (failed(summa::checkBlockSize(getOperation(), "summa-block-reductions",
-                                     blockSize)))
-      return signalPassFailure();
+  void runOnHostCode() {
     SmallVector<std::tuple<linalg::LinalgOp, SmallVector<unsigned>, Combiner>>
         rows;
     for (auto linalgOp :

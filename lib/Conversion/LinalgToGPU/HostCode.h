@@ -53,6 +53,20 @@ inline LogicalResult checkBlockSize(ModuleOp module, StringRef pass,
          << pass << ": block-size must be in [1, 1024], got " << blockSize;
 }
 
+/// A pass of the GPU lowering with a `block-size` option; Base is its
+/// tablegen'd base. The option is checked (checkBlockSize, named after the
+/// pass) before Derived::runOnHostCode runs.
+template <typename Derived, template <typename> class Base>
+struct BlockSizePass : Base<Derived> {
+  using Base<Derived>::Base;
+  void runOnOperation() final {
+    if (failed(checkBlockSize(this->getOperation(), this->getArgument(),
+                              this->blockSize)))
+      return this->signalPassFailure();
+    static_cast<Derived *>(this)->runOnHostCode();
+  }
+};
+
 } // namespace mlir::summa
 
 #endif // SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H

@@ -79,13 +79,11 @@ LogicalResult mapBlockReduction(IRRewriter &rewriter, scf::ParallelOp loop) {
 }
 
 struct SummaMapParallelLoopsPass
-    : summa::impl::SummaMapParallelLoopsBase<SummaMapParallelLoopsPass> {
-  using Base::Base;
+    : summa::BlockSizePass<SummaMapParallelLoopsPass,
+                           summa::impl::SummaMapParallelLoopsBase> {
+  using BlockSizePass::BlockSizePass;
 
-  void runOnOperation() override {
-    if (failed(summa::checkBlockSize(getOperation(), "summa-map-parallel-loops",
-                                     blockSize)))
-      return signalPassFailure();
+  void runOnHostCode() {
     SmallVector<scf::ParallelOp> outermost =
         summa::collectHostOps<scf::ParallelOp>(getOperation());
     llvm::erase_if(outermost, [](scf::ParallelOp loop) {
