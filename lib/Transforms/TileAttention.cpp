@@ -126,10 +126,13 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
       if (!source.getDefiningOp<linalg::LinalgOp>())
         continue; // an input from outside, e.g. a mask
       auto rank = cast<ShapedType>(op->getResult(0).getType()).getRank();
-      if (!sourceMap(op,
-                     AffineMap::getMultiDimIdentityMap(rank, op->getContext())))
-        fail("the probabilities are reshaped on the way (heads grouped, as "
-             "in grouped-query attention)");
+      // A reshape of size-one dimensions is folded into its readers; an
+      // expansion that splits a dimension (the heads into groups) is moved
+      // below the slices tiling takes of it; nothing else is taken.
+      if (!sourceMap(
+              op, AffineMap::getMultiDimIdentityMap(rank, op->getContext())) &&
+          !isa<tensor::ExpandShapeOp>(op))
+        fail("the probabilities are reshaped on the way (dimensions merged)");
       a.reshapes.insert(op);
       work.push_back(source);
       continue;
@@ -153,6 +156,31 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
     for (OpOperand *input : linalgOp.getDpsInputOperands())
       if (!input->get().getDefiningOp<linalg::FillOp>())
         work.push_back(input->get());
+  }
+  // Only what is computed from the scores belongs to the attention; the ops
+  // that give it other inputs (a mask computed from positions) stay where
+  // they are.
+  if (a.scores) {
+    llvm::SmallPtrSet<Operation *, 16> fromScores = {a.scores};
+    auto reads = [&](Operation *op) {
+      return llvm::any_of(op->getOperands(), [&](Value v) {
+        return fromScores.contains(v.getDefiningOp());
+      });
+    };
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (Operation *op :
+           llvm::concat<Operation *const>(a.between, a.reshapes))
+        if (!fromScores.contains(op) && reads(op))
+          grew = fromScores.insert(op).second || grew;
+    }
+    a.between.remove_if(
+        [&](Operation *op) { return !fromScores.contains(op); });
+    a.reshapes.remove_if(
+        [&](Operation *op) { return !fromScores.contains(op); });
+    reduction = llvm::any_of(a.between, [](Operation *op) {
+      return cast<linalg::LinalgOp>(op).getNumReductionLoops() > 0;
+    });
   }
   looksLikeOne = a.scores && oneProduct && reduction;
   if (!looksLikeOne)
@@ -218,9 +246,16 @@ FailureOr<Attention> matchAttention(linalg::LinalgOp output, std::string &why,
 }
 
 /// Makes the ops that read a reshape of size-one dimensions read its
-/// source instead, indexed through the map sourceMap gives.
-void foldReshapes(RewriterBase &rewriter, const Attention &a) {
-  for (Operation *reshape : a.reshapes) {
+/// source instead, indexed through the map sourceMap gives; the reshapes
+/// left in `a` are the others.
+void foldReshapes(RewriterBase &rewriter, Attention &a) {
+  for (Operation *reshape : a.reshapes.takeVector()) {
+    auto rank = cast<ShapedType>(reshape->getResult(0).getType()).getRank();
+    if (!sourceMap(reshape, AffineMap::getMultiDimIdentityMap(
+                                rank, reshape->getContext()))) {
+      a.reshapes.insert(reshape);
+      continue;
+    }
     for (OpOperand &use :
          llvm::make_early_inc_range(reshape->getResult(0).getUses())) {
       auto generic = cast<linalg::GenericOp>(use.getOwner());
@@ -334,6 +369,11 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
   tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
+  // A slice of a split of the heads is a split of a slice: tiling fuses
+  // through it (grouped-query attention).
+  RewritePatternSet cleanup(rewriter.getContext());
+  tensor::populateBubbleUpExtractSliceOpPatterns(cleanup);
+  options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
   // The attention's own ops, and the fills that initialise their results.
   options.setFusionControlFn(
       [&](tensor::ExtractSliceOp, OpResult producer,
@@ -376,6 +416,7 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
   // The untiled ops have no use left; nor, then, have the fills and empty
   // tensors that initialised them (the loop has copies of its own).
   llvm::SetVector<Operation *> dead(a.between.begin(), a.between.end());
+  dead.insert(a.reshapes.begin(), a.reshapes.end());
   dead.insert(a.scores);
   dead.insert(a.output);
   for (bool progress = true; progress;) {

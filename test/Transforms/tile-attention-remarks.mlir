@@ -387,6 +387,74 @@ func.func @keepdim_direct(%q: tensor<2x8x2x4xf32>, %k: tensor<2x8x2x4xf32>, %v: 
 
 // -----
 
+// Grouped-query attention: P's heads are split into groups of the same
+// key/value head before P·V. The split is moved below the slices tiling
+// takes (a slice of the split is a split of a slice), so the whole
+// attention is still tiled a head at a time.
+#gq = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#gk = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#gs = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+#gp = affine_map<(b, g, r, i, d, j) -> (b, g, r, i, j)>
+#gv = affine_map<(b, g, r, i, d, j) -> (b, g, j, d)>
+#go = affine_map<(b, g, r, i, d, j) -> (b, g, r, i, d)>
+#gid = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#grow = affine_map<(b, h, i, j) -> (b, h, i)>
+func.func @grouped(%q: tensor<2x4x8x4xf32>, %k: tensor<2x4x8x4xf32>, %v: tensor<2x2x8x4xf32>) -> tensor<2x2x2x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %se = tensor.empty() : tensor<2x4x8x8xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%se : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  %s = linalg.generic {indexing_maps = [#gq, #gk, #gs], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>) outs(%s0 : tensor<2x4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8x8xf32>
+  %re = tensor.empty() : tensor<2x4x8xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%re : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %max = linalg.generic {indexing_maps = [#gid, #grow], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%s : tensor<2x4x8x8xf32>) outs(%m0 : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    %r = arith.maximumf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8xf32>
+  %e = linalg.generic {indexing_maps = [#gid, #grow, #gid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s, %max : tensor<2x4x8x8xf32>, tensor<2x4x8xf32>) outs(%se : tensor<2x4x8x8xf32>) {
+  ^bb0(%a: f32, %mx: f32, %c: f32):
+    %d = arith.subf %a, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8x8xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%re : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %sum = linalg.generic {indexing_maps = [#gid, #grow], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%e : tensor<2x4x8x8xf32>) outs(%z0 : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    %r = arith.addf %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8xf32>
+  %p = linalg.generic {indexing_maps = [#gid, #grow, #gid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%e, %sum : tensor<2x4x8x8xf32>, tensor<2x4x8xf32>) outs(%se : tensor<2x4x8x8xf32>) {
+  ^bb0(%a: f32, %t: f32, %c: f32):
+    %r = arith.divf %a, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x8x8xf32>
+  %pg = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [2, 2, 2, 8, 8] : tensor<2x4x8x8xf32> into tensor<2x2x2x8x8xf32>
+  %oe = tensor.empty() : tensor<2x2x2x8x4xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x2x2x8x4xf32>) -> tensor<2x2x2x8x4xf32>
+  // expected-remark @below {{fused attention: Q·Kᵀ, 4 ops between and this product tiled by one head and 8 query rows at a time}}
+  %o = linalg.generic {indexing_maps = [#gp, #gv, #go], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%pg, %v : tensor<2x2x2x8x8xf32>, tensor<2x2x8x4xf32>) outs(%o0 : tensor<2x2x2x8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x2x8x4xf32>
+  return %o : tensor<2x2x2x8x4xf32>
+}
+
+// -----
+
 // A product that is not an attention (no softmax) is left alone, silently.
 func.func @plain_bmm(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>) -> tensor<2x4x4xf32> {
   %zero = arith.constant 0.0 : f32

@@ -106,8 +106,9 @@ def SummaTileAttention : Pass<"summa-tile-attention"> {
     reduction written as `[rows, 1]` through a constant index writes
     `[rows]`, so that tiling takes them. An attention whose scores or
     probabilities are used elsewhere (a training step's backward reads
-    them), or whose probabilities are reshaped otherwise (heads split into
-    groups), is left as it is. With `remarks`, each P·V says which path
+    them), or whose probabilities go through a reshape that merges
+    dimensions, is left as it is; one whose heads are split into groups
+    before P·V (grouped-query attention) is tiled through the split. With `remarks`, each P·V says which path
     it took. The CPU lowering runs it; `--check`'s reference does not.
   }];
   let options = [
