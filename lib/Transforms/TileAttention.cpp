@@ -100,6 +100,27 @@ bool isBatchedContraction(Operation *op) {
   return succeeded(dims) && !dims->batch.empty();
 }
 
+/// Keeps, of the ops a walk back from the probabilities found, those
+/// computed from the scores: the ops that give the softmax other inputs (a
+/// mask computed from positions) are not the attention's and stay where
+/// they are.
+void keepWhatReadsScores(Attention &a) {
+  llvm::SmallPtrSet<Operation *, 16> fromScores = {a.scores};
+  auto reads = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      return fromScores.contains(v.getDefiningOp());
+    });
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (Operation *op : llvm::concat<Operation *const>(a.between, a.reshapes))
+      if (!fromScores.contains(op) && reads(op))
+        grew = fromScores.insert(op).second || grew;
+  }
+  a.between.remove_if([&](Operation *op) { return !fromScores.contains(op); });
+  a.reshapes.remove_if([&](Operation *op) { return !fromScores.contains(op); });
+}
+
 /// Walks from the probabilities `p` back to the scores: through structured
 /// ops on tensors (their inputs only; initial values are not data flow) and
 /// reshapes of size-one dimensions, up to exactly one batched contraction.
@@ -157,27 +178,8 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
       if (!input->get().getDefiningOp<linalg::FillOp>())
         work.push_back(input->get());
   }
-  // Only what is computed from the scores belongs to the attention; the ops
-  // that give it other inputs (a mask computed from positions) stay where
-  // they are.
   if (a.scores) {
-    llvm::SmallPtrSet<Operation *, 16> fromScores = {a.scores};
-    auto reads = [&](Operation *op) {
-      return llvm::any_of(op->getOperands(), [&](Value v) {
-        return fromScores.contains(v.getDefiningOp());
-      });
-    };
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (Operation *op :
-           llvm::concat<Operation *const>(a.between, a.reshapes))
-        if (!fromScores.contains(op) && reads(op))
-          grew = fromScores.insert(op).second || grew;
-    }
-    a.between.remove_if(
-        [&](Operation *op) { return !fromScores.contains(op); });
-    a.reshapes.remove_if(
-        [&](Operation *op) { return !fromScores.contains(op); });
+    keepWhatReadsScores(a);
     reduction = llvm::any_of(a.between, [](Operation *op) {
       return cast<linalg::LinalgOp>(op).getNumReductionLoops() > 0;
     });
