@@ -20,7 +20,7 @@ compile_example 1,1,1
 expect_pass same "the program does not pass --check with its own runtime" \
   "$@" "$program" --check --iters 0
 expect_failure other "the program ran against a runtime of API version 999" \
-  "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_API_VERSION=999 "$program" \
+  "$@" env LD_PRELOAD="$preload" SUMMA_SHIM_API_VERSION=999 "$program" \
   --check --iters 0
 if ! grep -Eq "^summa: this program was compiled for runtime API version [0-9]+, the runtime library is version 999$" "$work/other.out" ||
    grep -q "check:" "$work/other.out"; then

@@ -11,7 +11,8 @@
 #===----------------------------------------------------------------------===#
 
 # example_args SCRIPT "$@": checks the usage of SCRIPT and sets compile,
-# input, shim and work; the caller then drops its first five arguments.
+# input, shim, work and preload (LD_PRELOAD's value for the shim); the caller
+# then drops its first five arguments.
 example_args() {
   script=$1
   shift
@@ -20,6 +21,11 @@ example_args() {
     exit 2
   }
   compile=$1 input=$2 shim=$3 work=$4
+  # What LD_PRELOAD takes to load the shim: in a sanitizer build the
+  # sanitizer's runtime must come first in the list (as determinism.sh).
+  preload=$shim
+  asan=$(ldd "$shim" 2>/dev/null | sed -n 's/.*\(libasan\.so[^ ]*\|libclang_rt\.asan[^ ]*\) => \([^ ]*\) .*/\2/p' | head -n 1)
+  [ -n "$asan" ] && preload="$asan $shim"
 }
 
 # compile_example GRID: compiles the input for GRID (q,q,d) into $program.

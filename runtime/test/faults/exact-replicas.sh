@@ -23,13 +23,13 @@ compile_example 2,2,2
 expect_pass clean "the unperturbed run does not pass --exact-replicas" \
   "$@" "$program" --check --exact-replicas --iters 0
 expect_failure perturbed "--exact-replicas passed with one replica one bit off" \
-  "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
+  "$@" env LD_PRELOAD="$preload" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
   --check --exact-replicas --iters 0
 if ! grep -q "replicas DIFFER" "$work/perturbed.out" ||
    ! grep -q "check: FAIL" "$work/perturbed.out"; then
   fail_run perturbed "the perturbed run failed without saying that replicas differ"
 fi
 expect_pass tolerant "one bit off should be within --tol without --exact-replicas" \
-  "$@" env LD_PRELOAD="$shim" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
+  "$@" env LD_PRELOAD="$preload" SUMMA_SHIM_PERTURB_RANK=4 "$program" \
   --check --iters 0
 echo "exact-replicas: a one-bit difference between replicas fails --exact-replicas and passes --tol"
