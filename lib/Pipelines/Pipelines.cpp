@@ -146,12 +146,23 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
     addTextual(pm, "summa-pack-arguments{functions=" +
                        llvm::join(options.packArguments, ",") + "}");
   };
+  // The passes that choose a path per local op (library call, tiled
+  // attention, block reduction), with remarks if asked.
+  auto library = [&](const char *pipeline) {
+    if (!options.remarks)
+      return std::string(pipeline);
+    std::string text = substitute(pipeline, "convert-contractions-to-runtime",
+                                  "convert-contractions-to-runtime{remarks}");
+    text = substitute(text, "summa-tile-attention",
+                      "summa-tile-attention{remarks}");
+    return substitute(text, "summa-block-reductions{",
+                      "summa-block-reductions{remarks ");
+  };
   addTextual(pm, kDecompose);
   if (!options.plain)
     addTextual(pm, kFuse);
   if (!options.plain && !cuda)
-    addTextual(pm, options.remarks ? "func.func(summa-tile-attention{remarks})"
-                                   : kTileAttention);
+    addTextual(pm, library(kTileAttention));
   if (cuda)
     addTextual(pm, "summa-materialize-splats");
   addTextual(pm, kBufferize);
@@ -164,16 +175,6 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   addTextual(pm, options.plain
                      ? std::string(kRuntimeCalls) + "{library-matmuls=false}"
                      : std::string(kRuntimeCalls));
-  // The passes that choose a path per local op (library call, block
-  // reduction), with remarks if asked.
-  auto library = [&](const char *pipeline) {
-    if (!options.remarks)
-      return std::string(pipeline);
-    return substitute(substitute(pipeline, "convert-contractions-to-runtime",
-                                 "convert-contractions-to-runtime{remarks}"),
-                      "summa-block-reductions{",
-                      "summa-block-reductions{remarks ");
-  };
   if (!cuda) {
     if (!options.plain)
       addTextual(pm, library(kFastCPU));

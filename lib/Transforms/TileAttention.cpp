@@ -90,6 +90,14 @@ std::optional<AffineMap> sourceMap(Operation *reshape, AffineMap map) {
   return AffineMap::get(map.getNumDims(), 0, results, ctx);
 }
 
+/// Whether `reshape` only inserts or drops dimensions of size one.
+bool isUnitReshape(Operation *reshape) {
+  auto rank = cast<ShapedType>(reshape->getResult(0).getType()).getRank();
+  return sourceMap(reshape, AffineMap::getMultiDimIdentityMap(
+                                rank, reshape->getContext()))
+      .has_value();
+}
+
 /// Whether `op` is a contraction with batch dimensions (batch, heads), as
 /// both products of an attention are.
 bool isBatchedContraction(Operation *op) {
@@ -146,13 +154,10 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
       Value source = op->getOperand(0);
       if (!source.getDefiningOp<linalg::LinalgOp>())
         continue; // an input from outside, e.g. a mask
-      auto rank = cast<ShapedType>(op->getResult(0).getType()).getRank();
       // A reshape of size-one dimensions is folded into its readers; an
       // expansion that splits a dimension (the heads into groups) is moved
       // below the slices tiling takes of it; nothing else is taken.
-      if (!sourceMap(
-              op, AffineMap::getMultiDimIdentityMap(rank, op->getContext())) &&
-          !isa<tensor::ExpandShapeOp>(op))
+      if (!isUnitReshape(op) && !isa<tensor::ExpandShapeOp>(op))
         fail("the probabilities are reshaped on the way (dimensions merged)");
       a.reshapes.insert(op);
       work.push_back(source);
@@ -252,9 +257,7 @@ FailureOr<Attention> matchAttention(linalg::LinalgOp output, std::string &why,
 /// left in `a` are the others.
 void foldReshapes(RewriterBase &rewriter, Attention &a) {
   for (Operation *reshape : a.reshapes.takeVector()) {
-    auto rank = cast<ShapedType>(reshape->getResult(0).getType()).getRank();
-    if (!sourceMap(reshape, AffineMap::getMultiDimIdentityMap(
-                                rank, reshape->getContext()))) {
+    if (!isUnitReshape(reshape)) {
       a.reshapes.insert(reshape);
       continue;
     }
@@ -277,7 +280,7 @@ void foldReshapes(RewriterBase &rewriter, Attention &a) {
 /// row maximum written as `[rows, 1]`, torch's keepdim), which upstream's
 /// tiling cannot slice: the op writes `[rows]`, and a reshape of size-one
 /// dimensions gives its readers the `[rows, 1]` they read (folded into them
-/// by foldReshapes). Returns the reshapes' collapsed initial values.
+/// by foldReshapes). Returns the collapses of their initial values.
 SmallVector<Operation *> dropConstantResultDims(RewriterBase &rewriter,
                                                 const Attention &a) {
   SmallVector<Operation *> inits;
@@ -357,9 +360,10 @@ FailureOr<SmallVector<int64_t>> tileSizes(linalg::LinalgOp output,
   return sizes;
 }
 
-/// Tiles `output` and fuses the scores and the ops between into the loops;
-/// returns the outermost loop. Fails, leaving the IR as it was, where the
-/// scores could not be fused.
+/// Folds the attention's size-one reshapes (foldReshapes), then tiles
+/// `output` and fuses the scores and the ops between into the loops;
+/// returns the outermost loop. Fails, leaving the attention untiled, where
+/// one of them could not be fused.
 FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
                                      ArrayRef<int64_t> sizes) {
   foldReshapes(rewriter, a);
