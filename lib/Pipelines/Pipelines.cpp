@@ -55,6 +55,14 @@ static const char *const kDeallocate = "expand-realloc{emit-deallocs=false},"
                                        "canonicalize,"
                                        "convert-bufferization-to-memref,"
                                        "canonicalize";
+/// A GEMM that overwrites its C and the elementwise op that alone reads it,
+/// one runtime call (summaRtMatmulEpilogue): the bias and residual sums on
+/// both targets, GeLU too on the GPU (cuBLASLt's GELU_BIAS; on the CPU it
+/// stays a vectorised loop). Not the reference's (LowerOptions::plain).
+static const char *const kEpiloguesCPU =
+    "convert-gemm-epilogues-to-runtime{gelu=false}";
+static const char *const kEpiloguesGPU =
+    "convert-gemm-epilogues-to-runtime{gelu=true}";
 /// summa-overlap goes between the two halves, which begin with
 /// convert-summa-to-runtime.
 static const char *const kRuntimeCalls = "convert-summa-to-runtime";
@@ -153,6 +161,8 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
       return std::string(pipeline);
     std::string text = substitute(pipeline, "convert-contractions-to-runtime",
                                   "convert-contractions-to-runtime{remarks}");
+    text = substitute(text, "convert-gemm-epilogues-to-runtime{",
+                      "convert-gemm-epilogues-to-runtime{remarks ");
     text = substitute(text, "summa-tile-attention",
                       "summa-tile-attention{remarks}");
     return substitute(text, "summa-block-reductions{",
@@ -172,6 +182,8 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());
   }
+  if (!options.plain)
+    addTextual(pm, library(cuda ? kEpiloguesGPU : kEpiloguesCPU));
   addTextual(pm, options.plain
                      ? std::string(kRuntimeCalls) + "{library-matmuls=false}"
                      : std::string(kRuntimeCalls));

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// summaRtMatmul on top of cblas_sgemm / cblas_dgemm (row-major), and the
-// pinning of BLAS to one thread per rank: several ranks share the cores, and
-// threaded BLAS inside each of them would oversubscribe the machine.
+// summaRtMatmul and summaRtMatmulEpilogue on top of cblas_sgemm /
+// cblas_dgemm (row-major), and the pinning of BLAS to one thread per rank:
+// several ranks share the cores, and threaded BLAS inside each of them would
+// oversubscribe the machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include <cblas.h>
 
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -39,11 +41,12 @@ void summa::rt::pinBlasThreads() {
 }
 
 namespace {
-/// Checks a row-major [rows, cols] operand with leading dimension `ld`;
-/// `accessed` says whether the call reads or writes it at all.
-void checkMatrix(const char *name, intptr_t base, int64_t offset, int64_t rows,
-                 int64_t cols, int64_t ld, bool accessed) {
-  const char *caller = "summaRtMatmul";
+/// Checks a row-major [rows, cols] operand of `caller` with leading
+/// dimension `ld`; `accessed` says whether the call reads or writes it at
+/// all.
+void checkMatrix(const char *caller, const char *name, intptr_t base,
+                 int64_t offset, int64_t rows, int64_t cols, int64_t ld,
+                 bool accessed) {
   if (offset < 0)
     fatal("%s: negative offset %lld for %s", caller, (long long)offset, name);
   if (ld < 1 || ld < cols)
@@ -55,6 +58,32 @@ void checkMatrix(const char *name, intptr_t base, int64_t offset, int64_t rows,
   if (accessed && rows > 0 && cols > 0 && base == 0)
     fatal("%s: %s is a null pointer but has %lld x %lld elements", caller, name,
           (long long)rows, (long long)cols);
+}
+
+/// Checks what summaRtMatmul and summaRtMatmulEpilogue share: the element
+/// type, the sizes, the transposition flags and the operands A and B (read
+/// only when the product is not empty). Returns the element type.
+DTypeInfo checkProduct(const char *caller, int32_t dtype, intptr_t aBase,
+                       int64_t aOffset, int64_t lda, intptr_t bBase,
+                       int64_t bOffset, int64_t ldb, int64_t m, int64_t n,
+                       int64_t k, int32_t transA, int32_t transB) {
+  DTypeInfo type = checkDType(dtype, caller);
+  if (m < 0 || n < 0 || k < 0)
+    fatal("%s: negative size m = %lld, n = %lld, k = %lld", caller,
+          (long long)m, (long long)n, (long long)k);
+  if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
+    fatal("%s: size m = %lld, n = %lld, k = %lld exceeds the BLAS limit %d",
+          caller, (long long)m, (long long)n, (long long)k, INT_MAX);
+  if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
+    fatal("%s: transA = %d and transB = %d must be 0 or 1", caller, transA,
+          transB);
+  // A is stored [m, k] or, transposed, [k, m]; B is [k, n] or [n, k].
+  bool product = m > 0 && n > 0 && k > 0;
+  checkMatrix(caller, "A", aBase, aOffset, transA ? k : m, transA ? m : k, lda,
+              product);
+  checkMatrix(caller, "B", bBase, bOffset, transB ? n : k, transB ? k : n, ldb,
+              product);
+  return type;
 }
 
 /// C (+)= op(A) op(B) on checked, non-empty row-major operands of element
@@ -72,6 +101,55 @@ void rowMajorGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
        b, static_cast<int>(ldb), accumulate ? T(1) : T(0),
        reinterpret_cast<T *>(c), static_cast<int>(ldc));
 }
+
+/// GeLU in the tanh form of SummaRuntime.h.
+template <typename T>
+T geluTanh(T x) {
+  const T sqrtTwoOverPi = T(0.7978845608028654);
+  return T(0.5) * x *
+         (T(1) + std::tanh(sqrtTwoOverPi * (x + T(0.044715) * x * x * x)));
+}
+
+/// summaRtMatmulEpilogue on checked, non-empty ([m, n] with m, n > 0)
+/// operands of element type T. D is first set to R + bias, R, bias or
+/// (neither) left as it is, one row at a time; the GEMM then adds the
+/// product with beta = 1, or overwrites D with beta = 0 when nothing was
+/// set. The bias thus rides on the pass that OpenBLAS's beta = 0 would
+/// spend clearing D. r == d (R is D) adds D's old content in place.
+template <typename T, typename Gemm>
+void epilogueGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
+                  intptr_t bBase, int64_t bOffset, int64_t ldb, const T *r,
+                  int64_t ldr, const T *bias, T *d, int64_t ldd, int64_t m,
+                  int64_t n, int64_t k, int32_t transA, int32_t transB,
+                  int32_t activation) {
+  bool prefilled = r || bias;
+  for (int64_t row = 0; row < m; ++row) {
+    T *out = d + row * ldd;
+    const T *residual = r ? r + row * ldr : nullptr;
+    if (residual && bias) {
+      for (int64_t col = 0; col < n; ++col)
+        out[col] = residual[col] + bias[col];
+    } else if (residual) {
+      if (residual != out)
+        std::memcpy(out, residual, n * sizeof(T));
+    } else if (bias) {
+      std::memcpy(out, bias, n * sizeof(T));
+    } else if (k == 0) {
+      // The empty sum.
+      std::memset(out, 0, n * sizeof(T));
+    }
+  }
+  if (k > 0)
+    rowMajorGemm<T>(gemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                    reinterpret_cast<char *>(d), ldd, m, n, k, transA, transB,
+                    prefilled);
+  if (activation == 1)
+    for (int64_t row = 0; row < m; ++row) {
+      T *out = d + row * ldd;
+      for (int64_t col = 0; col < n; ++col)
+        out[col] = geluTanh(out[col]);
+    }
+}
 } // namespace
 
 void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
@@ -80,27 +158,12 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
                    int64_t k, int32_t transA, int32_t transB,
                    int32_t accumulate) {
   const char *caller = "summaRtMatmul";
-  DTypeInfo type = checkDType(dtype, caller);
-  if (m < 0 || n < 0 || k < 0)
-    fatal("%s: negative size m = %lld, n = %lld, k = %lld", caller,
-          (long long)m, (long long)n, (long long)k);
-  if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
-    fatal("%s: size m = %lld, n = %lld, k = %lld exceeds the BLAS limit %d",
-          caller, (long long)m, (long long)n, (long long)k, INT_MAX);
-  if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
-    fatal("%s: transA = %d and transB = %d must be 0 or 1", caller, transA,
-          transB);
+  DTypeInfo type = checkProduct(caller, dtype, aBase, aOffset, lda, bBase,
+                                bOffset, ldb, m, n, k, transA, transB);
   if (accumulate != 0 && accumulate != 1)
     fatal("%s: accumulate = %d must be 0 or 1", caller, accumulate);
-  // A is stored [m, k] or, transposed, [k, m]; B is [k, n] or [n, k].
-  // A and B are read only when the product is not empty, C is written
-  // unless it is empty itself.
-  bool product = m > 0 && n > 0 && k > 0;
-  checkMatrix("A", aBase, aOffset, transA ? k : m, transA ? m : k, lda,
-              product);
-  checkMatrix("B", bBase, bOffset, transB ? n : k, transB ? k : n, ldb,
-              product);
-  checkMatrix("C", cBase, cOffset, m, n, ldc, true);
+  // C is written unless it is empty itself.
+  checkMatrix(caller, "C", cBase, cOffset, m, n, ldc, true);
 
   double start = profileClock();
   char *c = reinterpret_cast<char *>(cBase) +
@@ -119,6 +182,56 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
   } else {
     rowMajorGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
                          c, ldc, m, n, k, transA, transB, accumulate);
+  }
+  recordMatmul(2 * m * n * k, profileClock() - start);
+}
+
+void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
+                           int64_t lda, intptr_t bBase, int64_t bOffset,
+                           int64_t ldb, intptr_t rBase, int64_t rOffset,
+                           int64_t ldr, intptr_t biasBase, int64_t biasOffset,
+                           intptr_t dBase, int64_t dOffset, int64_t ldd,
+                           int64_t m, int64_t n, int64_t k, int32_t transA,
+                           int32_t transB, int32_t activation) {
+  const char *caller = "summaRtMatmulEpilogue";
+  DTypeInfo type = checkProduct(caller, dtype, aBase, aOffset, lda, bBase,
+                                bOffset, ldb, m, n, k, transA, transB);
+  if (activation != 0 && activation != 1)
+    fatal("%s: activation = %d must be 0 (none) or 1 (GeLU)", caller,
+          activation);
+  // R and bias are optional (a null base), D is written unless empty.
+  if (rBase != 0)
+    checkMatrix(caller, "R", rBase, rOffset, m, n, ldr, true);
+  if (biasBase != 0 && biasOffset < 0)
+    fatal("%s: negative offset %lld for bias", caller, (long long)biasOffset);
+  checkMatrix(caller, "D", dBase, dOffset, m, n, ldd, true);
+  int64_t size = static_cast<int64_t>(type.size);
+  char *d = reinterpret_cast<char *>(dBase) + dOffset * size;
+  const char *r =
+      rBase ? reinterpret_cast<const char *>(rBase) + rOffset * size : nullptr;
+  const char *bias =
+      biasBase ? reinterpret_cast<const char *>(biasBase) + biasOffset * size
+               : nullptr;
+  if (r == d && ldr != ldd && m > 1)
+    fatal("%s: R starts at D's first element but its leading dimension %lld "
+          "is not D's %lld",
+          caller, (long long)ldr, (long long)ldd);
+
+  double start = profileClock();
+  if (m == 0 || n == 0) {
+    // Nothing to compute.
+  } else if (dtype == SUMMA_DT_F32) {
+    epilogueGemm<float>(cblas_sgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                        reinterpret_cast<const float *>(r), ldr,
+                        reinterpret_cast<const float *>(bias),
+                        reinterpret_cast<float *>(d), ldd, m, n, k, transA,
+                        transB, activation);
+  } else {
+    epilogueGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                         reinterpret_cast<const double *>(r), ldr,
+                         reinterpret_cast<const double *>(bias),
+                         reinterpret_cast<double *>(d), ldd, m, n, k, transA,
+                         transB, activation);
   }
   recordMatmul(2 * m * n * k, profileClock() - start);
 }

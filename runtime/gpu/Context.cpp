@@ -25,6 +25,7 @@
 #include "GpuContext.h"
 #include "Grid.h"
 #include "HostCollectives.h"
+#include "LaunchGeometry.h"
 #include "Profile.h"
 #include "RequestTable.h"
 #include "Validate.h"
@@ -573,7 +574,7 @@ void *summaRtComputeStream(void) {
 }
 
 //===----------------------------------------------------------------------===//
-// For Fill.cu
+// For the runtime's own kernels (Fill.cu, Epilogue.cu)
 //===----------------------------------------------------------------------===//
 
 namespace summa::gpu {

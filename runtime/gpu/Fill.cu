@@ -13,10 +13,6 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-namespace summa::gpu {
-int kernelMultiprocessors();
-} // namespace summa::gpu
-
 using namespace summa::gpu;
 
 namespace {

@@ -4,11 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// How the runtime's own element-wise kernel (the input fill of Fill.cu) is
-// launched, as a plain host function so that its invariants are unit-tested
-// without a GPU: 256 threads, one element per thread and a grid-stride loop
-// over the rest, at most 32 blocks per multiprocessor. Compiled programs bring
-// their own kernels and launch shapes (docs/GPU.md).
+// How the runtime's own element-wise kernels (the input fill of Fill.cu,
+// the GEMM epilogue of Epilogue.cu) are launched, as a plain host function
+// so that its invariants are unit-tested without a GPU: 256 threads, one
+// element per thread and a grid-stride loop over the rest, at most 32 blocks
+// per multiprocessor. Compiled programs bring their own kernels and launch
+// shapes (docs/GPU.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,10 @@ inline Launch1D elementwiseLaunch(int64_t count, int smCount) {
       1, std::min<int64_t>(blocks, kBlocksPerSM * std::max(smCount, 1)));
   return launch;
 }
+
+/// The current device's multiprocessor count (Context.cpp), for the
+/// kernels' launches.
+int kernelMultiprocessors();
 
 } // namespace summa::gpu
 

@@ -8,6 +8,14 @@
 // swapped (GemmMapping.h), on the compute stream, without moving data for
 // any of the SUMMA forms A B, A B^T and A^T B.
 //
+// summaRtMatmulEpilogue, D = act(op(A) op(B) + R + bias), is the same GEMM
+// with cuBLASLt's epilogue: R is its C (beta = 1, a layout of its own), the
+// row-major bias[j] is cuBLASLt's bias over the rows of the column-major
+// D^T, and GeLU (the tanh form) its GELU epilogue. Without a cuBLASLt
+// algorithm, with SUMMA_GEMM=cublas and for k = 0, R is copied into D,
+// cublasGemmEx adds the product and a kernel of Epilogue.cu adds the bias
+// and applies GeLU.
+//
 // Types: f32 (TF32 tensor cores only with SUMMA_ALLOW_TF32=1), f16 and bf16
 // with f32 accumulation and f32 alpha/beta, f64. cuBLASLt is the default: a
 // plan (descriptors and the heuristic's first algorithm) is cached per
@@ -17,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceEpilogue.h"
 #include "Error.h"
 #include "GemmMapping.h"
 #include "GpuCheck.h"
@@ -70,15 +79,17 @@ struct PlanKey {
   int32_t dtype;
   bool tf32;
   bool transFirst, transSecond;
-  int64_t m, n, k, ldFirst, ldSecond, ldc;
-  uint32_t alignFirst, alignSecond, alignC;
+  int64_t m, n, k, ldFirst, ldSecond, ldc, ldd;
+  uint32_t alignFirst, alignSecond, alignC, alignD;
+  /// A cublasLtEpilogue_t.
+  uint32_t epilogue;
 
   bool operator<(const PlanKey &other) const {
     auto tie = [](const PlanKey &key) {
-      return std::make_tuple(key.dtype, key.tf32, key.transFirst,
-                             key.transSecond, key.m, key.n, key.k, key.ldFirst,
-                             key.ldSecond, key.ldc, key.alignFirst,
-                             key.alignSecond, key.alignC);
+      return std::make_tuple(
+          key.dtype, key.tf32, key.transFirst, key.transSecond, key.m, key.n,
+          key.k, key.ldFirst, key.ldSecond, key.ldc, key.ldd, key.alignFirst,
+          key.alignSecond, key.alignC, key.alignD, key.epilogue);
     };
     return tie(*this) < tie(other);
   }
@@ -87,15 +98,24 @@ struct PlanKey {
 struct Plan {
   bool usable = false;
   cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t first = nullptr, second = nullptr, c = nullptr;
+  /// d is c itself when C and D share their leading dimension.
+  cublasLtMatrixLayout_t first = nullptr, second = nullptr, c = nullptr,
+                         d = nullptr;
   cublasLtMatmulAlgo_t algo;
   size_t workspaceBytes = 0;
 };
 
 std::map<PlanKey, Plan> plans;
 
-Plan makePlan(const Context &ctx, const PlanKey &key,
-              const ColumnMajorGemm &g) {
+bool hasBias(uint32_t epilogue) {
+  return epilogue == CUBLASLT_EPILOGUE_BIAS ||
+         epilogue == CUBLASLT_EPILOGUE_GELU_BIAS;
+}
+
+/// `bias` is the bias vector of the call that makes the plan (null without
+/// a bias epilogue): the heuristic reads its alignment from the pointer.
+Plan makePlan(const Context &ctx, const PlanKey &key, const ColumnMajorGemm &g,
+              const void *bias) {
   Plan plan;
   cudaDataType_t dataType = cudaType(key.dtype);
   cudaDataType_t scaleType =
@@ -108,12 +128,27 @@ Plan makePlan(const Context &ctx, const PlanKey &key,
       plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &opFirst, sizeof(opFirst)));
   SUMMA_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(
       plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &opSecond, sizeof(opSecond)));
+  if (key.epilogue != CUBLASLT_EPILOGUE_DEFAULT) {
+    // The bias, when there is one, has D's element type (the default of
+    // CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE) and D's row count, n.
+    SUMMA_CUBLAS_CHECK(
+        cublasLtMatmulDescSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                                       &key.epilogue, sizeof(key.epilogue)));
+    if (hasBias(key.epilogue))
+      SUMMA_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(
+          plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
+  }
   SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(
       &plan.first, dataType, g.firstRows, g.firstCols, g.ldFirst));
   SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(
       &plan.second, dataType, g.secondRows, g.secondCols, g.ldSecond));
   SUMMA_CUBLAS_CHECK(
-      cublasLtMatrixLayoutCreate(&plan.c, dataType, g.cRows, g.cCols, g.ldc));
+      cublasLtMatrixLayoutCreate(&plan.c, dataType, g.cRows, g.cCols, key.ldc));
+  if (key.ldd == key.ldc)
+    plan.d = plan.c;
+  else
+    SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&plan.d, dataType, g.cRows,
+                                                  g.cCols, key.ldd));
 
   cublasLtMatmulPreference_t preference = nullptr;
   SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&preference));
@@ -132,18 +167,18 @@ Plan makePlan(const Context &ctx, const PlanKey &key,
       preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &key.alignC,
       sizeof(key.alignC)));
   SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
-      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &key.alignC,
-      sizeof(key.alignC)));
+      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &key.alignD,
+      sizeof(key.alignD)));
 
   cublasLtMatmulHeuristicResult_t result = {};
   int found = 0;
   cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
-      ctx.lt, plan.desc, plan.first, plan.second, plan.c, plan.c, preference, 1,
+      ctx.lt, plan.desc, plan.first, plan.second, plan.c, plan.d, preference, 1,
       &result, &found);
   SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceDestroy(preference));
-  // No algorithm (CUBLAS_STATUS_NOT_SUPPORTED, none found, or a shape
-  // cuBLASLt refuses) is not an error: cublasGemmEx takes every valid
-  // shape, and reports a real error itself.
+  // No algorithm (CUBLAS_STATUS_NOT_SUPPORTED, none found, or a shape or
+  // epilogue cuBLASLt refuses) is not an error: cublasGemmEx takes every
+  // valid shape, and reports a real error itself.
   if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
     plan.usable = true;
     plan.algo = result.algo;
@@ -153,6 +188,8 @@ Plan makePlan(const Context &ctx, const PlanKey &key,
 }
 
 void destroyPlan(Plan &plan) {
+  if (plan.d && plan.d != plan.c)
+    SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutDestroy(plan.d));
   if (plan.c)
     SUMMA_CUBLAS_CHECK(cublasLtMatrixLayoutDestroy(plan.c));
   if (plan.second)
@@ -164,10 +201,23 @@ void destroyPlan(Plan &plan) {
   plan = Plan();
 }
 
+/// The operands of one cuBLASLt call: D = epilogue(alpha op(first)
+/// op(second) + beta C (+ bias)), D with the leading dimension of the
+/// mapped GEMM (ColumnMajorGemm::ldc), C with ldc. Without an epilogue and
+/// with c == d this is summaRtMatmul's GEMM.
+struct LtOperands {
+  const void *first = nullptr, *second = nullptr;
+  const void *c = nullptr;
+  int64_t ldc = 0;
+  void *d = nullptr;
+  /// n elements; read with CUBLASLT_EPILOGUE_BIAS and GELU_BIAS only.
+  const void *bias = nullptr;
+  cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
+};
+
 /// Runs the GEMM with cuBLASLt; false if cuBLASLt has no algorithm for it.
 bool runLt(Context &ctx, int32_t dtype, const ColumnMajorGemm &g,
-           const void *first, const void *second, void *c, const void *alpha,
-           const void *beta) {
+           const LtOperands &ops, const void *alpha, const void *beta) {
   PlanKey key{dtype,
               ctx.allowTf32 && dtype == SUMMA_DT_F32,
               g.transFirst,
@@ -177,20 +227,29 @@ bool runLt(Context &ctx, int32_t dtype, const ColumnMajorGemm &g,
               g.k,
               g.ldFirst,
               g.ldSecond,
+              ops.ldc,
               g.ldc,
-              alignmentOf(first),
-              alignmentOf(second),
-              alignmentOf(c)};
+              alignmentOf(ops.first),
+              alignmentOf(ops.second),
+              alignmentOf(ops.c),
+              alignmentOf(ops.d),
+              static_cast<uint32_t>(ops.epilogue)};
   auto found = plans.find(key);
   if (found == plans.end())
-    found = plans.emplace(key, makePlan(ctx, key, g)).first;
+    found = plans.emplace(key, makePlan(ctx, key, g, ops.bias)).first;
   const Plan &plan = found->second;
   if (!plan.usable)
     return false;
-  SUMMA_CUBLAS_CHECK(cublasLtMatmul(ctx.lt, plan.desc, alpha, first, plan.first,
-                                    second, plan.second, beta, c, plan.c, c,
-                                    plan.c, &plan.algo, ctx.gemmWorkspace,
-                                    ctx.gemmWorkspaceBytes, ctx.compute));
+  // The descriptor is read when the call is queued, so the next call may
+  // set another bias pointer.
+  if (hasBias(key.epilogue))
+    SUMMA_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(
+        plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &ops.bias,
+        sizeof(ops.bias)));
+  SUMMA_CUBLAS_CHECK(cublasLtMatmul(
+      ctx.lt, plan.desc, alpha, ops.first, plan.first, ops.second, plan.second,
+      beta, ops.c, plan.c, ops.d, plan.d, &plan.algo, ctx.gemmWorkspace,
+      ctx.gemmWorkspaceBytes, ctx.compute));
   return true;
 }
 
@@ -265,12 +324,88 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
     const void *first = b;
     const void *second = a;
     GemmScalars scalars(dtype, accumulate);
-    bool done =
-        ctx.engine == GemmEngine::CublasLt &&
-        runLt(ctx, dtype, g, first, second, c, scalars.alpha(), scalars.beta());
+    LtOperands ops;
+    ops.first = first;
+    ops.second = second;
+    ops.c = c;
+    ops.ldc = ldc;
+    ops.d = c;
+    bool done = ctx.engine == GemmEngine::CublasLt &&
+                runLt(ctx, dtype, g, ops, scalars.alpha(), scalars.beta());
     if (!done)
       runGemmEx(ctx, dtype, g, first, second, c, scalars.alpha(),
                 scalars.beta());
+  }
+  span.endMatmul(2 * m * n * k);
+}
+
+void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
+                           int64_t lda, intptr_t bBase, int64_t bOffset,
+                           int64_t ldb, intptr_t rBase, int64_t rOffset,
+                           int64_t ldr, intptr_t biasBase, int64_t biasOffset,
+                           intptr_t dBase, int64_t dOffset, int64_t ldd,
+                           int64_t m, int64_t n, int64_t k, int32_t transA,
+                           int32_t transB, int32_t activation) {
+  const char *caller = "summaRtMatmulEpilogue";
+  Context &ctx = context(caller);
+  GpuDType type;
+  requireValid(checkDType(caller, dtype, &type));
+  requireValid(checkMatmulEpilogue(type.size, aBase, aOffset, lda, bBase,
+                                   bOffset, ldb, rBase, rOffset, ldr, biasBase,
+                                   biasOffset, dBase, dOffset, ldd, m, n, k,
+                                   transA, transB, activation));
+
+  ProfileSpan span(ctx.compute);
+  int64_t size = static_cast<int64_t>(type.size);
+  char *d = reinterpret_cast<char *>(dBase) + dOffset * size;
+  const char *r =
+      rBase ? reinterpret_cast<const char *>(rBase) + rOffset * size : nullptr;
+  const char *bias =
+      biasBase ? reinterpret_cast<const char *>(biasBase) + biasOffset * size
+               : nullptr;
+  bool gelu = activation == 1;
+  if (m > 0 && n > 0) {
+    ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldd);
+    // The first cuBLAS operand is the row-major B.
+    const char *first = reinterpret_cast<const char *>(bBase) + bOffset * size;
+    const char *second = reinterpret_cast<const char *>(aBase) + aOffset * size;
+    GemmScalars scalars(dtype, /*accumulate=*/r != nullptr);
+    bool done = false;
+    // cuBLASLt: C = R (R may be D itself; the leading dimensions then agree
+    // wherever D has more than one row), or C = D with beta = 0. Its bias
+    // epilogue only with a 16-byte aligned bias: the heuristic judges the
+    // alignment from the pointer the plan was made with, and later calls
+    // must not be less aligned.
+    if (ctx.engine == GemmEngine::CublasLt && k > 0 &&
+        (!bias || alignmentOf(bias) == 16)) {
+      LtOperands ops;
+      ops.first = first;
+      ops.second = second;
+      ops.c = r ? r : d;
+      ops.ldc = r && r != d ? ldr : ldd;
+      ops.d = d;
+      ops.bias = bias;
+      ops.epilogue =
+          bias ? (gelu ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_BIAS)
+               : (gelu ? CUBLASLT_EPILOGUE_GELU : CUBLASLT_EPILOGUE_DEFAULT);
+      done = runLt(ctx, dtype, g, ops, scalars.alpha(), scalars.beta());
+    }
+    if (!done) {
+      // D = R, D += op(A) op(B) (or D = op(A) op(B)), then bias and GeLU.
+      if (r && r != d)
+        SUMMA_CUDA_CHECK(
+            cudaMemcpy2DAsync(d, ldd * size, r, ldr * size, n * size, m,
+                              cudaMemcpyDeviceToDevice, ctx.compute));
+      if (k > 0)
+        runGemmEx(ctx, dtype, g, first, second, d, scalars.alpha(),
+                  scalars.beta());
+      else if (!r)
+        // The empty sum.
+        SUMMA_CUDA_CHECK(
+            cudaMemset2DAsync(d, ldd * size, 0, n * size, m, ctx.compute));
+      if (bias || gelu)
+        applyEpilogueOnDevice(d, ldd, bias, m, n, dtype, gelu, ctx.compute);
+    }
   }
   span.endMatmul(2 * m * n * k);
 }

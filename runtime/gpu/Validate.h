@@ -62,6 +62,17 @@ std::string checkMatmul(intptr_t aBase, int64_t aOffset, int64_t lda,
                         int64_t n, int64_t k, int32_t transA, int32_t transB,
                         int32_t accumulate);
 
+/// All arguments of summaRtMatmulEpilogue but the element type, whose size
+/// (elementSize bytes) tells whether R starts at D's first element.
+std::string checkMatmulEpilogue(size_t elementSize, intptr_t aBase,
+                                int64_t aOffset, int64_t lda, intptr_t bBase,
+                                int64_t bOffset, int64_t ldb, intptr_t rBase,
+                                int64_t rOffset, int64_t ldr, intptr_t biasBase,
+                                int64_t biasOffset, intptr_t dBase,
+                                int64_t dOffset, int64_t ldd, int64_t m,
+                                int64_t n, int64_t k, int32_t transA,
+                                int32_t transB, int32_t activation);
+
 } // namespace summa::gpu
 
 #endif // SUMMA_RUNTIME_GPU_VALIDATE_H

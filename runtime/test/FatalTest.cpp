@@ -62,6 +62,35 @@ bool provokeOnTwoRanks(const std::string &which) {
     // too small for B).
     summaRtMatmulBatched(SUMMA_DT_F32, address(data), 0, 2, 4, address(data), 0,
                          1, 4, address(data), 0, 2, 4, 2, 2, 2, 2, 0, 0, 0);
+  } else if (which == "epilogue-bad-activation") {
+    summaRtMatmulEpilogue(SUMMA_DT_F32, address(data), 0, 2, address(data), 0,
+                          2, 0, 0, 2, address(data), 0, address(data), 0, 2, 2,
+                          2, 2, 0, 0, 2);
+  } else if (which == "epilogue-bad-ldr") {
+    summaRtMatmulEpilogue(SUMMA_DT_F32, address(data), 0, 2, address(data), 0,
+                          3, address(data + 8), 0, 2, 0, 0, address(data), 0, 3,
+                          2, 3, 2, 0, 0, 0);
+  } else if (which == "epilogue-bad-lda") {
+    // The checks of summaRtMatmul under the epilogue's name.
+    summaRtMatmulEpilogue(SUMMA_DT_F32, address(data), 0, 2, address(data), 0,
+                          3, 0, 0, 3, 0, 0, address(data), 0, 3, 2, 3, 3, 0, 0,
+                          0);
+  } else if (which == "epilogue-null-d") {
+    summaRtMatmulEpilogue(SUMMA_DT_F32, address(data), 0, 2, address(data), 0,
+                          2, 0, 0, 2, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0);
+  } else if (which == "epilogue-negative-bias-offset") {
+    summaRtMatmulEpilogue(SUMMA_DT_F64, address(data), 0, 2, address(data), 0,
+                          2, 0, 0, 2, address(data), -1, address(data), 0, 2, 2,
+                          2, 2, 0, 0, 0);
+  } else if (which == "epilogue-in-place-ld") {
+    // R starts where D does with another leading dimension.
+    summaRtMatmulEpilogue(SUMMA_DT_F32, address(data), 0, 2, address(data), 0,
+                          2, address(data + 8), 0, 3, 0, 0, address(data + 8),
+                          0, 2, 2, 2, 2, 0, 0, 0);
+  } else if (which == "epilogue-f16") {
+    summaRtMatmulEpilogue(SUMMA_DT_F16, address(data), 0, 2, address(data), 0,
+                          2, 0, 0, 2, 0, 0, address(data), 0, 2, 2, 2, 2, 0, 0,
+                          0);
   } else if (which == "matmul-f16") {
     summaRtMatmul(SUMMA_DT_F16, address(data), 0, 2, address(data), 0, 2,
                   address(data), 0, 2, 2, 2, 2, 0, 0, 0);

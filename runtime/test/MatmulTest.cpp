@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Profile.h"
 #include "TestUtil.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace summa::test;
@@ -39,6 +41,75 @@ struct Matrix {
 template <typename T>
 double tolerance() {
   return sizeof(T) == 4 ? 1e-5 : 1e-13;
+}
+
+/// GeLU in the tanh form of SummaRuntime.h, in double.
+double geluReference(double x) {
+  return 0.5 * x *
+         (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
+/// One summaRtMatmulEpilogue call: the shape, which optional parts it has
+/// and the padding of every leading dimension (R gets one column more, so
+/// that its leading dimension differs from D's).
+struct EpilogueCase {
+  const char *name;
+  int64_t m, n, k;
+  int32_t transA, transB;
+  bool residual, inPlace, bias;
+  int32_t activation;
+  int64_t padding;
+};
+
+/// Runs `t` and compares D with a double-precision reference computed from
+/// the same inputs; D's padding and the elements before it stay untouched.
+/// With k = 0, A and B are null.
+template <typename T>
+void checkEpilogue(const EpilogueCase &t) {
+  SCOPED_TRACE(t.name);
+  const int64_t m = t.m, n = t.n, k = t.k;
+  Matrix<T> a(t.transA ? k : m, t.transA ? m : k, t.padding, 3, 11);
+  Matrix<T> b(t.transB ? n : k, t.transB ? k : n, t.padding, 4, 12);
+  Matrix<T> r(m, n, t.padding + 1, 2, 13);
+  Matrix<T> d(m, n, t.padding, 5, 14);
+  Matrix<T> bias(1, n, 0, 6, 15);
+  Matrix<T> original = d;
+
+  std::vector<double> expected(m * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += double(t.transA ? a.at(p, i) : a.at(i, p)) *
+               double(t.transB ? b.at(j, p) : b.at(p, j));
+      if (t.residual)
+        sum += double(t.inPlace ? d.at(i, j) : r.at(i, j));
+      if (t.bias)
+        sum += double(bias.at(0, j));
+      expected[i * n + j] = t.activation == 1 ? geluReference(sum) : sum;
+    }
+
+  const Matrix<T> &residual = t.inPlace ? d : r;
+  summaRtMatmulEpilogue(
+      dtypeOf<T>(), k > 0 ? a.base() : 0, a.offset, a.ld, k > 0 ? b.base() : 0,
+      b.offset, b.ld, t.residual ? residual.base() : 0, residual.offset,
+      residual.ld, t.bias ? bias.base() : 0, bias.offset, d.base(), d.offset,
+      d.ld, m, n, k, t.transA, t.transB, t.activation);
+
+  double errSq = 0, refSq = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double diff = double(d.at(i, j)) - expected[i * n + j];
+      errSq += diff * diff;
+      refSq += expected[i * n + j] * expected[i * n + j];
+    }
+  EXPECT_GT(refSq, 0.0);
+  EXPECT_LE(std::sqrt(errSq / refSq), tolerance<T>());
+  for (int64_t e = 0; e < d.offset; ++e)
+    EXPECT_EQ(d.data[e], original.data[e]);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = n; j < d.ld; ++j)
+      EXPECT_EQ(d.at(i, j), original.at(i, j));
 }
 
 } // namespace
@@ -157,4 +228,80 @@ TYPED_TEST(MatmulTest, BatchedIsItsMembers) {
   summaRtMatmulBatched(dtypeOf<T>(), 0, 0, m, k * m, 0, 0, n, 0,
                        address(c.data()), 0, n, 0, m, n, k, 0, 0, 0, 0);
   EXPECT_EQ(c, before);
+}
+
+TYPED_TEST(MatmulTest, EpilogueAgainstReference) {
+  // name, m, n, k, transA, transB, residual, in place, bias, activation,
+  // padding
+  const EpilogueCase cases[] = {
+      {"bias only", 7, 5, 9, 0, 0, false, false, true, 0, 0},
+      {"residual only", 7, 5, 9, 0, 0, true, false, false, 0, 0},
+      {"residual in place", 7, 5, 9, 0, 0, true, true, false, 0, 0},
+      {"bias and residual", 6, 8, 4, 0, 0, true, false, true, 0, 0},
+      {"bias and residual in place", 6, 8, 4, 0, 0, true, true, true, 0, 2},
+      {"GeLU with bias", 7, 5, 9, 0, 0, false, false, true, 1, 0},
+      {"GeLU with bias and residual", 5, 6, 3, 0, 1, true, false, true, 1, 1},
+      {"GeLU alone", 4, 3, 6, 0, 0, false, false, false, 1, 0},
+      {"no epilogue", 4, 3, 6, 0, 0, false, false, false, 0, 1},
+      {"transposed A", 7, 5, 9, 1, 0, true, false, true, 0, 0},
+      {"transposed B", 7, 5, 9, 0, 1, true, false, true, 0, 0},
+      {"transposed A and B", 7, 5, 9, 1, 1, true, true, true, 1, 0},
+      {"strided", 6, 4, 5, 0, 0, true, false, true, 0, 3},
+      {"strided transposed", 6, 4, 5, 1, 1, true, true, true, 1, 3},
+      {"k = 0 with bias and residual", 3, 4, 0, 0, 0, true, false, true, 0, 1},
+      {"k = 0 in place with GeLU", 3, 4, 0, 0, 0, true, true, true, 1, 1},
+      {"k = 0 with bias", 3, 4, 0, 1, 1, false, false, true, 0, 1},
+      {"k = 0 with GeLU of R", 3, 4, 0, 0, 0, true, false, false, 1, 1},
+  };
+  for (const EpilogueCase &t : cases)
+    checkEpilogue<TypeParam>(t);
+}
+
+TYPED_TEST(MatmulTest, EpilogueGeluValues) {
+  using T = TypeParam;
+  // D = gelu(1 * x + 0) for x in {-3, -1, 0, 0.5, 2}: A = [x]^T, B = [1].
+  const double x[5] = {-3, -1, 0, 0.5, 2};
+  T a[5], b[1] = {1}, d[5];
+  for (int e = 0; e < 5; ++e)
+    a[e] = T(x[e]);
+  summaRtMatmulEpilogue(dtypeOf<T>(), address(a), 0, 1, address(b), 0, 1, 0, 0,
+                        1, 0, 0, address(d), 0, 1, 5, 1, 1, 0, 0, 1);
+  // gelu(0) = 0, gelu(x) - gelu(-x) = x, and gelu(2) = 1.9545976...
+  EXPECT_EQ(d[2], T(0));
+  EXPECT_NEAR(double(d[4]), 1.954597694087775, 10 * tolerance<T>());
+  for (int e = 0; e < 5; ++e)
+    EXPECT_NEAR(double(d[e]), geluReference(x[e]), 2 * tolerance<T>());
+}
+
+TYPED_TEST(MatmulTest, EpilogueWithoutSumsIgnoresNaNInD) {
+  using T = TypeParam;
+  T a[4] = {1, 2, 3, 4}, b[4] = {1, 0, 0, 1}, d[4];
+  for (T &value : d)
+    value = std::numeric_limits<T>::quiet_NaN();
+  summaRtMatmulEpilogue(dtypeOf<T>(), address(a), 0, 2, address(b), 0, 2, 0, 0,
+                        2, 0, 0, address(d), 0, 2, 2, 2, 2, 0, 0, 0);
+  for (int e = 0; e < 4; ++e)
+    EXPECT_EQ(d[e], a[e]);
+  // k = 0 without R or bias: the empty sum.
+  for (T &value : d)
+    value = std::numeric_limits<T>::quiet_NaN();
+  summaRtMatmulEpilogue(dtypeOf<T>(), 0, 0, 1, 0, 0, 2, 0, 0, 2, 0, 0,
+                        address(d), 0, 2, 2, 2, 0, 0, 0, 0);
+  for (int e = 0; e < 4; ++e)
+    EXPECT_EQ(d[e], T(0));
+  // m = 0: nothing is read or written.
+  summaRtMatmulEpilogue(dtypeOf<T>(), 0, 0, 3, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 2,
+                        0, 2, 3, 0, 0, 1);
+}
+
+TYPED_TEST(MatmulTest, EpilogueCountsAsOneMatmul) {
+  using T = TypeParam;
+  T a[6 * 4] = {0}, b[4 * 5] = {0}, bias[5] = {0}, d[6 * 5] = {0};
+  summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+  summaRtMatmulEpilogue(dtypeOf<T>(), address(a), 0, 4, address(b), 0, 5,
+                        address(d), 0, 5, address(bias), 0, address(d), 0, 5, 6,
+                        5, 4, 0, 0, 1);
+  summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+  EXPECT_EQ(after.matmul.count, before.matmul.count + 1);
+  EXPECT_EQ(after.matmul.flops, before.matmul.flops + 2 * 6 * 5 * 4);
 }

@@ -54,5 +54,8 @@
 // CHIP: summa-compile: error: --cuda-chip must name an architecture such as sm_80 or sm_90, got '90'
 // RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --target=cuda --gpu-block-size=2000 -o %t.bad 2>&1 | FileCheck %s --check-prefix=BLOCK
 // BLOCK: summa-compile: error: --gpu-block-size must be in [1, 1024]
-// RUN: not summa-compile %summa_src/examples/mlp.mlir --grid=1,1,1 --target=cuda --cuda-toolkit=%t.nowhere -o %t.bad 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// A toolkit is needed only where there are kernels to build: the GPT layer
+// (LayerNorm, softmax), not the MLP on [1,1,1], whose two GEMMs take all of
+// their epilogues (bias + GeLU, bias + residual) into cuBLASLt.
+// RUN: not summa-compile %summa_src/examples/gpt_layer.mlir --grid=1,1,1 --target=cuda --cuda-toolkit=%t.nowhere -o %t.bad 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // TOOLKIT: error

@@ -17,8 +17,9 @@
 // CHECK-LABEL: llvm.func @mlp(
 // CHECK-NOT: llvm.load
 // CHECK-NOT: llvm.store
-// The first SUMMA loop: the accumulator is cleared by a kernel, each step
-// copies its panels with kernels, broadcasts them and multiplies.
+// The first SUMMA loop: the accumulator is initialised by a kernel (to the
+// bias, convert-gemm-epilogues-to-runtime), each step copies its panels
+// with kernels, broadcasts them and multiplies.
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
 // CHECK: gpu.launch_func @mlp_kernel_0::@mlp_kernel
@@ -31,7 +32,7 @@
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
 // CHECK: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90
-// CHECK-COUNT-7: gpu.binary @mlp_kernel_{{[0-6]}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// CHECK-COUNT-6: gpu.binary @mlp_kernel_{{[0-5]}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 // CHECK-NOT: gpu.binary
 
 // The kernels' threads per block.
@@ -53,12 +54,28 @@
 // NODIV: gpu.binary
 
 // Launch sites of the GPT layer's host function: elementwise chains are
-// fused into one kernel each (summa-fuse-elementwise; 50 sites without).
+// fused into one kernel each (summa-fuse-elementwise; 50 sites without),
+// and the bias and residual sums are the initial value of the SUMMA GEMMs'
+// C (convert-gemm-epilogues-to-runtime: 43 sites without, 5 epilogues
+// gone). On [1,1,1], where each GEMM overwrites its C, all six epilogues,
+// GeLU's included, are cuBLASLt's (summaRtMatmulEpilogue): 21 sites.
 // RUN: summa-opt %t.layer.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s --check-prefix=LAUNCH
+// RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=1,1,1 --emit=spmd-mlir -o %t.layer111.mlir
+// RUN: summa-opt %t.layer111.mlir --summa-lower-to-cuda="format=isa chip=sm_90" -o %t.layer111.llvm.mlir
+// RUN: FileCheck %s --check-prefix=LAUNCH111 < %t.layer111.llvm.mlir
+// RUN: FileCheck %s --check-prefix=EPILOGUE111 < %t.layer111.llvm.mlir
 // LAUNCH-LABEL: llvm.func @gpt_layer(
-// LAUNCH-COUNT-43: gpu.launch_func
+// LAUNCH-COUNT-38: gpu.launch_func
 // LAUNCH-NOT: gpu.launch_func
 // LAUNCH: llvm.return
+// LAUNCH111-LABEL: llvm.func @gpt_layer(
+// LAUNCH111-COUNT-21: gpu.launch_func
+// LAUNCH111-NOT: gpu.launch_func
+// LAUNCH111: llvm.return
+// EPILOGUE111-LABEL: llvm.func @gpt_layer(
+// EPILOGUE111-COUNT-6: llvm.call @summaRtMatmulEpilogue(
+// EPILOGUE111-NOT: llvm.call @summaRtMatmul
+// EPILOGUE111: llvm.return
 
 // LayerNorm's and softmax's rows are block reductions (summa-block-reductions,
 // summa-lower-block-reductions): in a GPT layer whose rows are long enough

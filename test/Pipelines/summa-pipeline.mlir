@@ -30,17 +30,19 @@
 // CHECK-NOT: llvm.call @summaRt
 // CHECK: llvm.return
 
-// Pure data parallelism ([1,1,4]) has no broadcast at all.
+// Pure data parallelism ([1,1,4]) has no broadcast at all, and each GEMM
+// overwrites its C: both take their epilogues (bias + GeLU on the GPU, the
+// bias on the CPU; bias + residual) into one runtime call.
 // DP-NOT: summaRtBroadcast
-// DP-COUNT-2: llvm.call @summaRtMatmul(
+// DP-COUNT-2: llvm.call @summaRtMatmulEpilogue(
 // DP-NOT: summaRtBroadcast
 
 // The unpartitioned program lowered without the partitioning calls only
-// the local GEMM; with `plain` (--check's reference) not even that: the
+// the local GEMMs (with their epilogues); with `plain` (--check's reference) not even that: the
 // matmuls are loops (PLAIN below).
 // REF-LABEL: llvm.func @mlp(
 // REF-NOT: summaRtBroadcast
-// REF-COUNT-2: llvm.call @summaRtMatmul
+// REF-COUNT-2: llvm.call @summaRtMatmulEpilogue(
 // REF-NOT: summaRtBroadcast
 
 // The CPU fast path: attention's two batched products (Q·Kᵀ and P·V) become

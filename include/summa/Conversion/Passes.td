@@ -45,6 +45,63 @@ def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ConvertGemmEpiloguesToRuntime : Pass<"convert-gemm-epilogues-to-runtime",
+                                         "::mlir::ModuleOp"> {
+  let summary = "Lower a GEMM and its elementwise epilogue to one runtime call";
+  let description = [{
+    A `linalg.matmul` on buffers (A·B, A·Bᵀ or Aᵀ·B) that overwrites a
+    zero-filled C (as convert-summa-to-runtime would lower it with
+    beta = 0), whose C is read by one elementwise `linalg.generic` (the
+    epilogue) and nothing else, becomes one `summaRtMatmulEpilogue` at the
+    epilogue: D = act(op(A)·op(B) + R + bias). What the epilogue's body
+    computes first from C is taken into the call:
+
+    - `C + bias`, with `bias` a vector along C's columns (indexing map
+      `(i, j) -> (j)`): the runtime's bias (cuBLASLt's `BIAS` epilogue on
+      the GPU; on the CPU the rows of D start as the bias and the GEMM
+      accumulates onto them, in place of BLAS's clearing of C);
+    - `+ R`, with `R` another [m, n] input read at the same element: the
+      residual (the GEMM's C with beta = 1);
+    - with `gelu`, then GeLU (tanh form): the activation (cuBLASLt's
+      `GELU_BIAS`). The body is recognised as GeLU by evaluating it: it
+      must be a function of that one value, made of arith and math ops,
+      equal to 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) at 64 points of
+      [-6, 6] within 1e-6 (which tells it from GeLU's erf form).
+
+    If that is all the body computes, the epilogue goes and the call writes
+    its output; otherwise the call writes C and the epilogue keeps the rest
+    of its body, reading C for the sum it no longer computes. The call goes
+    where the GEMM was (A and B may be freed right after it); the epilogue's
+    output, if allocated later, is allocated before it.
+
+    A GEMM that accumulates over a loop (the SUMMA steps when q > 1) from a
+    zero fill before the loop, and is the loop's only op to touch C, takes
+    the sums as C's initial value instead: the fill becomes a
+    `linalg.generic` writing `bias + R` into C, the steps accumulate onto
+    it, and the epilogue keeps the rest (none when it wrote C onto itself;
+    GeLU stays in the epilogue).
+
+    An epilogue that is not elementwise, a C that something else reads or
+    that outlives the epilogue (not its own allocation, and not written
+    back), a bias or residual computed or written between the GEMM (or the
+    fill) and the epilogue leave both as they were.
+
+    Not part of `--check`'s reference lowering. With `remarks`, a remark at
+    each matmul says what was taken into its call or why nothing was.
+  }];
+  let options = [
+    Option<"gelu", "gelu", "bool", "false",
+           "take GeLU (tanh form) into the call as its activation (the GPU "
+           "target: cuBLASLt's GELU_BIAS epilogue)">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "report at each linalg.matmul what went into its runtime call">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def SummaPackArguments : Pass<"summa-pack-arguments", "::mlir::ModuleOp"> {
   let summary = "Pass a function's buffers as one array of data pointers";
   let description = [{

@@ -80,6 +80,16 @@ const RuntimeFunction kMatmulBatched = {
      I64 /*strideC*/, I64 /*m*/,        I64 /*n*/,       I64 /*k*/,
      I64 /*batch*/,   I32 /*transA*/,   I32 /*transB*/,  I32 /*accumulate*/}};
 
+const RuntimeFunction kMatmulEpilogue = {
+    "summaRtMatmulEpilogue",
+    {I32 /*dtype*/,    IntPtr /*aBase*/,    I64 /*aOffset*/,
+     I64 /*lda*/,      IntPtr /*bBase*/,    I64 /*bOffset*/,
+     I64 /*ldb*/,      IntPtr /*rBase*/,    I64 /*rOffset*/,
+     I64 /*ldr*/,      IntPtr /*biasBase*/, I64 /*biasOffset*/,
+     IntPtr /*dBase*/, I64 /*dOffset*/,     I64 /*ldd*/,
+     I64 /*m*/,        I64 /*n*/,           I64 /*k*/,
+     I32 /*transA*/,   I32 /*transB*/,      I32 /*activation*/}};
+
 const RuntimeFunction kGridCoord = {
     "summaRtGridCoord", {I32 /*axis*/}, /*result: int64_t*/ I64};
 } // namespace mlir::summa::abi

@@ -14,6 +14,7 @@
 
 #include "summa/Conversion/Passes.h"
 
+#include "GemmOperands.h"
 #include "RuntimeABI.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,23 +39,6 @@ using namespace mlir;
 using namespace mlir::summa;
 
 namespace {
-
-/// A memref decomposed for the runtime: aligned base pointer, element
-/// offset, sizes and strides as values.
-struct BufferArgs {
-  Value base, offset;
-  SmallVector<Value> sizes, strides;
-};
-
-BufferArgs decompose(OpBuilder &b, Location loc, Value memref) {
-  BufferArgs args;
-  args.base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  args.offset = meta.getOffset();
-  llvm::append_range(args.sizes, meta.getSizes());
-  llvm::append_range(args.strides, meta.getStrides());
-  return args;
-}
 
 Value i64(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
@@ -256,60 +240,6 @@ struct LowerCoord : OpConversionPattern<CoordOp> {
   }
 };
 
-/// The allocation (or argument) a buffer is a view of.
-Value rootBuffer(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
-/// The `linalg.fill` of zero that last wrote all of `matmul`'s C before it,
-/// in the same block, with nothing in between touching any view of C's
-/// buffer; null if there is none. The GEMM then overwrites C (beta = 0)
-/// and the fill goes: one pass over C fewer, one kernel fewer on the GPU.
-linalg::FillOp zeroFillBefore(linalg::MatmulOp matmul) {
-  Value c = matmul.getDpsInitOperand(0)->get();
-  Value root = rootBuffer(c);
-  // Calls count as touching C: a callee may reach it through a pointer.
-  auto touchesC = [&](Operation *op) {
-    WalkResult found = op->walk([&](Operation *nested) {
-      if (isa<CallOpInterface>(nested))
-        return WalkResult::interrupt();
-      for (Value operand : nested->getOperands())
-        if (isa<BaseMemRefType>(operand.getType()) &&
-            rootBuffer(operand) == root)
-          return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return found.wasInterrupted();
-  };
-  // The latest fill of C before the matmul in its block (found through C's
-  // uses, so that the scan below covers only the ops between the two).
-  linalg::FillOp fill;
-  for (Operation *user : c.getUsers()) {
-    auto candidate = dyn_cast<linalg::FillOp>(user);
-    if (!candidate || candidate->getBlock() != matmul->getBlock() ||
-        candidate.getDpsInitOperand(0)->get() != c ||
-        !candidate->isBeforeInBlock(matmul))
-      continue;
-    if (!fill || fill->isBeforeInBlock(candidate))
-      fill = candidate;
-  }
-  if (!fill)
-    return {};
-  for (Operation *op = fill->getNextNode(); op != matmul;
-       op = op->getNextNode())
-    if (touchesC(op))
-      return {};
-  Attribute value;
-  if (!matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)))
-    return {};
-  auto floatValue = dyn_cast<FloatAttr>(value);
-  bool zero = floatValue && floatValue.getValue().isZero() &&
-              !floatValue.getValue().isNegative();
-  return zero ? fill : linalg::FillOp();
-}
-
 /// linalg.matmul on buffers (A·B, A·Bᵀ or Aᵀ·B) -> summaRtMatmul: C += the
 /// product, or C = the product for the matmuls in `overwrite` (their zero
 /// fill is gone).
@@ -320,25 +250,15 @@ struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
   LogicalResult
   matchAndRewrite(linalg::MatmulOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    MatmulForm form = *getMatmulForm(op.getIndexingMapsArray());
     // One runtime type for all three operands (checkLowered).
-    int32_t dtype = abi::getDTypeCode(
-        cast<MemRefType>(op.getDpsInitOperand(0)->get().getType())
-            .getElementType());
     Location loc = op.getLoc();
-    BufferArgs A = decompose(rewriter, loc, op.getDpsInputOperand(0)->get()),
-               B = decompose(rewriter, loc, op.getDpsInputOperand(1)->get()),
-               C = decompose(rewriter, loc, op.getDpsInitOperand(0)->get());
-    // C[m,n] += op(A)·op(B) with op(A) = Aᵀ for atb and op(B) = Bᵀ for abt.
-    bool transA = form == MatmulForm::atb, transB = form == MatmulForm::abt;
-    Value m = transA ? A.sizes[1] : A.sizes[0];
-    Value k = transA ? A.sizes[0] : A.sizes[1];
-    Value n = transB ? B.sizes[0] : B.sizes[1];
+    GemmArgs g = getGemmArgs(rewriter, loc, op);
+    BufferArgs C = decompose(rewriter, loc, op.getDpsInitOperand(0)->get());
     auto c32 = [&](int64_t v) { return i32(rewriter, loc, v); };
     abi::createCall(rewriter, loc, moduleOf(op), abi::kMatmul,
-                    {c32(dtype), A.base, A.offset, A.strides[0], B.base,
-                     B.offset, B.strides[0], C.base, C.offset, C.strides[0], m,
-                     n, k, c32(transA), c32(transB),
+                    {c32(g.dtype), g.a.base, g.a.offset, g.a.strides[0],
+                     g.b.base, g.b.offset, g.b.strides[0], C.base, C.offset,
+                     C.strides[0], g.m, g.n, g.k, c32(g.transA), c32(g.transB),
                      c32(overwrite.contains(op) ? 0 : 1)});
     rewriter.eraseOp(op);
     return success();

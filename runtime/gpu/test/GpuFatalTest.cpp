@@ -116,6 +116,12 @@ bool provokeOnDevice(const std::string &which) {
   } else if (which == "matmul-null") {
     summaRtMatmul(SUMMA_DT_F32, 0, 0, 3, data, 0, 4, data, 0, 4, 2, 4, 3, 0, 0,
                   0);
+  } else if (which == "epilogue-bad-activation") {
+    summaRtMatmulEpilogue(SUMMA_DT_F16, data, 0, 2, data, 0, 2, 0, 0, 2, data,
+                          0, data, 0, 2, 2, 2, 2, 0, 0, 2);
+  } else if (which == "epilogue-bad-ldr") {
+    summaRtMatmulEpilogue(SUMMA_DT_F32, data, 0, 2, data, 0, 3, data, 8, 2, 0,
+                          0, data, 0, 3, 2, 3, 2, 0, 0, 0);
   } else if (which == "free-unknown") {
     summaRtFree(data + 4);
   } else if (which == "out-of-memory") {

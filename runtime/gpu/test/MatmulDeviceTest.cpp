@@ -201,3 +201,129 @@ TEST(MatmulDeviceTest, BatchedIsItsMembers) {
     EXPECT_TRUE(closeNorm(all.download(), one.download(), tol));
   }
 }
+
+namespace {
+/// One summaRtMatmulEpilogue call: the shape, the padding of every leading
+/// dimension (R gets one column more than D), the element offset of every
+/// operand (1: pointers, the bias among them, not 16-byte aligned, so the
+/// bias epilogue takes the cublasGemmEx path), and the optional parts.
+struct EpilogueCase {
+  const char *name;
+  int64_t m, n, k, pad, offset;
+  int transA, transB;
+  bool residual, inPlace, bias;
+  int activation;
+};
+
+double geluReference(double x) {
+  return 0.5 * x *
+         (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
+/// Runs `t` and compares D with a double-precision reference of the same
+/// rounded inputs; D's padding stays untouched. With k = 0, A and B are
+/// null.
+void checkEpilogue(int32_t dtype, const EpilogueCase &t) {
+  SCOPED_TRACE(::testing::Message() << dtypeName(dtype) << " " << t.name);
+  int64_t aRows = t.transA ? t.k : t.m, aCols = t.transA ? t.m : t.k;
+  int64_t bRows = t.transB ? t.n : t.k, bCols = t.transB ? t.k : t.n;
+  int64_t lda = aCols + t.pad, ldb = bCols + t.pad, ldd = t.n + t.pad,
+          ldr = ldd + 1;
+  int64_t aCount = std::max<int64_t>(aRows * lda, 1),
+          bCount = std::max<int64_t>(bRows * ldb, 1);
+  std::vector<double> a = randomValues(aCount, dtype, 41);
+  std::vector<double> b = randomValues(bCount, dtype, 42);
+  std::vector<double> r = randomValues(t.m * ldr, dtype, 43);
+  std::vector<double> d = randomValues(t.m * ldd, dtype, 44);
+  std::vector<double> bias = randomValues(t.n, dtype, 45);
+  DeviceArray da(aCount, dtype, t.offset), db(bCount, dtype, t.offset),
+      dr(t.m * ldr, dtype, t.offset), dd(t.m * ldd, dtype, t.offset),
+      dbias(t.n, dtype, t.offset);
+  da.upload(a, t.offset);
+  db.upload(b, t.offset);
+  dr.upload(r, t.offset);
+  dd.upload(d, t.offset);
+  dbias.upload(bias, t.offset);
+
+  const DeviceArray &residual = t.inPlace ? dd : dr;
+  int64_t residualLd = t.inPlace ? ldd : ldr;
+  summaRtMatmulEpilogue(dtype, t.k > 0 ? da.at() : 0, t.offset, lda,
+                        t.k > 0 ? db.at() : 0, t.offset, ldb,
+                        t.residual ? residual.at() : 0, t.offset, residualLd,
+                        t.bias ? dbias.at() : 0, t.offset, dd.at(), t.offset,
+                        ldd, t.m, t.n, t.k, t.transA, t.transB, t.activation);
+  std::vector<double> out = dd.download(t.offset, t.m * ldd);
+
+  std::vector<double> expected =
+      referenceProduct(a, lda, t.transA, b, ldb, t.transB, t.m, t.n, t.k);
+  std::vector<double> actual;
+  for (int64_t i = 0; i < t.m; ++i) {
+    for (int64_t j = 0; j < t.n; ++j) {
+      double &value = expected[i * t.n + j];
+      if (t.residual)
+        value += t.inPlace ? d[i * ldd + j] : r[i * ldr + j];
+      if (t.bias)
+        value += bias[j];
+      if (t.activation == 1)
+        value = geluReference(value);
+      actual.push_back(out[i * ldd + j]);
+    }
+    for (int64_t j = t.n; j < ldd; ++j)
+      ASSERT_EQ(out[i * ldd + j], d[i * ldd + j]) << "padding of D written";
+  }
+  // 16-bit types: the cublasGemmEx path rounds D after the GEMM, after the
+  // bias and after GeLU.
+  double tol = dtype == SUMMA_DT_F16    ? 4e-3
+               : dtype == SUMMA_DT_BF16 ? 2e-2
+                                        : tolerance(dtype, t.k);
+  EXPECT_TRUE(closeNorm(actual, expected, tol));
+}
+} // namespace
+
+// summaRtMatmulEpilogue through cuBLASLt's epilogues (BIAS, GELU,
+// GELU_BIAS, with R as C) and through cublasGemmEx plus the kernel of
+// Epilogue.cu, in every element type, against the tanh form of GeLU.
+TEST(MatmulDeviceTest, EpilogueAgainstReference) {
+  SUMMA_REQUIRE_DEVICE();
+  // name, m, n, k, pad, offset, transA, transB, residual, in place, bias,
+  // activation
+  const EpilogueCase cases[] = {
+      {"bias", 37, 32, 53, 0, 0, 0, 0, false, false, true, 0},
+      {"residual", 64, 48, 32, 0, 0, 0, 0, true, false, false, 0},
+      {"residual in place", 64, 48, 32, 0, 0, 0, 1, true, true, false, 0},
+      {"bias and residual", 128, 256, 64, 8, 0, 1, 0, true, false, true, 0},
+      {"all in place", 64, 48, 32, 0, 0, 0, 0, true, true, true, 1},
+      {"GeLU with bias", 64, 128, 96, 0, 0, 0, 1, false, false, true, 1},
+      {"GeLU alone", 32, 64, 16, 0, 0, 0, 0, false, false, false, 1},
+      {"no epilogue", 32, 64, 16, 2, 0, 0, 0, false, false, false, 0},
+      {"transposed", 40, 24, 56, 8, 0, 1, 1, true, false, true, 1},
+      {"unaligned", 37, 29, 53, 3, 1, 1, 0, true, false, true, 1},
+      {"k = 0", 5, 7, 0, 1, 0, 0, 0, true, false, true, 1},
+      {"k = 0 in place", 5, 7, 0, 1, 1, 0, 0, true, true, true, 0},
+      {"k = 0 alone", 5, 7, 0, 1, 0, 0, 0, false, false, false, 0},
+  };
+  for (summa::gpu::GemmEngine engine :
+       {summa::gpu::GemmEngine::CublasLt, summa::gpu::GemmEngine::Cublas}) {
+    summa::gpu::setGemmEngine(engine);
+    for (int32_t dtype :
+         {SUMMA_DT_F32, SUMMA_DT_F64, SUMMA_DT_F16, SUMMA_DT_BF16})
+      for (const EpilogueCase &t : cases)
+        checkEpilogue(dtype, t);
+  }
+  summa::gpu::setGemmEngine(summa::gpu::GemmEngine::CublasLt);
+}
+
+TEST(MatmulDeviceTest, EpilogueCountsAsOneMatmul) {
+  SUMMA_REQUIRE_DEVICE();
+  DeviceArray a(6 * 4, SUMMA_DT_F32), b(4 * 5, SUMMA_DT_F32),
+      bias(5, SUMMA_DT_F32), d(6 * 5, SUMMA_DT_F32);
+  summa::gpu::flushProfile();
+  summa::rt::ProfileSnapshot before = summa::rt::profileSnapshot();
+  summaRtMatmulEpilogue(SUMMA_DT_F32, a.at(), 0, 4, b.at(), 0, 5, d.at(), 0, 5,
+                        bias.at(), 0, d.at(), 0, 5, 6, 5, 4, 0, 0, 1);
+  summaRtSynchronize();
+  summa::gpu::flushProfile();
+  summa::rt::ProfileSnapshot after = summa::rt::profileSnapshot();
+  EXPECT_EQ(after.matmul.count, before.matmul.count + 1);
+  EXPECT_EQ(after.matmul.flops, before.matmul.flops + 2 * 6 * 5 * 4);
+}

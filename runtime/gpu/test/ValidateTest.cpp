@@ -109,6 +109,60 @@ TEST(ValidateTest, Matmul) {
             "cuBLAS limit 2147483647");
 }
 
+TEST(ValidateTest, MatmulEpilogue) {
+  // A [3, 4], B [4, 5], R, bias and D [3, 5]; 4-byte elements.
+  auto check = [](intptr_t r, int64_t rOffset, int64_t ldr, intptr_t bias,
+                  int64_t biasOffset, intptr_t d, int64_t ldd, int64_t k,
+                  int32_t activation) {
+    return checkMatmulEpilogue(4, 64, 0, k, 64, 0, 5, r, rOffset, ldr, bias,
+                               biasOffset, d, 0, ldd, 3, 5, k, 0, 0,
+                               activation);
+  };
+  EXPECT_EQ(check(256, 0, 5, 512, 0, 128, 5, 4, 0), "");
+  EXPECT_EQ(check(256, 0, 7, 512, 3, 128, 6, 4, 1), "");
+  // No R, no bias: their offsets and ldr are not looked at.
+  EXPECT_EQ(check(0, -1, 0, 0, -1, 128, 5, 4, 1), "");
+  // R is D: the same start and leading dimension.
+  EXPECT_EQ(check(128, 0, 6, 0, 0, 128, 6, 4, 0), "");
+  EXPECT_EQ(check(256, 0, 5, 512, 0, 128, 5, 4, 2),
+            "summaRtMatmulEpilogue: activation = 2 must be 0 (none) or 1 "
+            "(GeLU)");
+  EXPECT_EQ(check(256, 0, 4, 0, 0, 128, 5, 4, 0),
+            "summaRtMatmulEpilogue: leading dimension 4 of R is smaller than "
+            "its 5 columns");
+  EXPECT_EQ(check(256, -2, 5, 0, 0, 128, 5, 4, 0),
+            "summaRtMatmulEpilogue: negative offset -2 for R");
+  EXPECT_EQ(check(0, 0, 5, 512, -1, 128, 5, 4, 0),
+            "summaRtMatmulEpilogue: negative offset -1 for bias");
+  EXPECT_EQ(check(0, 0, 5, 0, 0, 0, 5, 4, 0),
+            "summaRtMatmulEpilogue: D is a null pointer but has 3 x 5 "
+            "elements");
+  EXPECT_EQ(check(0, 0, 5, 0, 0, 128, 4, 4, 0),
+            "summaRtMatmulEpilogue: leading dimension 4 of D is smaller than "
+            "its 5 columns");
+  // R starting at D's first element (as base 120 + 2 elements) with another
+  // leading dimension.
+  EXPECT_EQ(check(120, 2, 7, 0, 0, 128, 6, 4, 0),
+            "summaRtMatmulEpilogue: R starts at D's first element but its "
+            "leading dimension 7 is not D's 6");
+  // summaRtMatmul's checks under the epilogue's name.
+  EXPECT_EQ(checkMatmulEpilogue(4, 64, 0, 3, 64, 0, 5, 0, 0, 5, 0, 0, 128, 0, 5,
+                                3, 5, 4, 0, 0, 0),
+            "summaRtMatmulEpilogue: leading dimension 3 of A is smaller than "
+            "its 4 columns");
+  EXPECT_EQ(checkMatmulEpilogue(4, 64, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0, 128, 0, 5,
+                                3, -5, 4, 0, 0, 0),
+            "summaRtMatmulEpilogue: negative size m = 3, n = -5, k = 4");
+  EXPECT_EQ(checkMatmulEpilogue(4, 0, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0, 128, 0, 5,
+                                3, 5, 4, 0, 0, 0),
+            "summaRtMatmulEpilogue: A is a null pointer but has 3 x 4 "
+            "elements");
+  // k = 0: D = act(R + bias), A and B need not exist.
+  EXPECT_EQ(checkMatmulEpilogue(4, 0, 0, 1, 0, 0, 5, 256, 0, 5, 512, 0, 128, 0,
+                                5, 3, 5, 0, 0, 0, 1),
+            "");
+}
+
 TEST(ValidateTest, FormatString) {
   EXPECT_EQ(formatString("%s=%d", "x", 3), "x=3");
   std::string long_(1000, 'a');

@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 6
+#define SUMMA_RT_API_VERSION 7
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -190,6 +190,23 @@ SUMMA_RT_EXPORT void summaRtMatmulBatched(
     int64_t strideB, intptr_t cBase, int64_t cOffset, int64_t ldc,
     int64_t strideC, int64_t m, int64_t n, int64_t k, int64_t batch,
     int32_t transA, int32_t transB, int32_t accumulate);
+
+/// D[m,n] = act(op(A) * op(B) + R + bias), row-major, with op(A), op(B),
+/// lda and ldb as in summaRtMatmul. R, the residual, is [m,n] with leading
+/// dimension ldr; rBase = 0 means none (ldr is then ignored). R may be D
+/// itself (the same base, offset and leading dimension: D's old content is
+/// added) but must not otherwise overlap D. bias is n contiguous elements
+/// at biasOffset, bias[j] added to every row's column j; biasBase = 0 means
+/// none. activation: 0 = none, 1 = GeLU in the tanh form,
+/// gelu(x) = 0.5 x (1 + tanh(0.7978845608 (x + 0.044715 x^3))), applied after
+/// the sums. k = 0 gives D = act(R + bias). The profile counts it as one
+/// GEMM, as summaRtMatmul.
+SUMMA_RT_EXPORT void summaRtMatmulEpilogue(
+    int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda, intptr_t bBase,
+    int64_t bOffset, int64_t ldb, intptr_t rBase, int64_t rOffset, int64_t ldr,
+    intptr_t biasBase, int64_t biasOffset, intptr_t dBase, int64_t dOffset,
+    int64_t ldd, int64_t m, int64_t n, int64_t k, int32_t transA,
+    int32_t transB, int32_t activation);
 
 //===----------------------------------------------------------------------===//
 // Driver support (used by the main that summa-compile links in)

@@ -1,0 +1,56 @@
+//===- GemmOperands.h - a linalg.matmul as runtime arguments ----*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the passes that turn a linalg.matmul on buffers into a runtime GEMM
+// (convert-summa-to-runtime: summaRtMatmul; convert-gemm-epilogues-to-
+// runtime: summaRtMatmulEpilogue) share: buffers as the runtime takes them,
+// the GEMM's sizes and transposes, and the zero fill a GEMM may overwrite
+// instead of accumulating into.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_LIB_CONVERSION_SUMMATORUNTIME_GEMMOPERANDS_H
+#define SUMMA_LIB_CONVERSION_SUMMATORUNTIME_GEMMOPERANDS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::summa {
+
+/// A memref decomposed for the runtime: aligned base pointer, element
+/// offset, sizes and strides as values.
+struct BufferArgs {
+  Value base, offset;
+  SmallVector<Value> sizes, strides;
+};
+
+BufferArgs decompose(OpBuilder &b, Location loc, Value memref);
+
+/// A linalg.matmul (A·B, A·Bᵀ or Aᵀ·B) as the runtime's GEMM takes it:
+/// row-major C[m, n] (+)= op(A)·op(B).
+struct GemmArgs {
+  int32_t dtype;
+  BufferArgs a, b;
+  Value m, n, k;
+  bool transA, transB;
+};
+
+/// The arguments of `matmul`, created at `b`'s insertion point; the matmul
+/// must be one the runtime takes (convert-summa-to-runtime checks it).
+GemmArgs getGemmArgs(OpBuilder &b, Location loc, linalg::MatmulOp matmul);
+
+/// The allocation (or argument) a buffer is a view of.
+Value rootBuffer(Value buffer);
+
+/// The `linalg.fill` of zero that last wrote all of `matmul`'s C before it,
+/// in the same block, with nothing in between touching any view of C's
+/// buffer; null if there is none. The GEMM may then overwrite C (beta = 0)
+/// and the fill go.
+linalg::FillOp zeroFillBefore(linalg::MatmulOp matmul);
+
+} // namespace mlir::summa
+
+#endif // SUMMA_LIB_CONVERSION_SUMMATORUNTIME_GEMMOPERANDS_H
