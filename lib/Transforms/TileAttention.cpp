@@ -47,6 +47,13 @@ struct Attention {
   linalg::LinalgOp scores;
   llvm::SetVector<Operation *> between;
   llvm::SetVector<Operation *> reshapes;
+  /// The scores and ops between that are also read after the attention (a
+  /// training step's backward reads the probabilities): the loop computes
+  /// them whole too.
+  llvm::SetVector<Operation *> shared;
+  /// Reshapes of shared values, placed before the attention but read only
+  /// after it: they move after the loop.
+  llvm::SetVector<Operation *> lateViews;
 };
 
 bool isContraction(Operation *op) {
@@ -203,23 +210,47 @@ FailureOr<Attention> traceScores(linalg::LinalgOp output, Value p,
   return a;
 }
 
-/// Checks that nothing outside the attention reads its scores or what is
-/// computed from them; otherwise says who does in `why`.
-LogicalResult checkPrivate(const Attention &a, std::string &why) {
+/// Checks that what reads the attention's scores, or what is computed from
+/// them, outside it comes after it (a backward: those values are then
+/// computed whole as well, `a.shared`), and that no reshape of them is read
+/// outside; otherwise says who reads them in `why`.
+LogicalResult checkPrivate(Attention &a, std::string &why) {
   SmallVector<Operation *> inside(a.between.begin(), a.between.end());
   inside.append(a.reshapes.begin(), a.reshapes.end());
   inside.push_back(a.scores);
+  a.shared.clear();
+  a.lateViews.clear();
   for (Operation *op : inside)
-    for (Operation *user : op->getUsers())
-      if (user != a.output && !a.between.contains(user) &&
-          !a.reshapes.contains(user)) {
-        std::string where;
-        llvm::raw_string_ostream os(where);
-        os << user->getLoc();
-        why = "its scores or probabilities are also read by " +
-              user->getName().getStringRef().str() + " at " + where;
-        return failure();
+    for (Operation *user : op->getUsers()) {
+      if (user == a.output || a.between.contains(user) ||
+          a.reshapes.contains(user))
+        continue;
+      auto after = [&](Operation *reader) {
+        Operation *at = a.output->getBlock()->findAncestorOpInBlock(*reader);
+        return at && a.output->isBeforeInBlock(at);
+      };
+      // A reshape the exporter put right after its source, read after the
+      // attention only.
+      bool lateView =
+          isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) &&
+          user->getBlock() == a.output->getBlock() &&
+          llvm::all_of(user->getUsers(), after);
+      if ((after(user) || lateView) && !a.reshapes.contains(op)) {
+        a.shared.insert(op);
+        if (lateView && !after(user))
+          a.lateViews.insert(user);
+        continue;
       }
+      Operation *at = a.output->getBlock()->findAncestorOpInBlock(*user);
+      std::string where;
+      llvm::raw_string_ostream os(where);
+      os << user->getLoc();
+      why = "its scores or probabilities are also read by " +
+            user->getName().getStringRef().str() + " at " + where +
+            (at && a.output->isBeforeInBlock(at) ? " through a reshape"
+                                                 : " before it");
+      return failure();
+    }
   return success();
 }
 
@@ -386,7 +417,8 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
         if (fusible.contains(op) || isa<linalg::FillOp>(op))
-          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return scf::SCFTileAndFuseOptions::ControlFnResult{
+              /*yieldProducerReplacement=*/a.shared.contains(op)};
         return std::nullopt;
       });
   rewriter.setInsertionPoint(a.output);
@@ -410,6 +442,18 @@ FailureOr<Operation *> tileAttention(RewriterBase &rewriter, Attention a,
   }
   for (OpResult old : a.output->getResults())
     rewriter.replaceAllUsesWith(old, result->replacements.lookup(old));
+  // What is read after the attention, from the loop, which computes it
+  // whole; the untiled ops between still read the old values until they go.
+  for (Operation *view : a.lateViews)
+    rewriter.moveOpAfter(view, result->loops.front());
+  for (Operation *op : a.shared)
+    for (OpResult old : op->getResults())
+      if (Value whole = result->replacements.lookup(old))
+        rewriter.replaceUsesWithIf(old, whole, [&](OpOperand &use) {
+          return !a.between.contains(use.getOwner()) &&
+                 !a.reshapes.contains(use.getOwner()) &&
+                 use.getOwner() != a.scores.getOperation();
+        });
   // The slices of the untiled ops that fusion went through stay in the
   // loop, unused.
   SmallVector<tensor::ExtractSliceOp> unused;

@@ -104,9 +104,11 @@ def SummaTileAttention : Pass<"summa-tile-attention"> {
     `convert-contractions-to-runtime` sends to the GEMM. Reshapes of
     size-one dimensions on the way are folded into their readers and a row
     reduction written as `[rows, 1]` through a constant index writes
-    `[rows]`, so that tiling takes them. An attention whose scores or
-    probabilities are used elsewhere (a training step's backward reads
-    them), or whose probabilities go through a reshape that merges
+    `[rows]`, so that tiling takes them. Values of the softmax that are
+    also read after P·V (a training step's backward reads the
+    probabilities) are computed whole by the loop as well, a block at a
+    time (tile-and-fuse yields them); an attention whose values are read
+    before it, or whose probabilities go through a reshape that merges
     dimensions, is left as it is; one whose heads are split into groups
     before P·V (grouped-query attention) is tiled through the split. With `remarks`, each P·V says which path
     it took. The CPU lowering runs it; `--check`'s reference does not.
