@@ -13,6 +13,7 @@
 
 #include "DType.h"
 #include "Error.h"
+#include "GemmChecks.h"
 #include "Grid.h"
 #include "MatmulBatch.h"
 #include "Profile.h"
@@ -21,7 +22,6 @@
 
 #include <cblas.h>
 
-#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -41,49 +41,10 @@ void summa::rt::pinBlasThreads() {
 }
 
 namespace {
-/// Checks a row-major [rows, cols] operand of `caller` with leading
-/// dimension `ld`; `accessed` says whether the call reads or writes it at
-/// all.
-void checkMatrix(const char *caller, const char *name, intptr_t base,
-                 int64_t offset, int64_t rows, int64_t cols, int64_t ld,
-                 bool accessed) {
-  if (offset < 0)
-    fatal("%s: negative offset %lld for %s", caller, (long long)offset, name);
-  if (ld < 1 || ld < cols)
-    fatal("%s: leading dimension %lld of %s is smaller than its %lld columns",
-          caller, (long long)ld, name, (long long)cols);
-  if (ld > INT_MAX)
-    fatal("%s: leading dimension %lld of %s exceeds the BLAS limit %d", caller,
-          (long long)ld, name, INT_MAX);
-  if (accessed && rows > 0 && cols > 0 && base == 0)
-    fatal("%s: %s is a null pointer but has %lld x %lld elements", caller, name,
-          (long long)rows, (long long)cols);
-}
-
-/// Checks what summaRtMatmul and summaRtMatmulEpilogue share: the element
-/// type, the sizes, the transposition flags and the operands A and B (read
-/// only when the product is not empty). Returns the element type.
-DTypeInfo checkProduct(const char *caller, int32_t dtype, intptr_t aBase,
-                       int64_t aOffset, int64_t lda, intptr_t bBase,
-                       int64_t bOffset, int64_t ldb, int64_t m, int64_t n,
-                       int64_t k, int32_t transA, int32_t transB) {
-  DTypeInfo type = checkDType(dtype, caller);
-  if (m < 0 || n < 0 || k < 0)
-    fatal("%s: negative size m = %lld, n = %lld, k = %lld", caller,
-          (long long)m, (long long)n, (long long)k);
-  if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
-    fatal("%s: size m = %lld, n = %lld, k = %lld exceeds the BLAS limit %d",
-          caller, (long long)m, (long long)n, (long long)k, INT_MAX);
-  if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
-    fatal("%s: transA = %d and transB = %d must be 0 or 1", caller, transA,
-          transB);
-  // A is stored [m, k] or, transposed, [k, m]; B is [k, n] or [n, k].
-  bool product = m > 0 && n > 0 && k > 0;
-  checkMatrix(caller, "A", aBase, aOffset, transA ? k : m, transA ? m : k, lda,
-              product);
-  checkMatrix(caller, "B", bBase, bOffset, transB ? n : k, transB ? k : n, ldb,
-              product);
-  return type;
+/// Reports a failed check of GemmChecks.h.
+void requireValid(const std::string &error) {
+  if (!error.empty())
+    fatal("%s", error.c_str());
 }
 
 /// C (+)= op(A) op(B) on checked, non-empty row-major operands of element
@@ -158,12 +119,10 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
                    int64_t k, int32_t transA, int32_t transB,
                    int32_t accumulate) {
   const char *caller = "summaRtMatmul";
-  DTypeInfo type = checkProduct(caller, dtype, aBase, aOffset, lda, bBase,
-                                bOffset, ldb, m, n, k, transA, transB);
-  if (accumulate != 0 && accumulate != 1)
-    fatal("%s: accumulate = %d must be 0 or 1", caller, accumulate);
-  // C is written unless it is empty itself.
-  checkMatrix(caller, "C", cBase, cOffset, m, n, ldc, true);
+  DTypeInfo type = checkDType(dtype, caller);
+  requireValid(checkMatmul("BLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
+                           cBase, cOffset, ldc, m, n, k, transA, transB,
+                           accumulate));
 
   double start = profileClock();
   char *c = reinterpret_cast<char *>(cBase) +
@@ -194,17 +153,11 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
                            int64_t m, int64_t n, int64_t k, int32_t transA,
                            int32_t transB, int32_t activation) {
   const char *caller = "summaRtMatmulEpilogue";
-  DTypeInfo type = checkProduct(caller, dtype, aBase, aOffset, lda, bBase,
-                                bOffset, ldb, m, n, k, transA, transB);
-  if (activation != 0 && activation != 1)
-    fatal("%s: activation = %d must be 0 (none) or 1 (GeLU)", caller,
-          activation);
-  // R and bias are optional (a null base), D is written unless empty.
-  if (rBase != 0)
-    checkMatrix(caller, "R", rBase, rOffset, m, n, ldr, true);
-  if (biasBase != 0 && biasOffset < 0)
-    fatal("%s: negative offset %lld for bias", caller, (long long)biasOffset);
-  checkMatrix(caller, "D", dBase, dOffset, m, n, ldd, true);
+  DTypeInfo type = checkDType(dtype, caller);
+  requireValid(checkMatmulEpilogue("BLAS", type.size, aBase, aOffset, lda,
+                                   bBase, bOffset, ldb, rBase, rOffset, ldr,
+                                   biasBase, biasOffset, dBase, dOffset, ldd, m,
+                                   n, k, transA, transB, activation));
   int64_t size = static_cast<int64_t>(type.size);
   char *d = reinterpret_cast<char *>(dBase) + dOffset * size;
   const char *r =
@@ -212,10 +165,6 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
   const char *bias =
       biasBase ? reinterpret_cast<const char *>(biasBase) + biasOffset * size
                : nullptr;
-  if (r == d && ldr != ldd && m > 1)
-    fatal("%s: R starts at D's first element but its leading dimension %lld "
-          "is not D's %lld",
-          caller, (long long)ldr, (long long)ldd);
 
   double start = profileClock();
   if (m == 0 || n == 0) {

@@ -303,8 +303,9 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
   Context &ctx = context(caller);
   GpuDType type;
   requireValid(checkDType(caller, dtype, &type));
-  requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
-                           cOffset, ldc, m, n, k, transA, transB, accumulate));
+  requireValid(checkMatmul("cuBLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
+                           cBase, cOffset, ldc, m, n, k, transA, transB,
+                           accumulate));
 
   ProfileSpan span(ctx.compute);
   int64_t size = static_cast<int64_t>(type.size);
@@ -350,10 +351,10 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
   Context &ctx = context(caller);
   GpuDType type;
   requireValid(checkDType(caller, dtype, &type));
-  requireValid(checkMatmulEpilogue(type.size, aBase, aOffset, lda, bBase,
-                                   bOffset, ldb, rBase, rOffset, ldr, biasBase,
-                                   biasOffset, dBase, dOffset, ldd, m, n, k,
-                                   transA, transB, activation));
+  requireValid(checkMatmulEpilogue("cuBLAS", type.size, aBase, aOffset, lda,
+                                   bBase, bOffset, ldb, rBase, rOffset, ldr,
+                                   biasBase, biasOffset, dBase, dOffset, ldd, m,
+                                   n, k, transA, transB, activation));
 
   ProfileSpan span(ctx.compute);
   int64_t size = static_cast<int64_t>(type.size);
@@ -428,10 +429,12 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
   // Counted among the local GEMMs (Profile.h).
   summa::rt::LocalMatmulScope local;
   // The first and the last member bound every other one.
-  requireValid(checkMatmul(aBase, aOffset, lda, bBase, bOffset, ldb, cBase,
-                           cOffset, ldc, m, n, k, transA, transB, accumulate));
-  requireValid(checkMatmul(aBase, last.a, lda, bBase, last.b, ldb, cBase,
-                           last.c, ldc, m, n, k, transA, transB, accumulate));
+  requireValid(checkMatmul("cuBLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
+                           cBase, cOffset, ldc, m, n, k, transA, transB,
+                           accumulate));
+  requireValid(checkMatmul("cuBLAS", aBase, last.a, lda, bBase, last.b, ldb,
+                           cBase, last.c, ldc, m, n, k, transA, transB,
+                           accumulate));
   if (batch > INT_MAX || m == 0 || n == 0 || k == 0) {
     // Empty products (C cleared or left, as summaRtMatmul does) and batches
     // beyond cuBLAS's int count: one GEMM at a time.

@@ -9,30 +9,9 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
-#include <climits>
-#include <cstdarg>
-#include <cstdio>
+#include <cstdint>
 
 using namespace summa::gpu;
-
-std::string summa::gpu::formatString(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  va_list copy;
-  va_copy(copy, args);
-  int length = std::vsnprintf(nullptr, 0, format, copy);
-  va_end(copy);
-  std::string text;
-  if (length < 0) {
-    text = format;
-  } else {
-    text.resize(static_cast<size_t>(length) + 1);
-    std::vsnprintf(text.data(), text.size(), format, args);
-    text.resize(static_cast<size_t>(length));
-  }
-  va_end(args);
-  return text;
-}
 
 std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
                                    GpuDType *info, bool allowInt) {
@@ -93,109 +72,5 @@ std::string summa::gpu::checkBlock(const char *caller, int64_t outer,
                         (long long)groupSize);
   if (block)
     *block = outer * inner;
-  return "";
-}
-
-namespace {
-std::string checkMatrix(const char *caller, const char *name, intptr_t base,
-                        int64_t offset, int64_t rows, int64_t cols, int64_t ld,
-                        bool accessed) {
-  if (offset < 0)
-    return formatString("%s: negative offset %lld for %s", caller,
-                        (long long)offset, name);
-  if (ld < 1 || ld < cols)
-    return formatString("%s: leading dimension %lld of %s is smaller than "
-                        "its %lld columns",
-                        caller, (long long)ld, name, (long long)cols);
-  if (ld > INT_MAX)
-    return formatString("%s: leading dimension %lld of %s exceeds the cuBLAS "
-                        "limit %d",
-                        caller, (long long)ld, name, INT_MAX);
-  if (accessed && rows > 0 && cols > 0 && base == 0)
-    return formatString("%s: %s is a null pointer but has %lld x %lld "
-                        "elements",
-                        caller, name, (long long)rows, (long long)cols);
-  return "";
-}
-
-/// What summaRtMatmul and summaRtMatmulEpilogue share: the sizes, the
-/// transposition flags and the operands A and B (read only when the product
-/// is not empty).
-std::string checkProduct(const char *caller, intptr_t aBase, int64_t aOffset,
-                         int64_t lda, intptr_t bBase, int64_t bOffset,
-                         int64_t ldb, int64_t m, int64_t n, int64_t k,
-                         int32_t transA, int32_t transB) {
-  if (m < 0 || n < 0 || k < 0)
-    return formatString("%s: negative size m = %lld, n = %lld, k = %lld",
-                        caller, (long long)m, (long long)n, (long long)k);
-  if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
-    return formatString("%s: size m = %lld, n = %lld, k = %lld exceeds the "
-                        "cuBLAS limit %d",
-                        caller, (long long)m, (long long)n, (long long)k,
-                        INT_MAX);
-  if ((transA != 0 && transA != 1) || (transB != 0 && transB != 1))
-    return formatString("%s: transA = %d and transB = %d must be 0 or 1",
-                        caller, transA, transB);
-  bool product = m > 0 && n > 0 && k > 0;
-  std::string error = checkMatrix(caller, "A", aBase, aOffset, transA ? k : m,
-                                  transA ? m : k, lda, product);
-  if (error.empty())
-    error = checkMatrix(caller, "B", bBase, bOffset, transB ? n : k,
-                        transB ? k : n, ldb, product);
-  return error;
-}
-} // namespace
-
-std::string summa::gpu::checkMatmul(intptr_t aBase, int64_t aOffset,
-                                    int64_t lda, intptr_t bBase,
-                                    int64_t bOffset, int64_t ldb,
-                                    intptr_t cBase, int64_t cOffset,
-                                    int64_t ldc, int64_t m, int64_t n,
-                                    int64_t k, int32_t transA, int32_t transB,
-                                    int32_t accumulate) {
-  const char *caller = "summaRtMatmul";
-  std::string error = checkProduct(caller, aBase, aOffset, lda, bBase, bOffset,
-                                   ldb, m, n, k, transA, transB);
-  if (!error.empty())
-    return error;
-  if (accumulate != 0 && accumulate != 1)
-    return formatString("%s: accumulate = %d must be 0 or 1", caller,
-                        accumulate);
-  // C is written unless it is empty itself.
-  return checkMatrix(caller, "C", cBase, cOffset, m, n, ldc, true);
-}
-
-std::string summa::gpu::checkMatmulEpilogue(
-    size_t elementSize, intptr_t aBase, int64_t aOffset, int64_t lda,
-    intptr_t bBase, int64_t bOffset, int64_t ldb, intptr_t rBase,
-    int64_t rOffset, int64_t ldr, intptr_t biasBase, int64_t biasOffset,
-    intptr_t dBase, int64_t dOffset, int64_t ldd, int64_t m, int64_t n,
-    int64_t k, int32_t transA, int32_t transB, int32_t activation) {
-  const char *caller = "summaRtMatmulEpilogue";
-  std::string error = checkProduct(caller, aBase, aOffset, lda, bBase, bOffset,
-                                   ldb, m, n, k, transA, transB);
-  if (!error.empty())
-    return error;
-  if (activation != 0 && activation != 1)
-    return formatString("%s: activation = %d must be 0 (none) or 1 (GeLU)",
-                        caller, activation);
-  // R and bias are optional (a null base), D is written unless empty.
-  if (rBase != 0) {
-    error = checkMatrix(caller, "R", rBase, rOffset, m, n, ldr, true);
-    if (!error.empty())
-      return error;
-  }
-  if (biasBase != 0 && biasOffset < 0)
-    return formatString("%s: negative offset %lld for bias", caller,
-                        (long long)biasOffset);
-  error = checkMatrix(caller, "D", dBase, dOffset, m, n, ldd, true);
-  if (!error.empty())
-    return error;
-  int64_t size = static_cast<int64_t>(elementSize);
-  if (rBase != 0 && rBase + rOffset * size == dBase + dOffset * size &&
-      ldr != ldd && m > 1)
-    return formatString("%s: R starts at D's first element but its leading "
-                        "dimension %lld is not D's %lld",
-                        caller, (long long)ldr, (long long)ldd);
   return "";
 }

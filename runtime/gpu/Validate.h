@@ -20,11 +20,14 @@
 #include <cstdint>
 #include <string>
 
+#include "GemmChecks.h"
+
 namespace summa::gpu {
 
-/// printf into a std::string.
-std::string formatString(const char *format, ...)
-    __attribute__((format(printf, 1, 2)));
+/// The GEMM functions' checks, shared with the CPU backend (GemmChecks.h).
+using summa::rt::checkMatmul;
+using summa::rt::checkMatmulEpilogue;
+using summa::rt::formatString;
 
 struct GpuDType {
   int32_t dtype;
@@ -54,24 +57,6 @@ std::string checkReduction(const char *caller, int32_t kind);
 /// not overflow. Sets *block = outer * inner.
 std::string checkBlock(const char *caller, int64_t outer, int64_t inner,
                        int64_t groupSize, int64_t *block);
-
-/// All arguments of summaRtMatmul but the element type (see checkDType).
-std::string checkMatmul(intptr_t aBase, int64_t aOffset, int64_t lda,
-                        intptr_t bBase, int64_t bOffset, int64_t ldb,
-                        intptr_t cBase, int64_t cOffset, int64_t ldc, int64_t m,
-                        int64_t n, int64_t k, int32_t transA, int32_t transB,
-                        int32_t accumulate);
-
-/// All arguments of summaRtMatmulEpilogue but the element type, whose size
-/// (elementSize bytes) tells whether R starts at D's first element.
-std::string checkMatmulEpilogue(size_t elementSize, intptr_t aBase,
-                                int64_t aOffset, int64_t lda, intptr_t bBase,
-                                int64_t bOffset, int64_t ldb, intptr_t rBase,
-                                int64_t rOffset, int64_t ldr, intptr_t biasBase,
-                                int64_t biasOffset, intptr_t dBase,
-                                int64_t dOffset, int64_t ldd, int64_t m,
-                                int64_t n, int64_t k, int32_t transA,
-                                int32_t transB, int32_t activation);
 
 } // namespace summa::gpu
 

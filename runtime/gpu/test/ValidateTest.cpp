@@ -78,33 +78,47 @@ TEST(ValidateTest, RootsReductionsBlocks) {
 
 TEST(ValidateTest, Matmul) {
   // Valid forms: A B, A B^T, A^T B, with padding.
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0), "");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 4, 64, 0, 8, 3, 5, 4, 0, 1, 1), "");
-  EXPECT_EQ(checkMatmul(64, 0, 3, 64, 0, 5, 64, 0, 5, 3, 5, 4, 1, 0, 0), "");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
+      "");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 4, 64, 0, 8, 3, 5, 4, 0, 1, 1),
+      "");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 3, 64, 0, 5, 64, 0, 5, 3, 5, 4, 1, 0, 0),
+      "");
   // Empty products need no A or B.
-  EXPECT_EQ(checkMatmul(0, 0, 1, 0, 0, 5, 64, 0, 5, 3, 5, 0, 0, 0, 0), "");
-  EXPECT_EQ(checkMatmul(64, 0, 2, 64, 0, 5, 64, 0, 5, 3, 5, 3, 0, 0, 0),
-            "summaRtMatmul: leading dimension 2 of A is smaller than its 3 "
-            "columns");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 5, 64, 0, 5, -3, 5, 4, 0, 0, 0),
-            "summaRtMatmul: negative size m = -3, n = 5, k = 4");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 2, 0, 0),
-            "summaRtMatmul: transA = 2 and transB = 0 must be 0 or 1");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 3),
-            "summaRtMatmul: accumulate = 3 must be 0 or 1");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 0, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
-            "summaRtMatmul: B is a null pointer but has 4 x 5 elements");
+  EXPECT_EQ(checkMatmul("cuBLAS", 0, 0, 1, 0, 0, 5, 64, 0, 5, 3, 5, 0, 0, 0, 0),
+            "");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 2, 64, 0, 5, 64, 0, 5, 3, 5, 3, 0, 0, 0),
+      "summaRtMatmul: leading dimension 2 of A is smaller than its 3 "
+      "columns");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, -3, 5, 4, 0, 0, 0),
+      "summaRtMatmul: negative size m = -3, n = 5, k = 4");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 2, 0, 0),
+      "summaRtMatmul: transA = 2 and transB = 0 must be 0 or 1");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 3),
+      "summaRtMatmul: accumulate = 3 must be 0 or 1");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 0, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
+      "summaRtMatmul: B is a null pointer but has 4 x 5 elements");
   // The arguments of summa-gpu-fatal-test's matmul-null case.
-  EXPECT_EQ(checkMatmul(0, 0, 3, 64, 0, 4, 64, 0, 4, 2, 4, 3, 0, 0, 0),
-            "summaRtMatmul: A is a null pointer but has 2 x 3 elements");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, -1, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
-            "summaRtMatmul: negative offset -1 for B");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 5, 64, 0, int64_t(INT_MAX) + 1, 3, 5,
-                        4, 0, 0, 0),
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 0, 0, 3, 64, 0, 4, 64, 0, 4, 2, 4, 3, 0, 0, 0),
+      "summaRtMatmul: A is a null pointer but has 2 x 3 elements");
+  EXPECT_EQ(
+      checkMatmul("cuBLAS", 64, 0, 4, 64, -1, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
+      "summaRtMatmul: negative offset -1 for B");
+  EXPECT_EQ(checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0,
+                        int64_t(INT_MAX) + 1, 3, 5, 4, 0, 0, 0),
             "summaRtMatmul: leading dimension 2147483648 of C exceeds the "
             "cuBLAS limit 2147483647");
-  EXPECT_EQ(checkMatmul(64, 0, 4, 64, 0, 5, 64, 0, 5, int64_t(INT_MAX) + 1, 5,
-                        4, 0, 0, 0),
+  EXPECT_EQ(checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5,
+                        int64_t(INT_MAX) + 1, 5, 4, 0, 0, 0),
             "summaRtMatmul: size m = 2147483648, n = 5, k = 4 exceeds the "
             "cuBLAS limit 2147483647");
 }
@@ -114,8 +128,8 @@ TEST(ValidateTest, MatmulEpilogue) {
   auto check = [](intptr_t r, int64_t rOffset, int64_t ldr, intptr_t bias,
                   int64_t biasOffset, intptr_t d, int64_t ldd, int64_t k,
                   int32_t activation) {
-    return checkMatmulEpilogue(4, 64, 0, k, 64, 0, 5, r, rOffset, ldr, bias,
-                               biasOffset, d, 0, ldd, 3, 5, k, 0, 0,
+    return checkMatmulEpilogue("cuBLAS", 4, 64, 0, k, 64, 0, 5, r, rOffset, ldr,
+                               bias, biasOffset, d, 0, ldd, 3, 5, k, 0, 0,
                                activation);
   };
   EXPECT_EQ(check(256, 0, 5, 512, 0, 128, 5, 4, 0), "");
@@ -146,20 +160,20 @@ TEST(ValidateTest, MatmulEpilogue) {
             "summaRtMatmulEpilogue: R starts at D's first element but its "
             "leading dimension 7 is not D's 6");
   // summaRtMatmul's checks under the epilogue's name.
-  EXPECT_EQ(checkMatmulEpilogue(4, 64, 0, 3, 64, 0, 5, 0, 0, 5, 0, 0, 128, 0, 5,
-                                3, 5, 4, 0, 0, 0),
+  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 64, 0, 3, 64, 0, 5, 0, 0, 5, 0, 0,
+                                128, 0, 5, 3, 5, 4, 0, 0, 0),
             "summaRtMatmulEpilogue: leading dimension 3 of A is smaller than "
             "its 4 columns");
-  EXPECT_EQ(checkMatmulEpilogue(4, 64, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0, 128, 0, 5,
-                                3, -5, 4, 0, 0, 0),
+  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 64, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0,
+                                128, 0, 5, 3, -5, 4, 0, 0, 0),
             "summaRtMatmulEpilogue: negative size m = 3, n = -5, k = 4");
-  EXPECT_EQ(checkMatmulEpilogue(4, 0, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0, 128, 0, 5,
-                                3, 5, 4, 0, 0, 0),
+  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 0, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0,
+                                128, 0, 5, 3, 5, 4, 0, 0, 0),
             "summaRtMatmulEpilogue: A is a null pointer but has 3 x 4 "
             "elements");
   // k = 0: D = act(R + bias), A and B need not exist.
-  EXPECT_EQ(checkMatmulEpilogue(4, 0, 0, 1, 0, 0, 5, 256, 0, 5, 512, 0, 128, 0,
-                                5, 3, 5, 0, 0, 0, 1),
+  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 0, 0, 1, 0, 0, 5, 256, 0, 5, 512,
+                                0, 128, 0, 5, 3, 5, 0, 0, 0, 1),
             "");
 }
 
