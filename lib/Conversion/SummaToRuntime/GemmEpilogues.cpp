@@ -239,30 +239,13 @@ linalg::FillOp zeroFillBeforeLoop(linalg::MatmulOp matmul, scf::ForOp loop) {
   return fill;
 }
 
-/// The epilogue of `matmul` that one runtime call computes, or why there
-/// is none. A GEMM that accumulates in a loop (SUMMA steps) from a zero
-/// fill takes its epilogue's sums as C's initial value instead.
-FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul, bool gelu,
-                                  std::string &why) {
-  Epilogue e;
-  e.matmul = matmul;
-  if (!isRuntimeGemm(matmul)) {
-    why = "not a GEMM the runtime takes";
-    return failure();
-  }
+/// Finds `e`'s epilogue, the first op after `producer` (the GEMM or its
+/// loop) that reads C, and checks that it is elementwise from C into a
+/// buffer of C's shape and that nothing else reads the product.
+LogicalResult findEpilogueOp(Epilogue &e, Operation *producer,
+                             std::string &why) {
+  linalg::MatmulOp matmul = e.matmul;
   Value c = matmul.getDpsInitOperand(0)->get();
-  // The op whose result the epilogue reads: the GEMM, or its loop.
-  Operation *producer = matmul;
-  e.fill = zeroFillBefore(matmul);
-  if (!e.fill)
-    if (auto loop = dyn_cast<scf::ForOp>(matmul->getParentOp()))
-      if ((e.fill = zeroFillBeforeLoop(matmul, loop)))
-        producer = e.loop = loop;
-  if (!e.fill) {
-    why = "it accumulates into a C that is not zero-filled before it (or "
-          "before its loop)";
-    return failure();
-  }
   // The epilogue: the first op after the producer that reads C.
   for (Operation *op = producer->getNextNode(); op && !e.generic;
        op = op->getNextNode())
@@ -304,16 +287,17 @@ FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul, bool gelu,
     why = "C outlives its epilogue (a buffer it does not allocate)";
     return failure();
   }
-  matchSums(e);
-  Value v = e.sums.empty() ? body.getArgument(e.c) : e.sums.back().getResult();
-  Value yielded = body.getTerminator()->getOperand(0);
-  e.whole = yielded == v && v.hasOneUse();
-  if (!e.whole && gelu && !e.loop && isTanhGelu(yielded, v))
-    e.gelu = e.whole = true;
-  if ((!e.whole || e.loop) && e.sums.empty()) {
-    why = "its epilogue does not begin with a bias or residual sum";
-    return failure();
-  }
+  return success();
+}
+
+/// Checks that what the call (or C's initial value) takes of the epilogue
+/// is there and final where it goes.
+LogicalResult checkPlacement(Epilogue &e, std::string &why) {
+  linalg::MatmulOp matmul = e.matmul;
+  linalg::GenericOp g = e.generic;
+  Value c = matmul.getDpsInitOperand(0)->get();
+  Value out = g.getDpsInitOperand(0)->get();
+  bool inPlace = out == c;
   // The call goes where the GEMM is (its operands may be freed right
   // after it), the initial value where the fill was: what they take of the
   // epilogue must be there and final then. The output may be allocated
@@ -359,6 +343,48 @@ FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul, bool gelu,
       return failure();
     }
   }
+  return success();
+}
+
+/// The epilogue of `matmul` that one runtime call computes, or why there
+/// is none. A GEMM that accumulates in a loop (SUMMA steps) from a zero
+/// fill takes its epilogue's sums as C's initial value instead.
+FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul, bool gelu,
+                                  std::string &why) {
+  Epilogue e;
+  e.matmul = matmul;
+  if (!isRuntimeGemm(matmul)) {
+    why = "not a GEMM the runtime takes";
+    return failure();
+  }
+  // The op whose result the epilogue reads: the GEMM, or its loop.
+  Operation *producer = matmul;
+  e.fill = zeroFillBefore(matmul);
+  if (!e.fill)
+    if (auto loop = dyn_cast<scf::ForOp>(matmul->getParentOp()))
+      if ((e.fill = zeroFillBeforeLoop(matmul, loop)))
+        producer = e.loop = loop;
+  if (!e.fill) {
+    why = "it accumulates into a C that is not zero-filled before it (or "
+          "before its loop)";
+    return failure();
+  }
+  if (failed(findEpilogueOp(e, producer, why)))
+    return failure();
+  linalg::GenericOp g = e.generic;
+  Block &body = g.getRegion().front();
+  matchSums(e);
+  Value v = e.sums.empty() ? body.getArgument(e.c) : e.sums.back().getResult();
+  Value yielded = body.getTerminator()->getOperand(0);
+  e.whole = yielded == v && v.hasOneUse();
+  if (!e.whole && gelu && !e.loop && isTanhGelu(yielded, v))
+    e.gelu = e.whole = true;
+  if ((!e.whole || e.loop) && e.sums.empty()) {
+    why = "its epilogue does not begin with a bias or residual sum";
+    return failure();
+  }
+  if (failed(checkPlacement(e, why)))
+    return failure();
   return e;
 }
 
