@@ -220,15 +220,15 @@ LogicalResult checkPrivate(Attention &a, std::string &why) {
   inside.push_back(a.scores);
   a.shared.clear();
   a.lateViews.clear();
+  auto after = [&](Operation *reader) {
+    Operation *at = a.output->getBlock()->findAncestorOpInBlock(*reader);
+    return at && a.output->isBeforeInBlock(at);
+  };
   for (Operation *op : inside)
     for (Operation *user : op->getUsers()) {
       if (user == a.output || a.between.contains(user) ||
           a.reshapes.contains(user))
         continue;
-      auto after = [&](Operation *reader) {
-        Operation *at = a.output->getBlock()->findAncestorOpInBlock(*reader);
-        return at && a.output->isBeforeInBlock(at);
-      };
       // A reshape the exporter put right after its source, read after the
       // attention only.
       bool lateView =
@@ -241,14 +241,12 @@ LogicalResult checkPrivate(Attention &a, std::string &why) {
           a.lateViews.insert(user);
         continue;
       }
-      Operation *at = a.output->getBlock()->findAncestorOpInBlock(*user);
       std::string where;
       llvm::raw_string_ostream os(where);
       os << user->getLoc();
       why = "its scores or probabilities are also read by " +
             user->getName().getStringRef().str() + " at " + where +
-            (at && a.output->isBeforeInBlock(at) ? " through a reshape"
-                                                 : " before it");
+            (after(user) ? " through a reshape" : " before it");
       return failure();
     }
   return success();

@@ -126,11 +126,22 @@ std::string summa::rt::checkMatmulEpilogue(
   error = checkMatrix(caller, library, "D", dBase, dOffset, m, n, ldd, true);
   if (!error.empty())
     return error;
-  int64_t size = static_cast<int64_t>(elementSize);
-  if (rBase != 0 && rBase + rOffset * size == dBase + dOffset * size &&
-      ldr != ldd && m > 1)
+  EpilogueBuffers at = epilogueBuffers(elementSize, rBase, rOffset, biasBase,
+                                       biasOffset, dBase, dOffset);
+  if (at.r == at.d && ldr != ldd && m > 1)
     return formatString("%s: R starts at D's first element but its leading "
                         "dimension %lld is not D's %lld",
                         caller, (long long)ldr, (long long)ldd);
   return "";
+}
+
+EpilogueBuffers summa::rt::epilogueBuffers(size_t elementSize, intptr_t rBase,
+                                           int64_t rOffset, intptr_t biasBase,
+                                           int64_t biasOffset, intptr_t dBase,
+                                           int64_t dOffset) {
+  int64_t size = static_cast<int64_t>(elementSize);
+  auto at = [&](intptr_t base, int64_t offset) -> char * {
+    return base ? reinterpret_cast<char *>(base) + offset * size : nullptr;
+  };
+  return {at(rBase, rOffset), at(biasBase, biasOffset), at(dBase, dOffset)};
 }

@@ -9,7 +9,8 @@
 // diagnostic (the C-ABI function's name first) or "" when the arguments are
 // valid; the CPU backend reports it with fatal(), the GPU backend with
 // requireValid(). `library` names the GEMM library whose int limits apply
-// ("BLAS", "cuBLAS"). Element types are each backend's own check.
+// ("BLAS", "cuBLAS"). Element types are each backend's own check. Also
+// where the epilogue's operands start, for both backends and the checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,17 @@ std::string checkMatmulEpilogue(const char *library, size_t elementSize,
                                 intptr_t dBase, int64_t dOffset, int64_t ldd,
                                 int64_t m, int64_t n, int64_t k, int32_t transA,
                                 int32_t transB, int32_t activation);
+
+/// Where summaRtMatmulEpilogue's R, bias and D start (R and bias null where
+/// their base is).
+struct EpilogueBuffers {
+  const char *r, *bias;
+  char *d;
+};
+EpilogueBuffers epilogueBuffers(size_t elementSize, intptr_t rBase,
+                                int64_t rOffset, intptr_t biasBase,
+                                int64_t biasOffset, intptr_t dBase,
+                                int64_t dOffset);
 
 } // namespace summa::rt
 

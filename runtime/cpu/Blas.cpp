@@ -158,13 +158,8 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
                                    bBase, bOffset, ldb, rBase, rOffset, ldr,
                                    biasBase, biasOffset, dBase, dOffset, ldd, m,
                                    n, k, transA, transB, activation));
-  int64_t size = static_cast<int64_t>(type.size);
-  char *d = reinterpret_cast<char *>(dBase) + dOffset * size;
-  const char *r =
-      rBase ? reinterpret_cast<const char *>(rBase) + rOffset * size : nullptr;
-  const char *bias =
-      biasBase ? reinterpret_cast<const char *>(biasBase) + biasOffset * size
-               : nullptr;
+  auto [r, bias, d] = epilogueBuffers(type.size, rBase, rOffset, biasBase,
+                                      biasOffset, dBase, dOffset);
 
   double start = profileClock();
   if (m == 0 || n == 0) {

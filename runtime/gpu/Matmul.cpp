@@ -358,12 +358,8 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
 
   ProfileSpan span(ctx.compute);
   int64_t size = static_cast<int64_t>(type.size);
-  char *d = reinterpret_cast<char *>(dBase) + dOffset * size;
-  const char *r =
-      rBase ? reinterpret_cast<const char *>(rBase) + rOffset * size : nullptr;
-  const char *bias =
-      biasBase ? reinterpret_cast<const char *>(biasBase) + biasOffset * size
-               : nullptr;
+  auto [r, bias, d] = summa::rt::epilogueBuffers(
+      type.size, rBase, rOffset, biasBase, biasOffset, dBase, dOffset);
   bool gelu = activation == 1;
   if (m > 0 && n > 0) {
     ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldd);

@@ -26,7 +26,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -71,21 +70,6 @@ bool isRowMajor(Value buffer, int64_t rank) {
   return type && type.getRank() == rank &&
          succeeded(type.getStridesAndOffset(strides, offset)) &&
          strides.back() == 1;
-}
-
-/// Whether the runtime's GEMM takes `matmul` (convert-summa-to-runtime
-/// reports the ones it does not).
-bool isRuntimeGemm(linalg::MatmulOp matmul) {
-  if (!matmul.hasPureBufferSemantics() ||
-      !getMatmulForm(matmul.getIndexingMapsArray()))
-    return false;
-  Type element =
-      cast<MemRefType>(matmul->getOperand(0).getType()).getElementType();
-  return abi::getDTypeCode(element) >= 0 &&
-         llvm::all_of(matmul->getOperands(), [&](Value v) {
-           return isRowMajor(v, 2) &&
-                  cast<MemRefType>(v.getType()).getElementType() == element;
-         });
 }
 
 /// Whether `op` may touch one of `touched` or write one of `read` (roots
@@ -221,9 +205,6 @@ void matchSums(Epilogue &e) {
 /// only op that touches C; null if there is none.
 linalg::FillOp zeroFillBeforeLoop(linalg::MatmulOp matmul, scf::ForOp loop) {
   Value c = matmul.getDpsInitOperand(0)->get();
-  if (loop->isAncestor(c.getParentBlock()->getParentOp()) &&
-      c.getParentBlock()->getParentOp() != loop->getParentOp())
-    return {};
   for (Operation *user : c.getUsers())
     if (user != matmul && loop->isAncestor(user))
       return {};
@@ -231,10 +212,7 @@ linalg::FillOp zeroFillBeforeLoop(linalg::MatmulOp matmul, scf::ForOp loop) {
   while (op && !llvm::is_contained(op->getOperands(), c))
     op = op->getPrevNode();
   auto fill = dyn_cast_or_null<linalg::FillOp>(op);
-  FloatAttr value;
-  if (!fill || fill.getDpsInitOperand(0)->get() != c ||
-      !matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)) ||
-      !value.getValue().isPosZero())
+  if (!fill || fill.getDpsInitOperand(0)->get() != c || !isZeroFill(fill))
     return {};
   return fill;
 }
@@ -353,7 +331,7 @@ FailureOr<Epilogue> matchEpilogue(linalg::MatmulOp matmul, bool gelu,
                                   std::string &why) {
   Epilogue e;
   e.matmul = matmul;
-  if (!isRuntimeGemm(matmul)) {
+  if (!matmul.hasPureBufferSemantics() || failed(checkRuntimeGemm(matmul))) {
     why = "not a GEMM the runtime takes";
     return failure();
   }

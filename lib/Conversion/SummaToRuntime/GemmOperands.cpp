@@ -84,11 +84,44 @@ linalg::FillOp mlir::summa::zeroFillBefore(linalg::MatmulOp matmul) {
        op = op->getNextNode())
     if (touchesC(op))
       return {};
-  Attribute value;
-  if (!matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)))
-    return {};
-  auto floatValue = dyn_cast<FloatAttr>(value);
-  bool zero = floatValue && floatValue.getValue().isZero() &&
-              !floatValue.getValue().isNegative();
-  return zero ? fill : linalg::FillOp();
+  return isZeroFill(fill) ? fill : linalg::FillOp();
+}
+
+bool mlir::summa::isZeroFill(linalg::FillOp fill) {
+  FloatAttr value;
+  return matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)) &&
+         value.getValue().isPosZero();
+}
+
+LogicalResult
+mlir::summa::checkRuntimeGemm(linalg::MatmulOp matmul,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  auto fail = [&]() -> InFlightDiagnostic {
+    return emitError ? emitError() : InFlightDiagnostic();
+  };
+  if (!getMatmulForm(matmul.getIndexingMapsArray())) {
+    fail() << "with these indexing maps is not A·B, A·Bᵀ or Aᵀ·B; it has no "
+              "runtime GEMM";
+    return failure();
+  }
+  int32_t dtype = -1;
+  for (Value v : matmul->getOperands()) {
+    auto type = cast<MemRefType>(v.getType());
+    int32_t code = abi::getDTypeCode(type.getElementType());
+    if (code < 0 || (dtype >= 0 && code != dtype)) {
+      fail() << "operand element types must be one runtime type (f32, f64, "
+                "f16, bf16), got "
+             << type.getElementType();
+      return failure();
+    }
+    dtype = code;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1) {
+      fail() << "needs unit stride in the last dimension, got " << type;
+      return failure();
+    }
+  }
+  return success();
 }

@@ -42,6 +42,16 @@ struct GemmArgs {
 /// must be one the runtime takes (convert-summa-to-runtime checks it).
 GemmArgs getGemmArgs(OpBuilder &b, Location loc, linalg::MatmulOp matmul);
 
+/// Whether the runtime's GEMM takes `matmul`, a linalg.matmul on buffers:
+/// A·B, A·Bᵀ or Aᵀ·B, of one runtime element type, unit stride in the last
+/// dimension. With `emitError`, a failure says why at the op.
+LogicalResult
+checkRuntimeGemm(linalg::MatmulOp matmul,
+                 function_ref<InFlightDiagnostic()> emitError = {});
+
+/// Whether `fill` writes +0.0.
+bool isZeroFill(linalg::FillOp fill);
+
 /// The allocation (or argument) a buffer is a view of.
 Value rootBuffer(Value buffer);
 

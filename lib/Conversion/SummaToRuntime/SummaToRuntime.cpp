@@ -24,9 +24,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/CallInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
@@ -80,28 +77,6 @@ std::pair<int64_t, int64_t> splitAt(MemRefType type, int64_t dim) {
   return {outer, inner};
 }
 
-/// A GEMM's element type code, or a diagnostic at `op` when its operands are
-/// not one runtime type or not unit-stride in the last dimension.
-FailureOr<int32_t> checkMatmulOperands(linalg::MatmulOp op) {
-  int32_t dtype = -1;
-  for (Value v : op->getOperands()) {
-    auto type = cast<MemRefType>(v.getType());
-    int32_t code = abi::getDTypeCode(type.getElementType());
-    if (code < 0 || (dtype >= 0 && code != dtype))
-      return op.emitOpError() << "operand element types must be one runtime "
-                                 "type (f32, f64, f16, bf16), got "
-                              << type.getElementType();
-    dtype = code;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) ||
-        strides.back() != 1)
-      return op.emitOpError()
-             << "needs unit stride in the last dimension, got " << type;
-  }
-  return dtype;
-}
-
 /// Whether this pass lowers `op`: every summa op but the grid, and with
 /// `libraryMatmuls` the matmuls on buffers.
 bool isLowered(Operation *op, bool libraryMatmuls) {
@@ -121,10 +96,7 @@ LogicalResult checkLowered(Operation *op) {
     return op->emitOpError()
            << "must be partitioned (summa-partition) before lowering";
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
-    if (!getMatmulForm(matmul.getIndexingMapsArray()))
-      return matmul.emitOpError() << "with these indexing maps is not A·B, "
-                                     "A·Bᵀ or Aᵀ·B; it has no runtime GEMM";
-    return checkMatmulOperands(matmul);
+    return checkRuntimeGemm(matmul, [&] { return matmul.emitOpError(); });
   }
   bool blocking =
       isa<BroadcastOp, ReduceOp, AllReduceOp, AllGatherOp, ReduceScatterOp>(op);
