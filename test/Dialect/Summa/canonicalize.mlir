@@ -44,3 +44,19 @@ func.func @memref_forms(%a: memref<4x8xf32>, %b: memref<4x8xf32>, %t: index) {
   summa.broadcast %a on @g axes = [row] root = %t : memref<4x8xf32>
   return
 }
+
+// -----
+
+// A rank's coordinate on an axis of one rank is 0.
+summa.grid @g shape = [1, 1, 2]
+
+// CHECK-LABEL: func @coord_of_one
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[K:.*]] = summa.coord @g axis = depth
+// CHECK: return %[[C0]], %[[C0]], %[[K]]
+func.func @coord_of_one() -> (index, index, index) {
+  %i = summa.coord @g axis = row
+  %j = summa.coord @g axis = col
+  %k = summa.coord @g axis = depth
+  return %i, %j, %k : index, index, index
+}

@@ -36,6 +36,12 @@ void SummaDialect::initialize() {
       >();
 }
 
+Operation *SummaDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 //===----------------------------------------------------------------------===//
 // Discardable attributes
 //===----------------------------------------------------------------------===//

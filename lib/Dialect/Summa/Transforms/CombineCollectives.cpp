@@ -6,7 +6,8 @@
 //
 // Implements summa-combine-collectives. All-reduces of one block that could
 // run together (same group and kind, the earlier one's result unused until
-// the later one) are packed into one 1-D buffer, reduced once and unpacked.
+// the later one) are packed into one 1-D buffer, reduced once and unpacked;
+// only small ones (max-bytes), whose cost is the call's latency.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,15 @@ using namespace mlir;
 using namespace mlir::summa;
 
 namespace {
+
+/// The bytes `op` reduces; -1 if its shape or element width is not static.
+int64_t reducedBytes(AllReduceOp op) {
+  auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return -1;
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
 
 /// True if `a` and `b` reduce over the same group in the same way.
 bool compatible(AllReduceOp a, AllReduceOp b) {
@@ -116,6 +126,15 @@ void combine(ArrayRef<AllReduceOp> group) {
 
 struct SummaCombineCollectivesPass
     : summa::impl::SummaCombineCollectivesBase<SummaCombineCollectivesPass> {
+  using Base::Base;
+
+  /// True if `op` may join a group: a tensor all-reduce small enough to be
+  /// latency-bound.
+  bool packable(AllReduceOp op) {
+    int64_t bytes = reducedBytes(op);
+    return !op.hasBufferSemantics() && bytes >= 0 && bytes <= maxBytes;
+  }
+
   void runOnOperation() override {
     SmallVector<Block *> blocks;
     getOperation().walk([&](Block *block) { blocks.push_back(block); });
@@ -123,13 +142,12 @@ struct SummaCombineCollectivesPass
       SmallVector<AllReduceOp> ops(block->getOps<AllReduceOp>());
       SmallVector<bool> taken(ops.size(), false);
       for (size_t i = 0; i < ops.size(); ++i) {
-        if (taken[i] || ops[i].hasBufferSemantics())
+        if (taken[i] || !packable(ops[i]))
           continue;
         // Grow a group while every member's result waits for the newest.
         SmallVector<AllReduceOp> group = {ops[i]};
         for (size_t j = i + 1; j < ops.size(); ++j) {
-          if (taken[j] || ops[j].hasBufferSemantics() ||
-              !compatible(ops[i], ops[j]))
+          if (taken[j] || !packable(ops[j]) || !compatible(ops[i], ops[j]))
             continue;
           if (!llvm::all_of(group, [&](AllReduceOp member) {
                 return unusedBefore(member, ops[j]);

@@ -142,17 +142,24 @@ Value GroupExpander::stepBackward(OpBuilder &b, Location l, Value shared,
   bool abt = form == MatmulForm::abt;
   auto accType = cast<RankedTensorType>(acc.getType());
   Value lhs = abt ? op.getLhs() : shared, rhs = abt ? shared : op.getRhs();
+  NamedAttribute maps(b.getStringAttr("indexing_maps"), getMaps(ctx, form));
+  GridAxis reduceAxis = abt ? GridAxis::col : GridAxis::row;
+  // On a grid of one rank per row and column (q = 1) every rank owns its
+  // block and there is nothing to reduce: the product accumulates onto acc.
+  if (grid.getAxisSize(reduceAxis) == 1)
+    return linalg::MatmulOp::create(b, l, TypeRange{accType},
+                                    ValueRange{lhs, rhs}, ValueRange{acc},
+                                    {maps})
+        .getResult(0);
   Value zero =
       arith::ConstantOp::create(b, l, b.getZeroAttr(accType.getElementType()));
   Value empty = tensor::EmptyOp::create(b, l, accType.getShape(),
                                         accType.getElementType());
   Value init = linalg::FillOp::create(b, l, zero, empty).getResult(0);
-  NamedAttribute maps(b.getStringAttr("indexing_maps"), getMaps(ctx, form));
   Value partial =
       linalg::MatmulOp::create(b, l, TypeRange{accType}, ValueRange{lhs, rhs},
                                ValueRange{init}, {maps})
           .getResult(0);
-  GridAxis reduceAxis = abt ? GridAxis::col : GridAxis::row;
   Value reduced =
       ReduceOp::create(b, l, accType, partial, gridRef, axes(reduceAxis), t,
                        ReductionKindAttr::get(ctx, ReductionKind::sum))

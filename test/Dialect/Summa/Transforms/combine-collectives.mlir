@@ -1,4 +1,5 @@
 // RUN: summa-opt %s -split-input-file --summa-combine-collectives | FileCheck %s
+// RUN: summa-opt %s -split-input-file --summa-combine-collectives="max-bytes=16" | FileCheck %s --check-prefix=LIMIT
 
 summa.grid @grid shape = [2, 2, 2]
 
@@ -38,3 +39,28 @@ func.func @kept(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<
   %4 = summa.all_reduce %3 on @grid axes = [row] kind = max : tensor<4xf32> -> tensor<4xf32>
   return %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+summa.grid @grid shape = [2, 2, 2]
+
+// Only all-reduces of at most max-bytes (1 MiB by default) are packed: a
+// larger one is reduced where it is (packing would copy its bytes in and
+// out), the small ones around it still become one.
+// CHECK-LABEL: func.func @large_kept
+// CHECK-SAME: (%[[BIG:[^:]*]]: tensor<512x1024xf32>, %[[A:[^:]*]]: tensor<4xf32>, %[[B:[^:]*]]: tensor<6xf32>)
+// CHECK: %[[RBIG:.*]] = summa.all_reduce %[[BIG]] on @grid axes = [depth] kind = sum : tensor<512x1024xf32>
+// CHECK: %[[R:.*]] = summa.all_reduce %{{.*}} on @grid axes = [depth] kind = sum : tensor<10xf32> -> tensor<10xf32>
+// CHECK-NOT: summa.all_reduce
+// CHECK: return %[[RBIG]]
+func.func @large_kept(%big: tensor<512x1024xf32>, %a: tensor<4xf32>, %b: tensor<6xf32>) -> (tensor<512x1024xf32>, tensor<4xf32>, tensor<6xf32>) {
+  %0 = summa.all_reduce %a on @grid axes = [depth] kind = sum : tensor<4xf32> -> tensor<4xf32>
+  %1 = summa.all_reduce %big on @grid axes = [depth] kind = sum : tensor<512x1024xf32> -> tensor<512x1024xf32>
+  %2 = summa.all_reduce %b on @grid axes = [depth] kind = sum : tensor<6xf32> -> tensor<6xf32>
+  return %1, %0, %2 : tensor<512x1024xf32>, tensor<4xf32>, tensor<6xf32>
+}
+
+// With max-bytes=16 the 24-byte tile stays alone.
+// LIMIT-LABEL: func.func @large_kept
+// LIMIT-COUNT-3: summa.all_reduce
+// LIMIT-NOT: tensor.insert_slice

@@ -59,3 +59,29 @@ func.func @shared_lhs(%x: tensor<4x4xf32>, %wq: tensor<4x4xf32>, %wk: tensor<4x4
   %k = summa.matmul %x, %wk, %f1 on @grid form = ab : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
   return %q, %k : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// With q = 1 the backward forms own every block: the product accumulates
+// onto the accumulator (no partial product, no reduce, no owner test); Aᵀ·B
+// still adds the depth layers' sums.
+summa.grid @grid shape = [1, 1, 2]
+// CHECK-LABEL: func.func @backward_q1
+// CHECK-SAME: (%[[DY:[^:]*]]: tensor<8x4xf32>, %[[X:[^:]*]]: tensor<8x6xf32>, %[[W:[^:]*]]: tensor<6x4xf32>, %[[DW:[^:]*]]: tensor<6x4xf32>, %[[DX:[^:]*]]: tensor<8x6xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: summa.reduce
+// CHECK-NOT: arith.select
+// CHECK: %[[GW:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[DW]])
+// CHECK-NEXT: %[[P:.*]] = linalg.matmul indexing_maps = {{.*}} ins(%[[X]], %[[DY]] : tensor<8x6xf32>, tensor<8x4xf32>) outs(%[[ACC]] : tensor<6x4xf32>)
+// CHECK-NEXT: scf.yield %[[P]]
+// CHECK: %[[SUM:.*]] = summa.all_reduce %[[GW]] on @grid axes = [depth] kind = sum
+// CHECK: %[[GX:.*]] = scf.for {{.*}} iter_args(%[[ACC2:.*]] = %[[DX]])
+// CHECK-NEXT: %[[P2:.*]] = linalg.matmul indexing_maps = {{.*}} ins(%[[DY]], %[[W]] : tensor<8x4xf32>, tensor<6x4xf32>) outs(%[[ACC2]] : tensor<8x6xf32>)
+// CHECK-NEXT: scf.yield %[[P2]]
+// CHECK-NOT: summa.reduce
+// CHECK: return %[[SUM]], %[[GX]]
+func.func @backward_q1(%dy: tensor<8x4xf32>, %x: tensor<8x6xf32>, %w: tensor<6x4xf32>, %dw: tensor<6x4xf32>, %dx: tensor<8x6xf32>) -> (tensor<6x4xf32>, tensor<8x6xf32>) {
+  %0 = summa.matmul %x, %dy, %dw on @grid form = atb : tensor<8x6xf32>, tensor<8x4xf32>, tensor<6x4xf32> -> tensor<6x4xf32>
+  %1 = summa.matmul %dy, %w, %dx on @grid form = abt : tensor<8x4xf32>, tensor<6x4xf32>, tensor<8x6xf32> -> tensor<8x6xf32>
+  return %0, %1 : tensor<6x4xf32>, tensor<8x6xf32>
+}

@@ -7,6 +7,7 @@
 #ifndef SUMMA_DIALECT_SUMMA_IR_SUMMADIALECT_H
 #define SUMMA_DIALECT_SUMMA_IR_SUMMADIALECT_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -37,7 +37,11 @@ def Summa_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
-  let dependentDialects = ["::mlir::tensor::TensorDialect",
+  // Folders (summa.coord on an axis of one rank) return index attributes,
+  // materialised as arith.constant.
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

@@ -112,7 +112,15 @@ def SummaCombineCollectives
     become one all-reduce of the two tiles packed into one vector (the
     LayerNorm backward's two sums over the hidden dimension, the bias
     gradients of a layer): one collective, one latency, the same bytes.
+
+    Only all-reduces of at most `max-bytes` are packed: a larger one is
+    bandwidth-bound, and packing it would cost a copy of its bytes in and
+    another out (a weight gradient's depth all-reduce stays in place).
   }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"1 << 20",
+           "pack only all-reduces of at most this many bytes">
+  ];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
