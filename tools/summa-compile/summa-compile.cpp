@@ -747,33 +747,42 @@ static void promoteReference(MLIRContext &context, ModuleOp reference,
 /// host code through the plain CPU pipeline on every target (linalg to
 /// loops, no kernels or kernel loop forms, no library, libm), so that a bug
 /// in the partitioned program's code generation cannot hide on both sides
-/// of --check. Returns them linked into one module.
-static std::unique_ptr<llvm::Module>
-lowerBoth(ModuleOp spmd, ModuleOp reference, const ProgramInfo &program,
-          const Target &t, llvm::LLVMContext &llvmContext) {
-  for (ModuleOp m : {spmd, reference})
-    if (failed(runPasses(m, m == spmd ? "lower" : "lower the reference",
+/// of --check. Returns them linked into one module. One module at a time is
+/// lowered, translated and freed (peak memory).
+static std::unique_ptr<llvm::Module> lowerBoth(OwningOpRef<ModuleOp> spmd,
+                                               OwningOpRef<ModuleOp> reference,
+                                               const ProgramInfo &program,
+                                               const Target &t,
+                                               llvm::LLVMContext &llvmContext) {
+  auto lowerOne = [&](OwningOpRef<ModuleOp> owner,
+                      bool isReference) -> std::unique_ptr<llvm::Module> {
+    ModuleOp m = *owner;
+    if (failed(runPasses(m, isReference ? "lower the reference" : "lower",
                          [&](OpPassManager &pm) {
                            summa::LowerOptions lower;
-                           lower.overlap = overlap && m == spmd;
+                           lower.overlap = overlap && !isReference;
                            lower.cuda =
-                               t.cuda && m == spmd ? &*t.cuda : nullptr;
-                           lower.plain = m == reference;
-                           lower.remarks = remarks && m == spmd;
+                               t.cuda && !isReference ? &*t.cuda : nullptr;
+                           lower.plain = isReference;
+                           lower.remarks = remarks && !isReference;
                            lower.packArguments.push_back(
-                               m == spmd ? program.entry + "__spmd"
-                                         : program.reference + "__ref");
+                               isReference ? program.reference + "__ref"
+                                           : program.entry + "__spmd");
                            summa::buildLowerToLLVMPipeline(pm, lower);
                          })))
       return nullptr;
-  std::unique_ptr<llvm::Module> llvmModule =
-      toLLVM(spmd, llvmContext, "summa_spmd");
-  std::unique_ptr<llvm::Module> llvmRef =
-      toLLVM(reference, llvmContext, "summa_ref");
-  if (!llvmModule || !llvmRef) {
-    (void)fail("translation to LLVM IR failed");
+    std::unique_ptr<llvm::Module> translated =
+        toLLVM(m, llvmContext, isReference ? "summa_ref" : "summa_spmd");
+    if (!translated)
+      (void)fail("translation to LLVM IR failed");
+    return translated;
+  };
+  std::unique_ptr<llvm::Module> llvmModule = lowerOne(std::move(spmd), false);
+  if (!llvmModule)
     return nullptr;
-  }
+  std::unique_ptr<llvm::Module> llvmRef = lowerOne(std::move(reference), true);
+  if (!llvmRef)
+    return nullptr;
   if (llvm::Linker::linkModules(*llvmModule, std::move(llvmRef))) {
     (void)fail("linking the partitioned and reference modules failed");
     return nullptr;
@@ -895,8 +904,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   renameFunctions(*reference, "__ref");
   promoteReference(context, *reference, *program);
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      lowerBoth(*spmd, *reference, *program, *t, llvmContext);
+  std::unique_ptr<llvm::Module> llvmModule = lowerBoth(
+      std::move(spmd), std::move(reference), *program, *t, llvmContext);
   if (!llvmModule)
     return failure();
   if (emit == Emit::LLVMIR)
