@@ -24,6 +24,9 @@
 //     layers' sums are added by an all-reduce over [depth] (depth splits
 //     the batch, and the weight is replicated over depth).
 //
+// With q = 1 a rank owns every block it computes: the backward products
+// accumulate onto C like the forward one (no partial product, no reduce).
+//
 // Products of the same form that broadcast the same operand (the Q, K and V
 // projections of one activation, or their weight gradients) share one loop,
 // so each step broadcasts the shared panel once.
