@@ -14,13 +14,9 @@
 #ifndef SUMMA_RUNTIME_LIB_SPLITMIX64_H
 #define SUMMA_RUNTIME_LIB_SPLITMIX64_H
 
-#include <cstdint>
+#include "HostDevice.h"
 
-#if defined(__CUDACC__)
-#define SUMMA_HOST_DEVICE __host__ __device__
-#else
-#define SUMMA_HOST_DEVICE
-#endif
+#include <cstdint>
 
 namespace summa::rt {
 

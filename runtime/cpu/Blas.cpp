@@ -13,6 +13,7 @@
 
 #include "DType.h"
 #include "Error.h"
+#include "GeluTanh.h"
 #include "GemmChecks.h"
 #include "Grid.h"
 #include "MatmulBatch.h"
@@ -22,7 +23,6 @@
 
 #include <cblas.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -61,14 +61,6 @@ void rowMajorGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
        static_cast<int>(n), static_cast<int>(k), T(1), a, static_cast<int>(lda),
        b, static_cast<int>(ldb), accumulate ? T(1) : T(0),
        reinterpret_cast<T *>(c), static_cast<int>(ldc));
-}
-
-/// GeLU in the tanh form of SummaRuntime.h.
-template <typename T>
-T geluTanh(T x) {
-  const T sqrtTwoOverPi = T(0.7978845608028654);
-  return T(0.5) * x *
-         (T(1) + std::tanh(sqrtTwoOverPi * (x + T(0.044715) * x * x * x)));
 }
 
 /// summaRtMatmulEpilogue on checked, non-empty ([m, n] with m, n > 0)

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceEpilogue.h"
+#include "GeluTanh.h"
 #include "GpuCheck.h"
 #include "LaunchGeometry.h"
 
@@ -55,17 +56,6 @@ __device__ __forceinline__ __nv_bfloat16 store<__nv_bfloat16>(float value) {
   return __float2bfloat16_rn(value);
 }
 
-__device__ __forceinline__ float deviceTanh(float x) { return tanhf(x); }
-__device__ __forceinline__ double deviceTanh(double x) { return tanh(x); }
-
-/// GeLU in the tanh form of SummaRuntime.h.
-template <typename C>
-__device__ __forceinline__ C geluTanh(C x) {
-  const C sqrtTwoOverPi = C(0.7978845608028654);
-  return C(0.5) * x *
-         (C(1) + deviceTanh(sqrtTwoOverPi * (x + C(0.044715) * x * x * x)));
-}
-
 template <typename T>
 __global__ void epilogueKernel(T *d, int64_t ldd, const T *bias, int64_t m,
                                int64_t n, bool gelu) {
@@ -80,7 +70,7 @@ __global__ void epilogueKernel(T *d, int64_t ldd, const T *bias, int64_t m,
     if (bias)
       value += load(bias[col]);
     if (gelu)
-      value = geluTanh(value);
+      value = summa::rt::geluTanh(value);
     *element = store<T>(value);
   }
 }
