@@ -27,31 +27,10 @@ intptr_t address(const void *pointer) {
   return reinterpret_cast<intptr_t>(pointer);
 }
 
-/// Makes the calls of case `which` on the grid [1, 1, 2]; false if there is
-/// no such case.
-bool provokeOnTwoRanks(const std::string &which) {
-  summaRtInit(nullptr, nullptr, 1, 2);
-  float data[16] = {0};
-  int64_t rank = summaRtWorldRank();
-  if (which == "f16-broadcast") {
-    summaRtBroadcast(address(data), 0, 4, SUMMA_DT_F16, kDepth, 0);
-  } else if (which == "bf16-all-reduce") {
-    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_BF16, kDepth, SUMMA_RED_SUM);
-  } else if (which == "bad-dtype") {
-    summaRtAllReduce(address(data), 0, 4, 9, kDepth, SUMMA_RED_SUM);
-  } else if (which == "bad-mask") {
-    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_F32, 0, SUMMA_RED_SUM);
-  } else if (which == "bad-kind") {
-    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_F32, kDepth, 11);
-  } else if (which == "negative-count") {
-    summaRtBroadcast(address(data), 0, -1, SUMMA_DT_F32, kDepth, 0);
-  } else if (which == "null-buffer") {
-    summaRtAllGather(0, 0, address(data), 0, 2, 2, SUMMA_DT_F32, kDepth);
-  } else if (which == "bad-root-alone") {
-    // Rank 1 enters a valid reduce and waits for rank 0, which never comes.
-    summaRtReduce(address(data), 0, 4, SUMMA_DT_F32, kDepth, rank == 0 ? 5 : 0,
-                  SUMMA_RED_SUM);
-  } else if (which == "matmul-bad-ld") {
+/// The GEMM cases of provokeOnTwoRanks (summaRtMatmul, its batched and
+/// epilogue forms) on the 16 floats at `data`; false if `which` is none.
+bool provokeGemm(const std::string &which, float *data) {
+  if (which == "matmul-bad-ld") {
     summaRtMatmul(SUMMA_DT_F32, address(data), 0, 2, address(data), 0, 3,
                   address(data), 0, 3, 2, 3, 3, 0, 0, 0);
   } else if (which == "matmul-batched-negative") {
@@ -94,6 +73,38 @@ bool provokeOnTwoRanks(const std::string &which) {
   } else if (which == "matmul-f16") {
     summaRtMatmul(SUMMA_DT_F16, address(data), 0, 2, address(data), 0, 2,
                   address(data), 0, 2, 2, 2, 2, 0, 0, 0);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Makes the calls of case `which` on the grid [1, 1, 2]; false if there is
+/// no such case.
+bool provokeOnTwoRanks(const std::string &which) {
+  summaRtInit(nullptr, nullptr, 1, 2);
+  float data[16] = {0};
+  int64_t rank = summaRtWorldRank();
+  if (which == "f16-broadcast") {
+    summaRtBroadcast(address(data), 0, 4, SUMMA_DT_F16, kDepth, 0);
+  } else if (which == "bf16-all-reduce") {
+    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_BF16, kDepth, SUMMA_RED_SUM);
+  } else if (which == "bad-dtype") {
+    summaRtAllReduce(address(data), 0, 4, 9, kDepth, SUMMA_RED_SUM);
+  } else if (which == "bad-mask") {
+    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_F32, 0, SUMMA_RED_SUM);
+  } else if (which == "bad-kind") {
+    summaRtAllReduce(address(data), 0, 4, SUMMA_DT_F32, kDepth, 11);
+  } else if (which == "negative-count") {
+    summaRtBroadcast(address(data), 0, -1, SUMMA_DT_F32, kDepth, 0);
+  } else if (which == "null-buffer") {
+    summaRtAllGather(0, 0, address(data), 0, 2, 2, SUMMA_DT_F32, kDepth);
+  } else if (which == "bad-root-alone") {
+    // Rank 1 enters a valid reduce and waits for rank 0, which never comes.
+    summaRtReduce(address(data), 0, 4, SUMMA_DT_F32, kDepth, rank == 0 ? 5 : 0,
+                  SUMMA_RED_SUM);
+  } else if (provokeGemm(which, data)) {
+    // A GEMM case.
   } else if (which == "mpi-error") {
     int value = 0;
     SUMMA_MPI_CHECK(MPI_Bcast(&value, 1, MPI_INT, 99, MPI_COMM_WORLD));
