@@ -23,6 +23,10 @@
 // RUN: summa-compile %t.bf16.mlir --grid=2,2,1 --target=cuda -o %t.bf16
 // RUN: %python %summa_src/examples/generate.py layer --dtype f16 -o %t.f16.mlir
 // RUN: summa-compile %t.f16.mlir --grid=2,2,1 --target=cuda -o %t.f16
+// On one rank the rows are whole and become block reductions: 16-bit rows
+// accumulate in f32, the width of a warp shuffle.
+// RUN: summa-compile %t.bf16.mlir --grid=1,1,1 --target=cuda -o %t.bf16.one
+// RUN: summa-compile %t.f16.mlir --grid=1,1,1 --target=cuda -o %t.f16.one
 // RUN: not summa-compile %t.bf16.mlir --grid=2,2,1 -o %t.bf16.cpu 2>&1 | FileCheck %s --check-prefix=CPU16
 
 // --check's reference is host code in f64, independent of the kernels: the

@@ -44,11 +44,32 @@ static constexpr int64_t kPerThread = 16;
 namespace {
 
 /// What a reduction body combines with: its combiner op (`acc = f(acc, v)`
-/// on the output's block argument) and f's identity.
+/// on the output's block argument), the type the block accumulates in and
+/// f's identity in it. Half-width floats (f16, bf16) accumulate in f32: a
+/// warp shuffle moves 32 bits, and a sum of thousands of bf16 values in
+/// bf16 loses most of its digits.
 struct Combiner {
   Operation *op;
+  Type accType;
   TypedAttr identity;
 };
+
+/// The type a reduction of `type` accumulates in.
+Type accumulatorType(Type type) {
+  if (isa<Float16Type, BFloat16Type>(type))
+    return Float32Type::get(type.getContext());
+  return type;
+}
+
+/// `v` converted to float type `to` (extended or truncated).
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
+}
 
 /// The AtomicRMWKind of a combiner, for its identity value.
 std::optional<arith::AtomicRMWKind> kindOf(Operation *op) {
@@ -112,9 +133,17 @@ SmallVector<unsigned> rowReductionDims(linalg::LinalgOp op,
   if (!kind)
     return {};
   Type type = op.getRegionOutputArgs().front().getType();
+  Type accType = accumulatorType(type);
+  // Accumulating in a wider type replaces the combiner alone: the body must
+  // yield the combiner's result, and nothing else in it read the output.
+  Block &body = op->getRegion(0).front();
+  if (accType != type &&
+      (body.getTerminator()->getOperand(0) != combiners.front()->getResult(0) ||
+       !op.getRegionOutputArgs().front().hasOneUse()))
+    return {};
   OpBuilder b(op);
-  combiner = {combiners.front(),
-              arith::getIdentityValueAttr(*kind, type, b, op.getLoc())};
+  combiner = {combiners.front(), accType,
+              arith::getIdentityValueAttr(*kind, accType, b, op.getLoc())};
   return dims;
 }
 
@@ -134,20 +163,24 @@ SmallVector<Value> indicesOf(OpBuilder &b, linalg::LinalgOp op,
 }
 
 /// The combiner applied to `acc` (in place of the output's block argument)
-/// and `value` (in place of its other operand).
+/// and `value` (in place of its other operand), both of the combiner's
+/// accumulator type.
 Value combine(OpBuilder &b, const Combiner &combiner, Value outputArg,
               Value acc, Value value) {
   IRMapping map;
   for (Value operand : combiner.op->getOperands())
     map.map(operand, operand == outputArg ? acc : value);
-  return b.clone(*combiner.op, map)->getResult(0);
+  Operation *clone = b.clone(*combiner.op, map);
+  clone->getResult(0).setType(combiner.accType);
+  return clone->getResult(0);
 }
 
-/// One iteration of `op`'s body at the loop indices `ivs` with `acc` for the
-/// output's block argument: its inputs loaded, its ops cloned; returns what
-/// it yields (the combiner's result).
-Value emitBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs,
-               Value acc) {
+/// One iteration of `op`'s body at the loop indices `ivs` with `acc` (of the
+/// accumulator type) for the output's block argument: its inputs loaded,
+/// its ops cloned, the combiner in the accumulator type; returns what it
+/// yields (the combiner's result).
+Value emitBody(OpBuilder &b, linalg::LinalgOp op, const Combiner &combiner,
+               ArrayRef<Value> ivs, Value acc) {
   Location loc = op.getLoc();
   Block &body = op->getRegion(0).front();
   IRMapping map;
@@ -160,10 +193,21 @@ Value emitBody(OpBuilder &b, linalg::LinalgOp op, ArrayRef<Value> ivs,
                            .getResult()
                      : source);
   }
-  map.map(op.getRegionOutputArgs().front(), acc);
+  Value outputArg = op.getRegionOutputArgs().front();
+  if (combiner.accType == outputArg.getType())
+    map.map(outputArg, acc);
   for (Operation &nested : body.without_terminator()) {
     if (auto indexOp = dyn_cast<linalg::IndexOp>(nested)) {
       map.map(indexOp.getResult(), ivs[indexOp.getDim()]);
+      continue;
+    }
+    if (&nested == combiner.op && combiner.accType != outputArg.getType()) {
+      // The element widened, the combiner in the accumulator type.
+      Value element = nested.getOperand(0) == outputArg ? nested.getOperand(1)
+                                                        : nested.getOperand(0);
+      Value wide =
+          convertFloat(b, loc, map.lookupOrDefault(element), combiner.accType);
+      map.map(nested.getResult(0), combine(b, combiner, outputArg, acc, wide));
       continue;
     }
     b.clone(nested, map);
@@ -283,7 +327,7 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
         at[d] = arith::RemUIOp::create(b, loc, rest, sizes.lookup(d));
         rest = arith::DivUIOp::create(b, loc, rest, sizes.lookup(d));
       }
-      return emitBody(b, op, at, acc);
+      return emitBody(b, op, combiner, at, acc);
     };
   };
   Value zero = index(0);
@@ -294,7 +338,10 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
     Value old = memref::LoadOp::create(b, loc, out.get(), outIndices);
     Value all = blockReduce(b, loc, zero, length, lengthThreads, identity,
                             combiner, outputArg, step);
-    memref::StoreOp::create(b, loc, combine(b, combiner, outputArg, old, all),
+    Value wideOld = convertFloat(b, loc, old, combiner.accType);
+    Value result = combine(b, combiner, outputArg, wideOld, all);
+    memref::StoreOp::create(b, loc,
+                            convertFloat(b, loc, result, outputArg.getType()),
                             out.get(), outIndices);
   };
 
@@ -314,9 +361,8 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
   int64_t perBlock = std::min<int64_t>(threads, 1024) * kPerThread;
   int64_t chunks = std::min<int64_t>(llvm::divideCeil(total, perBlock), 1024);
   int64_t chunk = llvm::divideCeil(total, chunks);
-  Type type = outputArg.getType();
-  Value partials =
-      memref::AllocOp::create(rewriter, loc, MemRefType::get({chunks}, type));
+  Value partials = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get({chunks}, combiner.accType));
   Value chunksV = index(chunks), chunkV = index(chunk), totalV = index(total);
   Value chunkThreads = threadsFor(chunk), chunksThreads = threadsFor(chunks);
   blockLoop(rewriter, loc, {chunksV}, [&](OpBuilder &b, ValueRange chunkIv) {

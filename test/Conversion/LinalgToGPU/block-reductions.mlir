@@ -175,3 +175,35 @@ func.func @kept(%x: memref<64x8xf32>, %c: memref<8xf32>, %s: memref<8x16xf32>, %
   }
   return
 }
+
+// -----
+
+// A bf16 row sum accumulates in f32 (a warp shuffle moves 32 bits; a bf16
+// running sum would lose the row's digits): each element is extended, the
+// identity, the threads' partial sums and their combination are f32, and
+// the result is truncated once, when stored.
+// CHECK-LABEL: func.func @row_sum_bf16
+// CHECK-SAME: (%[[X:.*]]: memref<8x64xbf16>, %[[M:.*]]: memref<8xbf16>)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[OLD:.*]] = memref.load %[[M]][%[[I:.*]]] : memref<8xbf16>
+// CHECK: %[[ALL:.*]] = scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) init (%[[ZERO]]) -> f32 {
+// CHECK: scf.for %{{.*}} = %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK: %[[V:.*]] = memref.load %[[X]]
+// CHECK-NEXT: %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : bf16
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[SQ]] : bf16 to f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[W]], %[[ACC]] : f32
+// CHECK: scf.reduce(%{{.*}} : f32)
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[WOLD:.*]] = arith.extf %[[OLD]] : bf16 to f32
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[ALL]], %[[WOLD]] : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[NEW]] : f32 to bf16
+// CHECK-NEXT: memref.store %[[T]], %[[M]][%[[I]]]
+func.func @row_sum_bf16(%x: memref<8x64xbf16>, %m: memref<8xbf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x64xbf16>) outs(%m : memref<8xbf16>) {
+  ^bb0(%a: bf16, %acc: bf16):
+    %sq = arith.mulf %a, %a : bf16
+    %s = arith.addf %sq, %acc : bf16
+    linalg.yield %s : bf16
+  }
+  return
+}
