@@ -2,6 +2,12 @@
 #===- gpu-check.sh - check the GPU backend on a machine with a GPU -------===#
 #
 # usage: scripts/gpu-check.sh [--build-dir DIR] [--tokens T] [--skip-build]
+#                             [--bundle DIR] [--list-examples]
+#
+# --bundle DIR: use what scripts/device-bundle.sh built elsewhere (the MPI,
+# the runtime build and the compiled examples in DIR) instead of building
+# here: for a GPU machine with no MPI, no MLIR and no network.
+# --list-examples: print the names of the compiled examples and stop.
 #
 # For a machine with an NVIDIA GPU (written for one H200; under 8 minutes):
 #   1. builds the runtime alone (runtime/, no LLVM needed) with the GPU
@@ -36,15 +42,32 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${SUMMA_GPU_BUILD_DIR:-$ROOT/build-gpu}
 TOKENS=8192
 SKIP_BUILD=0
+BUNDLE=""
+# The examples compiled for the GPU: each on [1,1,1] and [2,2,1].
+EXAMPLES=(mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step
+  mlp_train_adam gpt_train_step gpt_layer_bf16 gpt_layer_f16)
 while [ $# -gt 0 ]; do
   case $1 in
   --build-dir) BUILD=$2; shift 2 ;;
   --tokens) TOKENS=$2; shift 2 ;;
   --skip-build) SKIP_BUILD=1; shift ;;
+  --bundle) BUNDLE=$(cd "$2" && pwd); shift 2 ;;
+  --list-examples) echo "${EXAMPLES[@]}"; exit 0 ;;
   -h | --help) sed -n '2,/^#===-/p' "$0" | sed '$d'; exit 0 ;;
   *) echo "gpu-check: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+
+# The bundle's MPI first on the PATH, its runtime build, its compiled
+# examples (which load the bundle's runtime library).
+PRECOMPILED=""
+if [ -n "$BUNDLE" ]; then
+  BUILD=$BUNDLE/build-gpu
+  SKIP_BUILD=1
+  PRECOMPILED=$BUNDLE/examples
+  export PATH=$BUNDLE/mpi/bin:$PATH
+  export LD_LIBRARY_PATH=$BUILD/lib:${LD_LIBRARY_PATH:-}
+fi
 
 START=$(date +%s)
 LOG=$BUILD/gpu-check
@@ -88,6 +111,28 @@ if [ -z "${NCCL_HOME:-}" ] && [ ! -f /usr/local/cuda/include/nccl.h ] &&
   fi
 fi
 
+# Libraries the runtime needs that the loader does not find (a machine whose
+# CUDA libraries come as Python wheels, or live in a toolkit folder outside
+# its search path): looked up there and added to LD_LIBRARY_PATH.
+find_missing_libraries() {
+  local lib=$1 roots=() dir name found
+  [ -f "$lib" ] || return 0
+  dir=$(python3 -c 'import nvidia, os; print(list(nvidia.__path__)[0])' 2>/dev/null || true)
+  [ -n "$dir" ] && roots+=("$dir")
+  for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -d "$dir" ] && roots+=("$dir")
+  done
+  for name in $(ldd "$lib" 2>/dev/null | awk '/not found/ { print $1 }'); do
+    found=$(find "${roots[@]}" -name "$name" 2>/dev/null | head -n 1)
+    if [ -n "$found" ]; then
+      export LD_LIBRARY_PATH=$(dirname "$found"):${LD_LIBRARY_PATH:-}
+      say "$name from $(dirname "$found")"
+    else
+      say "$name: not found (the GPU tests will fail to start)"
+    fi
+  done
+}
+
 #===----------------------------------------------------------------------===#
 # 1. Build
 #===----------------------------------------------------------------------===#
@@ -112,6 +157,8 @@ if [ $SKIP_BUILD -eq 0 ]; then
     fi
   fi
 fi
+
+find_missing_libraries "$BUILD/lib/libsumma_runtime_cuda.so"
 
 QUERY=$BUILD/gpu/test/summa-gpu-device-query
 DEVICES=0
@@ -222,8 +269,12 @@ declare -A COMPILE_PID
 compile_example() {
   local name=$1 grid=$2 file=$3
   local exe="$LOG/$name.${grid//,/}.cuda"
-  "$COMPILE" "$file" --grid="$grid" --target=cuda --cuda-chip="$CHIP" \
-    -o "$exe" >"$exe.compile.log" 2>&1 &
+  if [ -n "$PRECOMPILED" ]; then
+    cp "$PRECOMPILED/$(basename "$exe")" "$exe" >"$exe.compile.log" 2>&1 &
+  else
+    "$COMPILE" "$file" --grid="$grid" --target=cuda --cuda-chip="$CHIP" \
+      -o "$exe" >"$exe.compile.log" 2>&1 &
+  fi
   COMPILE_PID["$name.$grid"]=$!
 }
 
@@ -249,23 +300,22 @@ run_example() {
 
 CHIP=${SUMMA_CUDA_CHIP:-sm_90}
 LAYER_MS=""
-if [ -z "$COMPILE" ]; then
+if [ -z "$COMPILE" ] && [ -z "$PRECOMPILED" ]; then
   row "compiled examples (--target=cuda)" SKIP "no summa-compile (needs MLIR 22; set SUMMA_COMPILE)"
 elif [ "${DEVICES:-0}" -lt 1 ]; then
   row "compiled examples (--target=cuda)" SKIP "no CUDA device"
 else
   say "compiled examples on the GPU (--target=cuda --cuda-chip=$CHIP)"
-  EXAMPLES=(mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step mlp_train_adam gpt_train_step)
   for dt in bf16 f16; do
     python3 "$ROOT/examples/generate.py" layer --dtype $dt -o "$LOG/gpt_layer_$dt.mlir"
   done
-  for ex in "${EXAMPLES[@]}" gpt_layer_bf16 gpt_layer_f16; do
+  for ex in "${EXAMPLES[@]}"; do
     file=$ROOT/examples/$ex.mlir
     [ -f "$file" ] || file=$LOG/$ex.mlir
     compile_example "$ex" 1,1,1 "$file"
     compile_example "$ex" 2,2,1 "$file"
   done
-  for ex in "${EXAMPLES[@]}" gpt_layer_bf16 gpt_layer_f16; do
+  for ex in "${EXAMPLES[@]}"; do
     steps=1
     case $ex in *train*) steps=2 ;; esac
     run_example "$ex" 1,1,1 1 nccl $steps
@@ -277,8 +327,13 @@ else
   BATCH=$((TOKENS / 1024))
   python3 "$ROOT/examples/generate.py" layer --batch $BATCH --seq 1024 --hidden 1536 \
     --heads 24 --ffn 6144 --dtype bf16 -o "$LOG/layer_xl.mlir"
-  if "$COMPILE" "$LOG/layer_xl.mlir" --grid=1,1,1 --target=cuda --cuda-chip="$CHIP" \
-    -o "$LOG/layer_xl.cuda" >"$LOG/layer_xl.log" 2>&1 &&
+  if [ -n "$PRECOMPILED" ] && [ "$TOKENS" = 8192 ]; then
+    xl_compile=(cp "$PRECOMPILED/layer_xl.cuda" "$LOG/layer_xl.cuda")
+  else
+    xl_compile=("$COMPILE" "$LOG/layer_xl.mlir" --grid=1,1,1 --target=cuda
+      --cuda-chip="$CHIP" -o "$LOG/layer_xl.cuda")
+  fi
+  if "${xl_compile[@]}" >"$LOG/layer_xl.log" 2>&1 &&
     timeout 240 mpirun -np 1 "$LOG/layer_xl.cuda" --iters 10 >>"$LOG/layer_xl.log" 2>&1; then
     LAYER_MS=$(sed -n 's/^time: \([0-9.]*\) ms\/iter.*/\1/p' "$LOG/layer_xl.log" | head -n 1)
     row "compiled GPT layer bf16 [1,1,1], tokens $TOKENS" "${LAYER_MS:-?} ms" "forward, --iters 10"
