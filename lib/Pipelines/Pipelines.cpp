@@ -102,7 +102,7 @@ static const char *const kToLLVM = "func.func(convert-linalg-to-loops,"
 static const char *const kToLoops =
     "convert-contractions-to-runtime,"
     "summa-block-reductions{block-size=%BLOCK%},"
-    "summa-prepare-device-ops,"
+    "summa-prepare-device-ops{globals-to-device=%GLOBALS%},"
     "convert-linalg-to-parallel-loops,"
     "summa-map-parallel-loops{block-size=%BLOCK%}";
 static const char *const kToKernels =
@@ -197,8 +197,11 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
     addTextual(pm, kToLLVM);
     return;
   }
-  addTextual(pm, substitute(library(kToLoops), "%BLOCK%",
-                            std::to_string(cuda->blockSize)));
+  // On the host (--gpu-loops-on-host) the loops read host globals where
+  // they are; kernels need them copied to the device.
+  addTextual(pm, substitute(substitute(library(kToLoops), "%BLOCK%",
+                                       std::to_string(cuda->blockSize)),
+                            "%GLOBALS%", cuda->loopsOnHost ? "false" : "true"));
   if (cuda->afterKernelLoops)
     cuda->afterKernelLoops(pm);
   if (cuda->loopsOnHost) {

@@ -13,6 +13,8 @@
 //   mgpuModuleGetFunction                 a kernel by name
 //   mgpuStreamCreate / Synchronize / Destroy
 //   mgpuLaunchKernel
+//   mgpuMemcpy                            a model's constant (a host global)
+//                                         into a device buffer
 //   _mlir_memref_to_llvm_alloc / _free    every memref.alloc / dealloc
 //
 // summa's versions fit them into the runtime:
@@ -142,6 +144,16 @@ mgpuLaunchKernel(void *kernel, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
   SUMMA_CUDA_CHECK(cudaLaunchKernel(
       static_cast<const void *>(kernel), grid, block, params,
       static_cast<size_t>(sharedBytes), static_cast<cudaStream_t>(stream)));
+}
+
+SUMMA_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes,
+                                void *stream) {
+  if (!summa::rt::grid().initialised)
+    summa::gpu::context("a copy of a constant to the device");
+  // Host to device from pageable memory: the call returns once the source
+  // is staged, ordered on the stream with the kernels that read the copy.
+  SUMMA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault,
+                                   static_cast<cudaStream_t>(stream)));
 }
 
 SUMMA_RT_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes) {

@@ -10,6 +10,11 @@
 // RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,1 --target=cuda --cuda-chip=sm_90 -o %t.layer
 // Exports with redistributions, reshapes folded by summa-normalize and f64 LayerNorm statistics (torch-mlir).
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block.mlir --grid=2,2,1 --target=cuda --cuda-chip=sm_90 -o %t.nanogpt
+// Constants an exporter inlined (Llama's rotary tables, every weight of a
+// _const export) are copied from their host globals into device buffers.
+// RUN: summa-compile %summa_src/examples/fixtures/llama_layer.mlir --grid=1,1,1 --target=cuda -o %t.llama
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --grid=2,2,1 --target=cuda --emit=llvm -o %t.const.ll
+// RUN: FileCheck %s --check-prefix=CONST < %t.const.ll
 // RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,2 --target=cuda --overlap -o %t.layer.overlap
 // RUN: summa-compile %summa_src/examples/gpt.mlir --grid=1,1,4 --target=cuda -o %t.gpt
 // RUN: summa-compile %summa_src/examples/gpt_loss.mlir --grid=2,2,1 --target=cuda -o %t.gpt_loss
@@ -63,3 +68,7 @@
 // their epilogues (bias + GeLU, bias + residual) into cuBLASLt.
 // RUN: not summa-compile %summa_src/examples/gpt_layer.mlir --grid=1,1,1 --target=cuda --cuda-toolkit=%t.nowhere -o %t.bad 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // TOOLKIT: error
+
+// CONST-LABEL: define {{.*}}@nanogpt_block__spmd(
+// CONST: call ptr @_mlir_memref_to_llvm_alloc
+// CONST: call void @mgpuMemcpy(ptr %{{.*}}, ptr @__constant_

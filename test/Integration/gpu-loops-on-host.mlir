@@ -26,6 +26,9 @@
 // RUN: %mpirun -np 4 %t.layer --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/gpt_layer.mlir --grid=2,2,2 --gpu-loops-on-host --overlap --gpu-block-size=7 -o %t.layer.overlap
 // RUN: %mpirun -np 8 %t.layer.overlap --check | FileCheck %s
+// An export's inlined constants (host globals) read where they are.
+// RUN: summa-compile %summa_src/examples/fixtures/llama_layer.mlir --grid=2,2,1 --gpu-loops-on-host -o %t.llama
+// RUN: %mpirun -np 4 %t.llama --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/gpt.mlir --grid=1,1,4 --gpu-loops-on-host -o %t.gpt
 // RUN: %mpirun -np 4 %t.gpt --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/gpt_loss.mlir --grid=2,2,1 --gpu-loops-on-host --gpu-block-size=7 -o %t.gpt_loss

@@ -370,12 +370,25 @@ def SummaPrepareDeviceOps : Pass<"summa-prepare-device-ops", "::mlir::ModuleOp">
     * A structured op without a parallel iterator (a full reduction, such as
       a loss to a 0-d memref) is wrapped in a one-iteration `scf.parallel`,
       so that it becomes a one-thread kernel instead of a host loop.
+    * A host global (`memref.get_global`: a constant of the model, a
+      causal mask or a rotary table an exporter inlined) is copied, at the
+      function's entry, into a device buffer that every use reads instead
+      (`gpu.memcpy`, the runtime's `mgpuMemcpy`, on its compute stream),
+      freed before each return; one copy per global and function call
+      (not with `globals-to-device=false`: `--gpu-loops-on-host`, where
+      the loops run on the CPU and read the global where it is).
 
     Ops inside `gpu.launch` or `gpu.module` are left alone.
   }];
+  let options = [
+    Option<"globalsToDevice", "globals-to-device", "bool", /*default=*/"true",
+           "copy host globals into device buffers">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def SummaMapParallelLoops : Pass<"summa-map-parallel-loops", "::mlir::ModuleOp"> {

@@ -7,7 +7,8 @@
 // Implements summa-prepare-device-ops, the first step of --target=cuda: a
 // memref.copy becomes linalg.copy, and a structured op without a parallel
 // iterator is wrapped in a one-iteration scf.parallel, so that every local
-// op of a host function becomes a GPU kernel.
+// op of a host function becomes a GPU kernel; host globals are copied into
+// device buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 
 #include "HostCode.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,8 +52,60 @@ void wrapInOneIterationLoop(IRRewriter &rewriter, linalg::LinalgOp op) {
   rewriter.moveOpBefore(op, loop.getBody()->getTerminator());
 }
 
+/// Each memref.get_global of `function` (host memory) replaced by a device
+/// buffer that the function's entry fills from it (one per global), freed
+/// before each return; false, with an error, where that cannot be done.
+bool copyGlobalsToDevice(IRRewriter &rewriter, FunctionOpInterface function) {
+  SmallVector<memref::GetGlobalOp> reads;
+  function->walk([&](memref::GetGlobalOp op) { reads.push_back(op); });
+  if (reads.empty() || function.isExternal())
+    return true;
+  Block &entry = function.getFunctionBody().front();
+  llvm::StringMap<Value> device;
+  SmallVector<Value> buffers;
+  rewriter.setInsertionPointToStart(&entry);
+  for (memref::GetGlobalOp read : reads) {
+    MemRefType type = read.getType();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+      read.emitError() << "summa-prepare-device-ops: the host global @"
+                       << read.getName() << " of type " << type
+                       << " cannot be copied to the device (not a static "
+                          "shape with the identity layout)";
+      return false;
+    }
+    Value &buffer = device[read.getName()];
+    if (!buffer) {
+      Location loc = read.getLoc();
+      Value host =
+          memref::GetGlobalOp::create(rewriter, loc, type, read.getNameAttr());
+      buffer = memref::AllocOp::create(rewriter, loc, type);
+      Type token = gpu::AsyncTokenType::get(rewriter.getContext());
+      Value start =
+          gpu::WaitOp::create(rewriter, loc, token, ValueRange{}).getResult(0);
+      Value copied = gpu::MemcpyOp::create(rewriter, loc, token,
+                                           ValueRange{start}, buffer, host)
+                         .getAsyncToken();
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{copied});
+      buffers.push_back(buffer);
+    }
+    rewriter.replaceOp(read, buffer);
+  }
+  function->walk([&](Operation *op) {
+    if (!op->hasTrait<OpTrait::ReturnLike>() ||
+        op->getParentOp() != function.getOperation())
+      return;
+    rewriter.setInsertionPoint(op);
+    for (Value buffer : buffers)
+      if (!llvm::is_contained(op->getOperands(), buffer))
+        memref::DeallocOp::create(rewriter, op->getLoc(), buffer);
+  });
+  return true;
+}
+
 struct SummaPrepareDeviceOpsPass
     : summa::impl::SummaPrepareDeviceOpsBase<SummaPrepareDeviceOpsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     SmallVector<linalg::LinalgOp> serial;
@@ -68,6 +123,11 @@ struct SummaPrepareDeviceOpsPass
       copyToLinalg(rewriter, copy);
     for (linalg::LinalgOp op : serial)
       wrapInOneIterationLoop(rewriter, op);
+    if (!globalsToDevice)
+      return;
+    for (auto function : getOperation().getOps<FunctionOpInterface>())
+      if (!copyGlobalsToDevice(rewriter, function))
+        return signalPassFailure();
   }
 };
 

@@ -1,4 +1,5 @@
 // RUN: summa-opt %s -summa-prepare-device-ops -split-input-file | FileCheck %s
+// RUN: summa-opt %s -summa-prepare-device-ops=globals-to-device=false -split-input-file | FileCheck %s --check-prefix=HOST
 
 // A copy becomes linalg.copy, strided operands included, so that it is
 // lowered to a kernel like every structured op.
@@ -74,5 +75,45 @@ func.func @left_alone(%a: memref<4xf32>, %b: memref<4xf32>, %s: memref<f32>) {
   scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
     linalg.fill ins(%zero : f32) outs(%s : memref<f32>)
   }
+  return
+}
+
+// -----
+
+// A host global (a constant of the model) is copied at the function's entry
+// into a device buffer, one per global however often it is read, through
+// the runtime's stream (gpu.wait async: its compute stream); every use reads
+// the copy, which is freed before the return.
+memref.global "private" constant @mask : memref<4x4xf32> = dense<1.0>
+memref.global "private" constant @table : memref<8xf32> = dense<2.0>
+// CHECK-LABEL: func.func @globals
+// CHECK-SAME: (%[[X:.*]]: memref<4x4xf32>, %[[Y:.*]]: memref<8xf32>)
+// CHECK: %[[HM:.*]] = memref.get_global @mask : memref<4x4xf32>
+// CHECK-NEXT: %[[DM:.*]] = memref.alloc() : memref<4x4xf32>
+// CHECK-NEXT: %[[T0:.*]] = gpu.wait async
+// CHECK-NEXT: %[[T1:.*]] = gpu.memcpy async [%[[T0]]] %[[DM]], %[[HM]] : memref<4x4xf32>, memref<4x4xf32>
+// CHECK-NEXT: gpu.wait [%[[T1]]]
+// CHECK-NEXT: %[[HT:.*]] = memref.get_global @table : memref<8xf32>
+// CHECK-NEXT: %[[DT:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: gpu.memcpy async [%{{.*}}] %[[DT]], %[[HT]]
+// CHECK-NOT: memref.get_global
+// CHECK: linalg.add ins(%[[X]], %[[DM]] : {{.*}}) outs(%[[X]] :
+// CHECK: linalg.add ins(%[[Y]], %[[DT]] : {{.*}}) outs(%[[Y]] :
+// CHECK: linalg.add ins(%[[X]], %[[DM]] : {{.*}}) outs(%[[X]] :
+// CHECK: memref.dealloc %[[DM]]
+// CHECK-NEXT: memref.dealloc %[[DT]]
+// CHECK-NEXT: return
+// With globals-to-device=false (--gpu-loops-on-host) the loops read the
+// globals where they are.
+// HOST-LABEL: func.func @globals
+// HOST-NOT: gpu.memcpy
+// HOST-COUNT-3: memref.get_global
+func.func @globals(%x: memref<4x4xf32>, %y: memref<8xf32>) {
+  %m = memref.get_global @mask : memref<4x4xf32>
+  linalg.add ins(%x, %m : memref<4x4xf32>, memref<4x4xf32>) outs(%x : memref<4x4xf32>)
+  %t = memref.get_global @table : memref<8xf32>
+  linalg.add ins(%y, %t : memref<8xf32>, memref<8xf32>) outs(%y : memref<8xf32>)
+  %m2 = memref.get_global @mask : memref<4x4xf32>
+  linalg.add ins(%x, %m2 : memref<4x4xf32>, memref<4x4xf32>) outs(%x : memref<4x4xf32>)
   return
 }

@@ -49,9 +49,14 @@ func.func @stack() {
 // -----
 
 memref.global "private" constant @table : memref<2xf32> = dense<[1.0, 2.0]>
-func.func @global() {
-  // expected-error @below {{'memref.get_global' takes a host global}}
+func.func @global(%d: memref<2xf32>) {
+  // A global read by anything but a copy to the device.
+  // expected-error @below {{'memref.get_global' takes a host global (other than as a copy's source)}}
   %g = memref.get_global @table : memref<2xf32>
+  %t = gpu.wait async
+  %c = gpu.memcpy async [%t] %d, %g : memref<2xf32>, memref<2xf32>
+  gpu.wait [%c]
+  %p = memref.extract_aligned_pointer_as_index %g : memref<2xf32> -> index
   return
 }
 

@@ -20,6 +20,17 @@ module attributes {gpu.container_module} {
     memref.dealloc %buf : memref<8x8xf32>
     return
   }
+  // A host global copied to a device buffer (summa-prepare-device-ops).
+  // CHECK-LABEL: func.func @constant
+  // CHECK: gpu.memcpy
+  memref.global "private" constant @table : memref<2xf32> = dense<[1.0, 2.0]>
+  func.func @constant(%d: memref<2xf32>) {
+    %g = memref.get_global @table : memref<2xf32>
+    %t = gpu.wait async
+    %c = gpu.memcpy async [%t] %d, %g : memref<2xf32>, memref<2xf32>
+    gpu.wait [%c]
+    return
+  }
   gpu.module @kernels {
     // Kernel code is not host code: its loads and stores are fine.
     gpu.func @fill(%b: memref<8x8xf32>) kernel {

@@ -63,7 +63,9 @@ SUMMA_RT_EXPORT void *summaRtComputeStream(void);
 /// memref.alloc / dealloc), implemented on the runtime: binaries load
 /// lazily, on the runtime's device at the first launch; every launch goes to
 /// the compute stream (mgpuStreamCreate returns it; its synchronize and
-/// destroy do nothing); buffers come from the pool. docs/GPU.md.
+/// destroy do nothing); buffers come from the pool; mgpuMemcpy copies a
+/// model's constant from its host global into a device buffer (in order on
+/// the stream). docs/GPU.md.
 SUMMA_RT_EXPORT void *mgpuModuleLoad(void *data, size_t size);
 SUMMA_RT_EXPORT void mgpuModuleUnload(void *module);
 SUMMA_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
@@ -76,6 +78,8 @@ SUMMA_RT_EXPORT void mgpuLaunchKernel(void *kernel, intptr_t gridX,
                                       intptr_t blockZ, int32_t sharedBytes,
                                       void *stream, void **params, void **extra,
                                       size_t paramsCount);
+SUMMA_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t bytes,
+                                void *stream);
 SUMMA_RT_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes);
 SUMMA_RT_EXPORT void _mlir_memref_to_llvm_free(void *pointer);
 
