@@ -33,6 +33,10 @@
 // RUN: summa-compile %t.bf16.mlir --grid=1,1,1 --target=cuda -o %t.bf16.one
 // RUN: summa-compile %t.f16.mlir --grid=1,1,1 --target=cuda -o %t.f16.one
 // RUN: not summa-compile %t.bf16.mlir --grid=2,2,1 -o %t.bf16.cpu 2>&1 | FileCheck %s --check-prefix=CPU16
+// Integer inputs (token ids) run on the GPU driver too; an i8 one on neither.
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_train_step_jax.mlir --grid=1,1,1 --target=cuda -o %t.lm
+// RUN: sed -e 's/i32/i8/g' %summa_src/examples/fixtures/gpt_lm_train_step_jax.mlir > %t.i8.mlir
+// RUN: not summa-compile %t.i8.mlir --grid=1,1,1 --target=cuda -o %t.i8 2>&1 | FileCheck %s --check-prefix=GPUI8
 
 // --check's reference is host code in f64, independent of the kernels: the
 // bf16 layer's reference functions compute in doubles, launch nothing and
@@ -53,6 +57,7 @@
 // HELP: (libsumma_runtime_cuda.so)
 
 // CPU16: error: arg0 has element type 'bf16'; the CPU driver runs f32, f64, i64 and i32 (f16 and bf16 need --target=cuda)
+// GPUI8: error: arg0 has element type 'i8'; the GPU driver runs f32, f64, f16, bf16, i64 and i32
 
 // Without a visible device: one clear line per rank, non-zero exit, no hang.
 // RUN: env CUDA_VISIBLE_DEVICES= not %mpirun -np 4 %t.layer --check 2>&1 | FileCheck %s --check-prefix=NODEV

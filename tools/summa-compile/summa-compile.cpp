@@ -334,21 +334,20 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
     }
     program.outputs.push_back(*t);
   }
-  // The GPU driver also fills, gathers and compares f16 and bf16 tensors.
+  // Both drivers run f32, f64 and integers (token ids, labels); the GPU
+  // driver also fills, gathers and compares f16 and bf16 tensors.
   bool halfTypes = target == "cuda";
   for (const TensorInfo &t :
        llvm::concat<const TensorInfo>(program.inputs, program.outputs)) {
     Type type = t.globalType.getElementType();
-    if (type.isF32() || type.isF64() ||
+    if (type.isF32() || type.isF64() || type.isSignlessInteger(64) ||
+        type.isSignlessInteger(32) ||
         (halfTypes && (type.isF16() || type.isBF16())))
-      continue;
-    // Integers (token ids, labels) on the CPU driver.
-    if (!halfTypes &&
-        (type.isSignlessInteger(64) || type.isSignlessInteger(32)))
       continue;
     return func.emitError()
            << t.name << " has element type " << type
-           << (halfTypes ? "; the GPU driver runs f32, f64, f16 and bf16"
+           << (halfTypes ? "; the GPU driver runs f32, f64, f16, bf16, i64 "
+                           "and i32"
                          : "; the CPU driver runs f32, f64, i64 and i32 (f16 "
                            "and bf16 need --target=cuda)");
   }
