@@ -104,7 +104,7 @@ if [ $EXAMPLES -eq 1 ]; then
     [ -f "$file" ] || file=$work/$ex.mlir
     for grid in 1,1,1 2,2,1; do
       "$COMPILE" "$file" --grid=$grid --target=cuda --cuda-chip=sm_90 \
-        -o "$PREFIX/examples/$ex.${grid//,/}.cuda"
+        -o "$PREFIX/examples/${ex//\//_}.${grid//,/}.cuda"
     done
   done
 fi

@@ -43,9 +43,13 @@ BUILD=${SUMMA_GPU_BUILD_DIR:-$ROOT/build-gpu}
 TOKENS=8192
 SKIP_BUILD=0
 BUNDLE=""
-# The examples compiled for the GPU: each on [1,1,1] and [2,2,1].
+# The examples compiled for the GPU: each on [1,1,1] and [2,2,1]; those in
+# fixtures/ are exports (Llama with its rotary tables inlined, nanoGPT with
+# every weight a constant, the JAX language model's training step on i32
+# token ids).
 EXAMPLES=(mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step
-  mlp_train_adam gpt_train_step gpt_layer_bf16 gpt_layer_f16)
+  mlp_train_adam gpt_train_step gpt_layer_bf16 gpt_layer_f16
+  fixtures/llama_layer fixtures/nanogpt_block_const fixtures/gpt_lm_train_step_jax)
 while [ $# -gt 0 ]; do
   case $1 in
   --build-dir) BUILD=$2; shift 2 ;;
@@ -268,7 +272,7 @@ fi
 declare -A COMPILE_PID
 compile_example() {
   local name=$1 grid=$2 file=$3
-  local exe="$LOG/$name.${grid//,/}.cuda"
+  local exe="$LOG/${name//\//_}.${grid//,/}.cuda"
   if [ -n "$PRECOMPILED" ]; then
     cp "$PRECOMPILED/$(basename "$exe")" "$exe" >"$exe.compile.log" 2>&1 &
   else
@@ -282,7 +286,8 @@ compile_example() {
 # --check (MODE nccl, or mpi: the one-GPU test mode), one table row.
 run_example() {
   local name=$1 grid=$2 ranks=$3 mode=$4 steps=$5
-  local exe="$LOG/$name.${grid//,/}.cuda" out="$LOG/$name.${grid//,/}.$mode.log"
+  local exe="$LOG/${name//\//_}.${grid//,/}.cuda"
+  local out="$LOG/${name//\//_}.${grid//,/}.$mode.log"
   if ! wait "${COMPILE_PID["$name.$grid"]}"; then
     row "compiled $name [$grid] ($mode)" FAIL "compile: see $(basename "$exe").compile.log"
     FAILED=1
