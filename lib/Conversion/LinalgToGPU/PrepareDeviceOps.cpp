@@ -66,6 +66,16 @@ bool copyGlobalsToDevice(IRRewriter &rewriter, FunctionOpInterface function) {
   rewriter.setInsertionPointToStart(&entry);
   for (memref::GetGlobalOp read : reads) {
     MemRefType type = read.getType();
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        read, read.getNameAttr());
+    if (!global || !global.getConstant()) {
+      read.emitError() << "summa-prepare-device-ops: the host global @"
+                       << read.getName()
+                       << " is not a constant: a copy on the device would "
+                          "not see the host's writes, nor the host the "
+                          "device's";
+      return false;
+    }
     if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
       read.emitError() << "summa-prepare-device-ops: the host global @"
                        << read.getName() << " of type " << type

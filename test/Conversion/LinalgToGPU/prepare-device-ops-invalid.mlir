@@ -8,3 +8,13 @@ func.func @strided_global(%x: memref<4xf32>) {
   %g = memref.get_global @strided : memref<4xf32, strided<[2]>>
   return
 }
+
+// -----
+
+// A global that is not a constant cannot be given to the device as a copy.
+memref.global "private" @state : memref<4xf32> = dense<0.0>
+func.func @mutable_global(%x: memref<4xf32>) {
+  // expected-error @below {{summa-prepare-device-ops: the host global @state is not a constant: a copy on the device would not see the host's writes, nor the host the device's}}
+  %g = memref.get_global @state : memref<4xf32>
+  return
+}
