@@ -63,12 +63,12 @@ void rowMajorGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
        reinterpret_cast<T *>(c), static_cast<int>(ldc));
 }
 
-/// summaRtMatmulEpilogue on checked, non-empty ([m, n] with m, n > 0)
-/// operands of element type T. D is first set to R + bias, R, bias or
-/// (neither) left as it is, one row at a time; the GEMM then adds the
-/// product with beta = 1, or overwrites D with beta = 0 when nothing was
-/// set. The bias thus rides on the pass that OpenBLAS's beta = 0 would
-/// spend clearing D. r == d (R is D) adds D's old content in place.
+/// The GEMM of summaRtMatmul and summaRtMatmulEpilogue on checked,
+/// non-empty ([m, n] with m, n > 0) operands of element type T. D is first set
+/// to R + bias, R, bias or (neither) left as it is, one row at a time; the GEMM
+/// then adds the product with beta = 1, or overwrites D with beta = 0 when
+/// nothing was set. The bias thus rides on the pass that OpenBLAS's beta = 0
+/// would spend clearing D. r == d (R is D) adds D's old content in place.
 template <typename T, typename Gemm>
 void epilogueGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
                   intptr_t bBase, int64_t bOffset, int64_t ldb, const T *r,
@@ -103,6 +103,30 @@ void epilogueGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
         out[col] = geluTanh(out[col]);
     }
 }
+
+/// D = act(op(A) op(B) + R + bias) on checked operands of either entry
+/// point (summaRtMatmul is the call without bias or activation, R = C when
+/// it accumulates): the element type's epilogueGemm.
+void gemmWithEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
+                      int64_t lda, intptr_t bBase, int64_t bOffset, int64_t ldb,
+                      const char *r, int64_t ldr, const char *bias, char *d,
+                      int64_t ldd, int64_t m, int64_t n, int64_t k,
+                      int32_t transA, int32_t transB, int32_t activation) {
+  if (m == 0 || n == 0)
+    return; // Nothing to compute.
+  if (dtype == SUMMA_DT_F32)
+    epilogueGemm<float>(cblas_sgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                        reinterpret_cast<const float *>(r), ldr,
+                        reinterpret_cast<const float *>(bias),
+                        reinterpret_cast<float *>(d), ldd, m, n, k, transA,
+                        transB, activation);
+  else
+    epilogueGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+                         reinterpret_cast<const double *>(r), ldr,
+                         reinterpret_cast<const double *>(bias),
+                         reinterpret_cast<double *>(d), ldd, m, n, k, transA,
+                         transB, activation);
+}
 } // namespace
 
 void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
@@ -119,21 +143,9 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
   double start = profileClock();
   char *c = reinterpret_cast<char *>(cBase) +
             cOffset * static_cast<int64_t>(type.size);
-  if (m == 0 || n == 0) {
-    // Nothing to compute.
-  } else if (k == 0) {
-    // An empty sum: C += 0 leaves C alone, C = 0 clears it.
-    if (!accumulate)
-      for (int64_t row = 0; row < m; ++row)
-        std::memset(c + row * ldc * static_cast<int64_t>(type.size), 0,
-                    n * type.size);
-  } else if (dtype == SUMMA_DT_F32) {
-    rowMajorGemm<float>(cblas_sgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
-                        c, ldc, m, n, k, transA, transB, accumulate);
-  } else {
-    rowMajorGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
-                         c, ldc, m, n, k, transA, transB, accumulate);
-  }
+  gemmWithEpilogue(dtype, aBase, aOffset, lda, bBase, bOffset, ldb,
+                   accumulate ? c : nullptr, ldc, /*bias=*/nullptr, c, ldc, m,
+                   n, k, transA, transB, /*activation=*/0);
   recordMatmul(2 * m * n * k, profileClock() - start);
 }
 
@@ -154,21 +166,8 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
                                       biasOffset, dBase, dOffset);
 
   double start = profileClock();
-  if (m == 0 || n == 0) {
-    // Nothing to compute.
-  } else if (dtype == SUMMA_DT_F32) {
-    epilogueGemm<float>(cblas_sgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
-                        reinterpret_cast<const float *>(r), ldr,
-                        reinterpret_cast<const float *>(bias),
-                        reinterpret_cast<float *>(d), ldd, m, n, k, transA,
-                        transB, activation);
-  } else {
-    epilogueGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
-                         reinterpret_cast<const double *>(r), ldr,
-                         reinterpret_cast<const double *>(bias),
-                         reinterpret_cast<double *>(d), ldd, m, n, k, transA,
-                         transB, activation);
-  }
+  gemmWithEpilogue(dtype, aBase, aOffset, lda, bBase, bOffset, ldb, r, ldr,
+                   bias, d, ldd, m, n, k, transA, transB, activation);
   recordMatmul(2 * m * n * k, profileClock() - start);
 }
 

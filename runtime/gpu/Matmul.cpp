@@ -294,6 +294,61 @@ void summa::gpu::releaseGemmPlans() {
   plans.clear();
 }
 
+namespace {
+/// D = act(op(A) op(B) + R + bias) on checked operands of either entry
+/// point (summaRtMatmul is the call without bias or activation, R = C when
+/// it accumulates), on the compute stream.
+void gemmWithEpilogue(Context &ctx, int32_t dtype, int64_t size, intptr_t aBase,
+                      int64_t aOffset, int64_t lda, intptr_t bBase,
+                      int64_t bOffset, int64_t ldb, const char *r, int64_t ldr,
+                      const char *bias, char *d, int64_t ldd, int64_t m,
+                      int64_t n, int64_t k, int32_t transA, int32_t transB,
+                      bool gelu) {
+  if (m == 0 || n == 0)
+    return; // Nothing to compute.
+  ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldd);
+  // The first cuBLAS operand is the row-major B.
+  const char *first = reinterpret_cast<const char *>(bBase) + bOffset * size;
+  const char *second = reinterpret_cast<const char *>(aBase) + aOffset * size;
+  GemmScalars scalars(dtype, /*accumulate=*/r != nullptr);
+  bool done = false;
+  // cuBLASLt: C = R (R may be D itself; the leading dimensions then agree
+  // wherever D has more than one row), or C = D with beta = 0. Its bias
+  // epilogue only with a 16-byte aligned bias: the heuristic judges the
+  // alignment from the pointer the plan was made with, and later calls
+  // must not be less aligned.
+  if (ctx.engine == GemmEngine::CublasLt && k > 0 &&
+      (!bias || alignmentOf(bias) == 16)) {
+    LtOperands ops;
+    ops.first = first;
+    ops.second = second;
+    ops.c = r ? r : d;
+    ops.ldc = r && r != d ? ldr : ldd;
+    ops.d = d;
+    ops.bias = bias;
+    ops.epilogue =
+        bias ? (gelu ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_BIAS)
+             : (gelu ? CUBLASLT_EPILOGUE_GELU : CUBLASLT_EPILOGUE_DEFAULT);
+    done = runLt(ctx, dtype, g, ops, scalars.alpha(), scalars.beta());
+  }
+  if (done)
+    return;
+  // D = R, D += op(A) op(B) (or D = op(A) op(B)), then bias and GeLU.
+  if (r && r != d)
+    SUMMA_CUDA_CHECK(cudaMemcpy2DAsync(d, ldd * size, r, ldr * size, n * size,
+                                       m, cudaMemcpyDeviceToDevice,
+                                       ctx.compute));
+  if (k > 0)
+    runGemmEx(ctx, dtype, g, first, second, d, scalars.alpha(), scalars.beta());
+  else if (!r)
+    // The empty sum.
+    SUMMA_CUDA_CHECK(
+        cudaMemset2DAsync(d, ldd * size, 0, n * size, m, ctx.compute));
+  if (bias || gelu)
+    applyEpilogueOnDevice(d, ldd, bias, m, n, dtype, gelu, ctx.compute);
+}
+} // namespace
+
 void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
                    intptr_t bBase, int64_t bOffset, int64_t ldb, intptr_t cBase,
                    int64_t cOffset, int64_t ldc, int64_t m, int64_t n,
@@ -310,33 +365,9 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
   ProfileSpan span(ctx.compute);
   int64_t size = static_cast<int64_t>(type.size);
   char *c = reinterpret_cast<char *>(cBase) + cOffset * size;
-  if (m == 0 || n == 0) {
-    // Nothing to compute.
-  } else if (k == 0) {
-    // An empty sum: C += 0 leaves C alone, C = 0 clears it.
-    if (!accumulate)
-      SUMMA_CUDA_CHECK(
-          cudaMemset2DAsync(c, ldc * size, 0, n * size, m, ctx.compute));
-  } else {
-    const char *a = reinterpret_cast<const char *>(aBase) + aOffset * size;
-    const char *b = reinterpret_cast<const char *>(bBase) + bOffset * size;
-    ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldc);
-    // The first cuBLAS operand is the row-major B.
-    const void *first = b;
-    const void *second = a;
-    GemmScalars scalars(dtype, accumulate);
-    LtOperands ops;
-    ops.first = first;
-    ops.second = second;
-    ops.c = c;
-    ops.ldc = ldc;
-    ops.d = c;
-    bool done = ctx.engine == GemmEngine::CublasLt &&
-                runLt(ctx, dtype, g, ops, scalars.alpha(), scalars.beta());
-    if (!done)
-      runGemmEx(ctx, dtype, g, first, second, c, scalars.alpha(),
-                scalars.beta());
-  }
+  gemmWithEpilogue(ctx, dtype, size, aBase, aOffset, lda, bBase, bOffset, ldb,
+                   accumulate ? c : nullptr, ldc, /*bias=*/nullptr, c, ldc, m,
+                   n, k, transA, transB, /*gelu=*/false);
   span.endMatmul(2 * m * n * k);
 }
 
@@ -357,53 +388,11 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
                                    n, k, transA, transB, activation));
 
   ProfileSpan span(ctx.compute);
-  int64_t size = static_cast<int64_t>(type.size);
   auto [r, bias, d] = summa::rt::epilogueBuffers(
       type.size, rBase, rOffset, biasBase, biasOffset, dBase, dOffset);
-  bool gelu = activation == 1;
-  if (m > 0 && n > 0) {
-    ColumnMajorGemm g = mapRowMajorGemm(m, n, k, transA, transB, lda, ldb, ldd);
-    // The first cuBLAS operand is the row-major B.
-    const char *first = reinterpret_cast<const char *>(bBase) + bOffset * size;
-    const char *second = reinterpret_cast<const char *>(aBase) + aOffset * size;
-    GemmScalars scalars(dtype, /*accumulate=*/r != nullptr);
-    bool done = false;
-    // cuBLASLt: C = R (R may be D itself; the leading dimensions then agree
-    // wherever D has more than one row), or C = D with beta = 0. Its bias
-    // epilogue only with a 16-byte aligned bias: the heuristic judges the
-    // alignment from the pointer the plan was made with, and later calls
-    // must not be less aligned.
-    if (ctx.engine == GemmEngine::CublasLt && k > 0 &&
-        (!bias || alignmentOf(bias) == 16)) {
-      LtOperands ops;
-      ops.first = first;
-      ops.second = second;
-      ops.c = r ? r : d;
-      ops.ldc = r && r != d ? ldr : ldd;
-      ops.d = d;
-      ops.bias = bias;
-      ops.epilogue =
-          bias ? (gelu ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_BIAS)
-               : (gelu ? CUBLASLT_EPILOGUE_GELU : CUBLASLT_EPILOGUE_DEFAULT);
-      done = runLt(ctx, dtype, g, ops, scalars.alpha(), scalars.beta());
-    }
-    if (!done) {
-      // D = R, D += op(A) op(B) (or D = op(A) op(B)), then bias and GeLU.
-      if (r && r != d)
-        SUMMA_CUDA_CHECK(
-            cudaMemcpy2DAsync(d, ldd * size, r, ldr * size, n * size, m,
-                              cudaMemcpyDeviceToDevice, ctx.compute));
-      if (k > 0)
-        runGemmEx(ctx, dtype, g, first, second, d, scalars.alpha(),
-                  scalars.beta());
-      else if (!r)
-        // The empty sum.
-        SUMMA_CUDA_CHECK(
-            cudaMemset2DAsync(d, ldd * size, 0, n * size, m, ctx.compute));
-      if (bias || gelu)
-        applyEpilogueOnDevice(d, ldd, bias, m, n, dtype, gelu, ctx.compute);
-    }
-  }
+  gemmWithEpilogue(ctx, dtype, static_cast<int64_t>(type.size), aBase, aOffset,
+                   lda, bBase, bOffset, ldb, r, ldr, bias, d, ldd, m, n, k,
+                   transA, transB, /*gelu=*/activation == 1);
   span.endMatmul(2 * m * n * k);
 }
 
