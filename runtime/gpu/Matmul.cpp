@@ -39,6 +39,7 @@
 #include <climits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 using namespace summa::gpu;
 
@@ -157,18 +158,15 @@ Plan makePlan(const Context &ctx, const PlanKey &key, const ColumnMajorGemm &g,
       preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
       sizeof(workspace)));
   // The pointers of later calls with this key have the same alignment.
-  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
-      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &key.alignFirst,
-      sizeof(key.alignFirst)));
-  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
-      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &key.alignSecond,
-      sizeof(key.alignSecond)));
-  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
-      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &key.alignC,
-      sizeof(key.alignC)));
-  SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
-      preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &key.alignD,
-      sizeof(key.alignD)));
+  const std::pair<cublasLtMatmulPreferenceAttributes_t, const uint32_t *>
+      alignments[] = {
+          {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &key.alignFirst},
+          {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &key.alignSecond},
+          {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &key.alignC},
+          {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &key.alignD}};
+  for (auto [attribute, bytes] : alignments)
+    SUMMA_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+        preference, attribute, bytes, sizeof(*bytes)));
 
   cublasLtMatmulHeuristicResult_t result = {};
   int found = 0;
@@ -347,6 +345,14 @@ void gemmWithEpilogue(Context &ctx, int32_t dtype, int64_t size, intptr_t aBase,
   if (bias || gelu)
     applyEpilogueOnDevice(d, ldd, bias, m, n, dtype, gelu, ctx.compute);
 }
+
+/// The context of the GEMM entry point `caller`, once its element type
+/// `dtype` is valid; `type` receives the type's size and name.
+Context &gemmContext(const char *caller, int32_t dtype, GpuDType &type) {
+  Context &ctx = context(caller);
+  requireValid(checkDType(caller, dtype, &type));
+  return ctx;
+}
 } // namespace
 
 void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
@@ -355,9 +361,8 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
                    int64_t k, int32_t transA, int32_t transB,
                    int32_t accumulate) {
   const char *caller = "summaRtMatmul";
-  Context &ctx = context(caller);
   GpuDType type;
-  requireValid(checkDType(caller, dtype, &type));
+  Context &ctx = gemmContext(caller, dtype, type);
   requireValid(checkMatmul("cuBLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
                            cBase, cOffset, ldc, m, n, k, transA, transB,
                            accumulate));
@@ -379,9 +384,8 @@ void summaRtMatmulEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
                            int64_t m, int64_t n, int64_t k, int32_t transA,
                            int32_t transB, int32_t activation) {
   const char *caller = "summaRtMatmulEpilogue";
-  Context &ctx = context(caller);
   GpuDType type;
-  requireValid(checkDType(caller, dtype, &type));
+  Context &ctx = gemmContext(caller, dtype, type);
   requireValid(checkMatmulEpilogue("cuBLAS", type.size, aBase, aOffset, lda,
                                    bBase, bOffset, ldb, rBase, rOffset, ldr,
                                    biasBase, biasOffset, dBase, dOffset, ldd, m,
@@ -404,9 +408,8 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
                           int64_t batch, int32_t transA, int32_t transB,
                           int32_t accumulate) {
   const char *caller = "summaRtMatmulBatched";
-  Context &ctx = context(caller);
   GpuDType type;
-  requireValid(checkDType(caller, dtype, &type));
+  Context &ctx = gemmContext(caller, dtype, type);
   summa::rt::MatmulOffsets last = summa::rt::lastBatchMember(
       caller, batch, {aOffset, bOffset, cOffset}, {strideA, strideB, strideC});
   if (batch == 0)

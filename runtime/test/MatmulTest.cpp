@@ -49,6 +49,40 @@ double geluReference(double x) {
          (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
 }
 
+/// op(A) op(B)[i, j] in double.
+template <typename T>
+double referenceProduct(Matrix<T> &a, Matrix<T> &b, int64_t i, int64_t j,
+                        int64_t k, int32_t transA, int32_t transB) {
+  double sum = 0;
+  for (int64_t p = 0; p < k; ++p)
+    sum += double(transA ? a.at(p, i) : a.at(i, p)) *
+           double(transB ? b.at(j, p) : b.at(p, j));
+  return sum;
+}
+
+/// `result` matches `expected` (row-major [rows, cols]) within the element
+/// type's tolerance, and its padding and the elements before it are those of
+/// `original`, untouched.
+template <typename T>
+void expectResult(Matrix<T> &result, Matrix<T> &original,
+                  const std::vector<double> &expected) {
+  double errSq = 0, refSq = 0;
+  for (int64_t i = 0; i < result.rows; ++i)
+    for (int64_t j = 0; j < result.cols; ++j) {
+      double want = expected[i * result.cols + j];
+      double diff = double(result.at(i, j)) - want;
+      errSq += diff * diff;
+      refSq += want * want;
+    }
+  EXPECT_GT(refSq, 0.0);
+  EXPECT_LE(std::sqrt(errSq / refSq), tolerance<T>());
+  for (int64_t e = 0; e < result.offset; ++e)
+    EXPECT_EQ(result.data[e], original.data[e]);
+  for (int64_t i = 0; i < result.rows; ++i)
+    for (int64_t j = result.cols; j < result.ld; ++j)
+      EXPECT_EQ(result.at(i, j), original.at(i, j));
+}
+
 /// One summaRtMatmulEpilogue call: the shape, which optional parts it has
 /// and the padding of every leading dimension (R gets one column more, so
 /// that its leading dimension differs from D's).
@@ -78,10 +112,7 @@ void checkEpilogue(const EpilogueCase &t) {
   std::vector<double> expected(m * n);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int64_t p = 0; p < k; ++p)
-        sum += double(t.transA ? a.at(p, i) : a.at(i, p)) *
-               double(t.transB ? b.at(j, p) : b.at(p, j));
+      double sum = referenceProduct(a, b, i, j, k, t.transA, t.transB);
       if (t.residual)
         sum += double(t.inPlace ? d.at(i, j) : r.at(i, j));
       if (t.bias)
@@ -96,20 +127,7 @@ void checkEpilogue(const EpilogueCase &t) {
       residual.ld, t.bias ? bias.base() : 0, bias.offset, d.base(), d.offset,
       d.ld, m, n, k, t.transA, t.transB, t.activation);
 
-  double errSq = 0, refSq = 0;
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double diff = double(d.at(i, j)) - expected[i * n + j];
-      errSq += diff * diff;
-      refSq += expected[i * n + j] * expected[i * n + j];
-    }
-  EXPECT_GT(refSq, 0.0);
-  EXPECT_LE(std::sqrt(errSq / refSq), tolerance<T>());
-  for (int64_t e = 0; e < d.offset; ++e)
-    EXPECT_EQ(d.data[e], original.data[e]);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = n; j < d.ld; ++j)
-      EXPECT_EQ(d.at(i, j), original.at(i, j));
+  expectResult(d, original, expected);
 }
 
 } // namespace
@@ -130,26 +148,13 @@ TYPED_TEST(MatmulTest, AllTransposesAccumulateAndOverwrite) {
         summaRtMatmul(dtypeOf<T>(), a.base(), a.offset, a.ld, b.base(),
                       b.offset, b.ld, c.base(), c.offset, c.ld, m, n, k, transA,
                       transB, accumulate);
-        double errSq = 0, refSq = 0;
-        for (int64_t r = 0; r < m; ++r) {
-          for (int64_t col = 0; col < n; ++col) {
-            double sum = accumulate ? double(original.at(r, col)) : 0.0;
-            for (int64_t p = 0; p < k; ++p)
-              sum += double(transA ? a.at(p, r) : a.at(r, p)) *
-                     double(transB ? b.at(col, p) : b.at(p, col));
-            double diff = double(c.at(r, col)) - sum;
-            errSq += diff * diff;
-            refSq += sum * sum;
-          }
-        }
-        EXPECT_LE(std::sqrt(errSq / refSq), tolerance<T>());
-        // Padding between the rows of C and the elements before it are
-        // untouched.
-        for (int64_t e = 0; e < c.offset; ++e)
-          EXPECT_EQ(c.data[e], original.data[e]);
+        std::vector<double> expected(m * n);
         for (int64_t r = 0; r < m; ++r)
-          for (int64_t col = n; col < c.ld; ++col)
-            EXPECT_EQ(c.at(r, col), original.at(r, col));
+          for (int64_t col = 0; col < n; ++col)
+            expected[r * n + col] =
+                (accumulate ? double(original.at(r, col)) : 0.0) +
+                referenceProduct(a, b, r, col, k, transA, transB);
+        expectResult(c, original, expected);
       }
     }
   }

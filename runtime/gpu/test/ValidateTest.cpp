@@ -12,6 +12,7 @@
 #include "Validate.h"
 #include "HostTestUtil.h"
 
+#include <array>
 #include <climits>
 
 using namespace summa::gpu;
@@ -77,104 +78,112 @@ TEST(ValidateTest, RootsReductionsBlocks) {
 }
 
 TEST(ValidateTest, Matmul) {
-  // Valid forms: A B, A B^T, A^T B, with padding.
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
-      "");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 4, 64, 0, 8, 3, 5, 4, 0, 1, 1),
-      "");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 3, 64, 0, 5, 64, 0, 5, 3, 5, 4, 1, 0, 0),
-      "");
-  // Empty products need no A or B.
-  EXPECT_EQ(checkMatmul("cuBLAS", 0, 0, 1, 0, 0, 5, 64, 0, 5, 3, 5, 0, 0, 0, 0),
-            "");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 2, 64, 0, 5, 64, 0, 5, 3, 5, 3, 0, 0, 0),
-      "summaRtMatmul: leading dimension 2 of A is smaller than its 3 "
-      "columns");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, -3, 5, 4, 0, 0, 0),
-      "summaRtMatmul: negative size m = -3, n = 5, k = 4");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 2, 0, 0),
-      "summaRtMatmul: transA = 2 and transB = 0 must be 0 or 1");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 3),
-      "summaRtMatmul: accumulate = 3 must be 0 or 1");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 0, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
-      "summaRtMatmul: B is a null pointer but has 4 x 5 elements");
-  // The arguments of summa-gpu-fatal-test's matmul-null case.
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 0, 0, 3, 64, 0, 4, 64, 0, 4, 2, 4, 3, 0, 0, 0),
-      "summaRtMatmul: A is a null pointer but has 2 x 3 elements");
-  EXPECT_EQ(
-      checkMatmul("cuBLAS", 64, 0, 4, 64, -1, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0),
-      "summaRtMatmul: negative offset -1 for B");
-  EXPECT_EQ(checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0,
-                        int64_t(INT_MAX) + 1, 3, 5, 4, 0, 0, 0),
-            "summaRtMatmul: leading dimension 2147483648 of C exceeds the "
-            "cuBLAS limit 2147483647");
-  EXPECT_EQ(checkMatmul("cuBLAS", 64, 0, 4, 64, 0, 5, 64, 0, 5,
-                        int64_t(INT_MAX) + 1, 5, 4, 0, 0, 0),
-            "summaRtMatmul: size m = 2147483648, n = 5, k = 4 exceeds the "
-            "cuBLAS limit 2147483647");
+  // checkMatmul's arguments after the backend's name: A's base, offset and
+  // leading dimension, B's, C's, m, n, k, transA, transB, accumulate.
+  struct Case {
+    std::array<int64_t, 15> args;
+    const char *message;
+  };
+  const Case cases[] = {
+      // Valid forms: A B, A B^T, A^T B, with padding.
+      {{64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0}, ""},
+      {{64, 0, 4, 64, 0, 4, 64, 0, 8, 3, 5, 4, 0, 1, 1}, ""},
+      {{64, 0, 3, 64, 0, 5, 64, 0, 5, 3, 5, 4, 1, 0, 0}, ""},
+      // Empty products need no A or B.
+      {{0, 0, 1, 0, 0, 5, 64, 0, 5, 3, 5, 0, 0, 0, 0}, ""},
+      {{64, 0, 2, 64, 0, 5, 64, 0, 5, 3, 5, 3, 0, 0, 0},
+       "summaRtMatmul: leading dimension 2 of A is smaller than its 3 columns"},
+      {{64, 0, 4, 64, 0, 5, 64, 0, 5, -3, 5, 4, 0, 0, 0},
+       "summaRtMatmul: negative size m = -3, n = 5, k = 4"},
+      {{64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 2, 0, 0},
+       "summaRtMatmul: transA = 2 and transB = 0 must be 0 or 1"},
+      {{64, 0, 4, 64, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 3},
+       "summaRtMatmul: accumulate = 3 must be 0 or 1"},
+      {{64, 0, 4, 0, 0, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0},
+       "summaRtMatmul: B is a null pointer but has 4 x 5 elements"},
+      // The arguments of summa-gpu-fatal-test's matmul-null case.
+      {{0, 0, 3, 64, 0, 4, 64, 0, 4, 2, 4, 3, 0, 0, 0},
+       "summaRtMatmul: A is a null pointer but has 2 x 3 elements"},
+      {{64, 0, 4, 64, -1, 5, 64, 0, 5, 3, 5, 4, 0, 0, 0},
+       "summaRtMatmul: negative offset -1 for B"},
+      {{64, 0, 4, 64, 0, 5, 64, 0, int64_t(INT_MAX) + 1, 3, 5, 4, 0, 0, 0},
+       "summaRtMatmul: leading dimension 2147483648 of C exceeds the cuBLAS "
+       "limit 2147483647"},
+      {{64, 0, 4, 64, 0, 5, 64, 0, 5, int64_t(INT_MAX) + 1, 5, 4, 0, 0, 0},
+       "summaRtMatmul: size m = 2147483648, n = 5, k = 4 exceeds the cuBLAS "
+       "limit 2147483647"},
+  };
+  for (const Case &c : cases) {
+    const std::array<int64_t, 15> &a = c.args;
+    EXPECT_EQ(checkMatmul("cuBLAS", a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+                          a[7], a[8], a[9], a[10], a[11], int32_t(a[12]),
+                          int32_t(a[13]), int32_t(a[14])),
+              c.message);
+  }
 }
 
 TEST(ValidateTest, MatmulEpilogue) {
   // A [3, 4], B [4, 5], R, bias and D [3, 5]; 4-byte elements.
-  auto check = [](intptr_t r, int64_t rOffset, int64_t ldr, intptr_t bias,
-                  int64_t biasOffset, intptr_t d, int64_t ldd, int64_t k,
-                  int32_t activation) {
-    return checkMatmulEpilogue("cuBLAS", 4, 64, 0, k, 64, 0, 5, r, rOffset, ldr,
-                               bias, biasOffset, d, 0, ldd, 3, 5, k, 0, 0,
-                               activation);
+  struct Case {
+    intptr_t r;
+    int64_t rOffset, ldr;
+    intptr_t bias;
+    int64_t biasOffset;
+    intptr_t d;
+    int64_t ldd, k;
+    int32_t activation;
+    const char *message;
   };
-  EXPECT_EQ(check(256, 0, 5, 512, 0, 128, 5, 4, 0), "");
-  EXPECT_EQ(check(256, 0, 7, 512, 3, 128, 6, 4, 1), "");
-  // No R, no bias: their offsets and ldr are not looked at.
-  EXPECT_EQ(check(0, -1, 0, 0, -1, 128, 5, 4, 1), "");
-  // R is D: the same start and leading dimension.
-  EXPECT_EQ(check(128, 0, 6, 0, 0, 128, 6, 4, 0), "");
-  EXPECT_EQ(check(256, 0, 5, 512, 0, 128, 5, 4, 2),
-            "summaRtMatmulEpilogue: activation = 2 must be 0 (none) or 1 "
-            "(GeLU)");
-  EXPECT_EQ(check(256, 0, 4, 0, 0, 128, 5, 4, 0),
-            "summaRtMatmulEpilogue: leading dimension 4 of R is smaller than "
-            "its 5 columns");
-  EXPECT_EQ(check(256, -2, 5, 0, 0, 128, 5, 4, 0),
-            "summaRtMatmulEpilogue: negative offset -2 for R");
-  EXPECT_EQ(check(0, 0, 5, 512, -1, 128, 5, 4, 0),
-            "summaRtMatmulEpilogue: negative offset -1 for bias");
-  EXPECT_EQ(check(0, 0, 5, 0, 0, 0, 5, 4, 0),
-            "summaRtMatmulEpilogue: D is a null pointer but has 3 x 5 "
-            "elements");
-  EXPECT_EQ(check(0, 0, 5, 0, 0, 128, 4, 4, 0),
-            "summaRtMatmulEpilogue: leading dimension 4 of D is smaller than "
-            "its 5 columns");
-  // R starting at D's first element (as base 120 + 2 elements) with another
-  // leading dimension.
-  EXPECT_EQ(check(120, 2, 7, 0, 0, 128, 6, 4, 0),
-            "summaRtMatmulEpilogue: R starts at D's first element but its "
-            "leading dimension 7 is not D's 6");
-  // summaRtMatmul's checks under the epilogue's name.
-  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 64, 0, 3, 64, 0, 5, 0, 0, 5, 0, 0,
-                                128, 0, 5, 3, 5, 4, 0, 0, 0),
+  const Case cases[] = {
+      {256, 0, 5, 512, 0, 128, 5, 4, 0, ""},
+      {256, 0, 7, 512, 3, 128, 6, 4, 1, ""},
+      // No R, no bias: their offsets and ldr are not looked at.
+      {0, -1, 0, 0, -1, 128, 5, 4, 1, ""},
+      // R is D: the same start and leading dimension.
+      {128, 0, 6, 0, 0, 128, 6, 4, 0, ""},
+      {256, 0, 5, 512, 0, 128, 5, 4, 2,
+       "summaRtMatmulEpilogue: activation = 2 must be 0 (none) or 1 (GeLU)"},
+      {256, 0, 4, 0, 0, 128, 5, 4, 0,
+       "summaRtMatmulEpilogue: leading dimension 4 of R is smaller than its 5 "
+       "columns"},
+      {256, -2, 5, 0, 0, 128, 5, 4, 0,
+       "summaRtMatmulEpilogue: negative offset -2 for R"},
+      {0, 0, 5, 512, -1, 128, 5, 4, 0,
+       "summaRtMatmulEpilogue: negative offset -1 for bias"},
+      {0, 0, 5, 0, 0, 0, 5, 4, 0,
+       "summaRtMatmulEpilogue: D is a null pointer but has 3 x 5 elements"},
+      {0, 0, 5, 0, 0, 128, 4, 4, 0,
+       "summaRtMatmulEpilogue: leading dimension 4 of D is smaller than its 5 "
+       "columns"},
+      // R starting at D's first element (as base 120 + 2 elements) with another
+      // leading dimension.
+      {120, 2, 7, 0, 0, 128, 6, 4, 0,
+       "summaRtMatmulEpilogue: R starts at D's first element but its leading "
+       "dimension 7 is not D's 6"},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 64, 0, c.k, 64, 0, 5, c.r,
+                                  c.rOffset, c.ldr, c.bias, c.biasOffset, c.d,
+                                  0, c.ldd, 3, 5, c.k, 0, 0, c.activation),
+              c.message);
+  // summaRtMatmul's checks under the epilogue's name: A (base, leading
+  // dimension), B's base, n, k, R, bias and the activation vary.
+  auto checkProduct = [](intptr_t aBase, int64_t lda, intptr_t bBase, int64_t n,
+                         int64_t k, intptr_t r, intptr_t bias,
+                         int32_t activation) {
+    return checkMatmulEpilogue("cuBLAS", 4, aBase, 0, lda, bBase, 0, 5, r, 0, 5,
+                               bias, 0, 128, 0, 5, 3, n, k, 0, 0, activation);
+  };
+  EXPECT_EQ(checkProduct(64, 3, 64, 5, 4, 0, 0, 0),
             "summaRtMatmulEpilogue: leading dimension 3 of A is smaller than "
             "its 4 columns");
-  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 64, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0,
-                                128, 0, 5, 3, -5, 4, 0, 0, 0),
+  EXPECT_EQ(checkProduct(64, 4, 64, -5, 4, 0, 0, 0),
             "summaRtMatmulEpilogue: negative size m = 3, n = -5, k = 4");
-  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 0, 0, 4, 64, 0, 5, 0, 0, 5, 0, 0,
-                                128, 0, 5, 3, 5, 4, 0, 0, 0),
+  EXPECT_EQ(checkProduct(0, 4, 64, 5, 4, 0, 0, 0),
             "summaRtMatmulEpilogue: A is a null pointer but has 3 x 4 "
             "elements");
   // k = 0: D = act(R + bias), A and B need not exist.
-  EXPECT_EQ(checkMatmulEpilogue("cuBLAS", 4, 0, 0, 1, 0, 0, 5, 256, 0, 5, 512,
-                                0, 128, 0, 5, 3, 5, 0, 0, 0, 1),
-            "");
+  EXPECT_EQ(checkProduct(0, 1, 0, 5, 0, 256, 512, 1), "");
 }
 
 TEST(ValidateTest, FormatString) {
