@@ -16,6 +16,7 @@
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Dialect/TMTensor/IR/TMTensor.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Transforms/Passes.h"
 
@@ -27,11 +28,12 @@
 namespace mlir::summa {
 
 /// The dialects a model may use (all of upstream's, with their extensions)
-/// and summa's, with the external models summa's pipelines need.
+/// and summa's, with the external models summa's pipelines need, and the
+/// tm_tensor ops of torch-mlir's exports (convert-tm-tensor-to-linalg).
 inline void registerAllSummaDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registry.insert<SummaDialect>();
+  registry.insert<SummaDialect, tm_tensor::TMTensorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
 }
 

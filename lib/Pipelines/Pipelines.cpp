@@ -221,6 +221,10 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   addTextual(pm, kHostToLLVM);
 }
 
+void mlir::summa::buildImportPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertTMTensorToLinalg());
+}
+
 void mlir::summa::buildAssignLayoutsPipeline(
     OpPassManager &pm, const SummaAssignLayoutsOptions &options) {
   pm.addPass(createSummaNormalize());
@@ -244,6 +248,7 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
                                      const PipelineOptions &options) {
   SummaAssignLayoutsOptions assign;
   assign.grid.assign(options.grid.begin(), options.grid.end());
+  buildImportPipeline(pm);
   buildAssignLayoutsPipeline(pm, assign);
   buildPartitionPipeline(pm, options.memoryBudget);
   buildLowerToLLVMPipeline(pm, options.lower);

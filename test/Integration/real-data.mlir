@@ -17,6 +17,14 @@
 // The whole small GPT: its token ids and targets are i64 tensors of the file.
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=2,2,1 -o %t.gs
 // RUN: %mpirun -np 4 %t.gs --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
+// Hugging Face's LlamaModel as a user calls it (token ids in, the last hidden
+// state out): its causal mask goes through torch.cumsum, which torch-mlir
+// writes as tm_tensor.scan, and its attention is transformers' default
+// scaled_dot_product_attention, which torch-mlir decomposes.
+// RUN: summa-compile %summa_src/examples/fixtures/hf_llama_model.mlir --grid=2,2,2 -o %t.lm
+// RUN: %mpirun -np 8 %t.lm --inputs %summa_src/examples/fixtures/hf_llama_model.inputs.safetensors --expect %summa_src/examples/fixtures/hf_llama_model.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
+// RUN: summa-compile %summa_src/examples/fixtures/hf_llama_model.mlir --grid=1,1,1 -o %t.lm1
+// RUN: %mpirun -np 1 %t.lm1 --inputs %summa_src/examples/fixtures/hf_llama_model.inputs.safetensors --expect %summa_src/examples/fixtures/hf_llama_model.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
 // CHECK: check: PASS
 // EXPECT: expect: result0 rel_err=
 // EXPECT: expect: PASS

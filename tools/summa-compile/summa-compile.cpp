@@ -701,6 +701,9 @@ static FailureOr<Reference> loadReference(MLIRContext &context, ModuleOp input,
                                           ParserConfig(&context));
     if (!reference)
       return fail("cannot parse the reference file '" + referenceFile + "'");
+    if (failed(runPasses(*reference, "import the reference",
+                         summa::buildImportPipeline)))
+      return failure();
   }
   func::FuncOp refEntry =
       findEntry(*reference, !referenceName.empty()  ? StringRef(referenceName)
@@ -858,7 +861,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (!reuseError.empty())
     return fail(reuseError);
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!spmd)
+  if (!spmd || failed(runPasses(*spmd, "import", summa::buildImportPipeline)))
     return failure();
   if (liftConstants > 0 &&
       failed(runPasses(*spmd, "lift constants", [&](OpPassManager &pm) {

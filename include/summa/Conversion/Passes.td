@@ -9,6 +9,34 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertTMTensorToLinalg : Pass<"convert-tm-tensor-to-linalg",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Rewrite torch-mlir's tm_tensor ops as linalg on tensors";
+  let description = [{
+    The import step of every summa tool (`buildImportPipeline`): the
+    `tm_tensor` ops of a torch-mlir export become upstream ops that the
+    partitioner, the `--check` reference and both targets take.
+
+    `tm_tensor.scan` along a dimension of `n` elements becomes two
+    `linalg.generic`s: the first element of the scan (the input's first
+    slice, inclusive; the accumulator, exclusive) broadcast along the
+    dimension, then a fold over a new reduction dimension `j` that applies
+    the scan's region to `out[.., i, ..]` and `in[.., j, ..]` where
+    `1 <= j <= i` (inclusive) or `j < i` (exclusive), in order of `j`, so
+    that each element is combined exactly as the sequential scan combines
+    it. The accumulator result is the output's last slice
+    (`tensor.extract_slice`). The fold does `n²/2` combines per row where a
+    loop would do `n`; exporters scan position ids and masks (`[batch,
+    seq]`), where that is nothing beside the model's GEMMs, and a generic
+    is an op the partitioner lays out like any other.
+
+    A scan along a dimension of dynamic size is an error with its location.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertSummaToRuntime : Pass<"convert-summa-to-runtime",
                                  "::mlir::ModuleOp"> {
   let summary = "Lower bufferized summa collectives and matmuls to runtime calls";

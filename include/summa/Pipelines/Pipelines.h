@@ -73,6 +73,12 @@ struct LowerOptions {
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerOptions &options = {});
 
+/// What every tool runs on a model as it reads it, before anything else
+/// (the partitioning, the --check reference, the planner): the ops an
+/// exporter writes outside upstream's dialects become upstream ops
+/// (convert-tm-tensor-to-linalg).
+void buildImportPipeline(OpPassManager &pm);
+
 /// The partitioning, in two halves (summa-compile describes the program's
 /// layouts between them). First: summa-normalize, summa-assign-layouts.
 void buildAssignLayoutsPipeline(OpPassManager &pm,
@@ -94,7 +100,7 @@ struct PipelineOptions {
 };
 
 /// unsharded linalg -> SPMD tensors -> memrefs -> runtime calls -> LLVM:
-/// buildAssignLayoutsPipeline, buildPartitionPipeline,
+/// buildImportPipeline, buildAssignLayoutsPipeline, buildPartitionPipeline,
 /// buildLowerToLLVMPipeline.
 void buildSummaPipeline(OpPassManager &pm, const PipelineOptions &options);
 /// Registers `summa-pipeline`, `summa-lower-to-llvm` and

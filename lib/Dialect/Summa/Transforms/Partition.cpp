@@ -185,6 +185,7 @@ static LogicalResult
 checkLoopLayouts(linalg::LinalgOp op,
                  const DenseMap<Value, LayoutAttr> &valueLayouts) {
   SmallVector<std::optional<DimLayout>> loops(op.getNumLoops());
+  GridOp grid;
   for (OpOperand &operand : op->getOpOperands()) {
     LayoutAttr layout = valueLayouts.lookup(operand.get());
     auto type = dyn_cast<RankedTensorType>(operand.get().getType());
@@ -195,7 +196,16 @@ checkLoopLayouts(linalg::LinalgOp op,
       auto dim = dyn_cast<AffineDimExpr>(expr);
       if (!dim || type.getDimSize(i) == 1)
         continue;
+      // An axis of one rank splits nothing: [col] on a grid with q = 1 is
+      // the whole dimension, as [] is.
       DimLayout here = layout.getDim(i);
+      if (!grid)
+        grid = lookupGrid(op, layout.getGrid());
+      llvm::erase_if(here.axes, [&](GridAxis axis) {
+        return grid && grid.getAxisSize(axis) == 1;
+      });
+      if (here.axes.empty())
+        here.groups = 1;
       std::optional<DimLayout> &loop = loops[dim.getPosition()];
       if (!loop) {
         loop = here;
