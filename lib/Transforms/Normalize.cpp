@@ -14,6 +14,7 @@
 
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -223,6 +224,69 @@ static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
   return success();
 }
 
+/// `value` converted elementwise to the element type `to` (wider: extf
+/// for floats; extsi, or extui for an unsigned cast, for integers:
+/// linalg.matmul's own casts).
+static Value widen(RewriterBase &rewriter, Location loc, Value value, Type to,
+                   bool isUnsigned) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == to)
+    return value;
+  RankedTensorType wide = type.clone(to);
+  Value init = tensor::EmptyOp::create(rewriter, loc, wide.getShape(), to);
+  AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{wide}, ValueRange{value},
+             ValueRange{init}, ArrayRef<AffineMap>{id, id}, parallel,
+             [&](OpBuilder &b, Location l, ValueRange args) {
+               Value cast;
+               if (isa<FloatType>(to))
+                 cast = arith::ExtFOp::create(b, l, to, args[0]);
+               else if (isUnsigned)
+                 cast = arith::ExtUIOp::create(b, l, to, args[0]);
+               else
+                 cast = arith::ExtSIOp::create(b, l, to, args[0]);
+               linalg::YieldOp::create(b, l, cast);
+             })
+      .getResult(0);
+}
+
+/// A linalg.matmul of narrower inputs into a wider C (bf16 x bf16 into
+/// f32, as torch-mlir writes a bf16 linear layer) as the same product of
+/// inputs widened first: the values and the accumulation are the same, and
+/// summa.matmul, its panels and the runtime's GEMM take one element type.
+static LogicalResult widenMixedMatmul(RewriterBase &rewriter,
+                                      linalg::MatmulOp op) {
+  Type acc = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  auto narrower = [&](Value v) {
+    Type t = getElementTypeOrSelf(v.getType());
+    return t != acc && t.getIntOrFloatBitWidth() < acc.getIntOrFloatBitWidth();
+  };
+  if (!op.hasPureTensorSemantics() ||
+      !llvm::any_of(op.getDpsInputs(), narrower) ||
+      !llvm::all_of(op.getDpsInputs(),
+                    [&](Value v) {
+                      Type t = getElementTypeOrSelf(v.getType());
+                      return t == acc || narrower(v);
+                    }) ||
+      isa<FloatType>(acc) != llvm::all_of(op.getDpsInputs(), [](Value v) {
+        return isa<FloatType>(getElementTypeOrSelf(v.getType()));
+      }))
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  bool isUnsigned = op.getCast() == linalg::TypeFn::cast_unsigned;
+  Value lhs = widen(rewriter, loc, op.getDpsInputs()[0], acc, isUnsigned);
+  Value rhs = widen(rewriter, loc, op.getDpsInputs()[1], acc, isUnsigned);
+  // A new op: the body's block arguments take the new input types.
+  rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
+      op, op->getResultTypes(), ValueRange{lhs, rhs}, op.getDpsInits(),
+      linalg::getPrunedAttributeList(op));
+  return success();
+}
+
 namespace {
 struct SummaNormalizePass
     : summa::impl::SummaNormalizeBase<SummaNormalizePass> {
@@ -242,6 +306,11 @@ struct SummaNormalizePass
         return signalPassFailure();
       }
     }
+    // Mixed-precision products take their inputs widened.
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    for (linalg::MatmulOp op : matmuls)
+      (void)widenMixedMatmul(rewriter, op);
     // Contractions spelled as generics become linalg.matmul.
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });

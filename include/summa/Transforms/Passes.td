@@ -45,8 +45,14 @@ def SummaNormalize : Pass<"summa-normalize", "::mlir::ModuleOp"> {
     `linalg.generic` and folds the reshapes around batched contractions into
     them by expanding their iteration space (upstream's reshape fusion by
     expansion), so that the batch and the heads stay separate dimensions,
-    each keeping its own split. Nothing else changes: elementwise ops and
-    the 2-D `linalg.matmul`s of linear layers keep their form.
+    each keeping its own split. A `linalg.matmul` of narrower inputs into a
+    wider C (bf16 x bf16 into f32, as torch-mlir writes a bf16 linear
+    layer; i8 into i32) takes its inputs widened first, by elementwise
+    generics with the product's own casts (`extf`; `extsi`, or `extui` for
+    `cast_unsigned`), so that `summa.matmul`, its panels and the runtime's
+    GEMM see one element type: the same values, accumulated the same way
+    (the panels travel at C's width). Nothing else changes: elementwise ops
+    and the 2-D `linalg.matmul`s of linear layers keep their form.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
