@@ -434,6 +434,15 @@ LogicalResult LayoutSolver::seedArguments() {
       return emitError(arg.getLoc())
              << "argument " << arg.getArgNumber() << " has type "
              << arg.getType() << "; summa needs ranked tensors";
+    // Before any op sees it: an exporter's dynamic batch reaches the
+    // partitioner as tensor.dim ops, which have no layout rule.
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        return emitError(arg.getLoc())
+               << "argument " << arg.getArgNumber() << ": dimension " << d
+               << " of " << type
+               << " is dynamic; summa needs static shapes (export the model "
+                  "with static shapes)";
     Role role = Role::Unknown;
     int64_t rank = type.getRank();
     if (auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),

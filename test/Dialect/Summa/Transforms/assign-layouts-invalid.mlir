@@ -34,6 +34,16 @@ func.func @empty(%x: tensor<8x0xf32>) -> tensor<8x0xf32> {
 
 // -----
 
+// A dynamic batch, as torch.export writes one with dynamic_shapes.
+// expected-error @+1 {{argument 0: dimension 0 of 'tensor<?x32xf32>' is dynamic; summa needs static shapes (export the model with static shapes)}}
+func.func @dynamic_batch(%x: tensor<?x32xf32>) -> index {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?x32xf32>
+  return %d : index
+}
+
+// -----
+
 // expected-error @+1 {{argument 0 has type 'memref<8x8xf32>'; summa needs ranked tensors}}
 func.func @memref_argument(%x: memref<8x8xf32>) {
   return
