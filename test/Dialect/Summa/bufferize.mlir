@@ -36,3 +36,33 @@ func.func @in_place(%a: tensor<4x8xf32>, %t: index) -> tensor<4x8xf32> {
   %0 = summa.broadcast %a on @grid axes = [col] root = %t : tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// A slice of a larger tensor bufferizes to a strided view; the runtime's
+// collectives take dense buffers: all_gather reads a dense copy of it.
+// CHECK-LABEL: func.func @strided_gather
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>)
+// CHECK: %[[V:.*]] = memref.subview %[[A]][0, 2] [4, 4] [1, 1] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 2>>
+// CHECK: %[[D:.*]] = memref.alloc() {{.*}} : memref<4x4xf32>
+// CHECK: memref.copy %[[V]], %[[D]]
+// CHECK: %[[G:.*]] = memref.alloc() {{.*}} : memref<4x8xf32>
+// CHECK: summa.all_gather %[[D]] into %[[G]] on @grid axes = [col] dim = 1 : memref<4x4xf32> into memref<4x8xf32>
+func.func @strided_gather(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = tensor.extract_slice %a[0, 2] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+  %g = summa.all_gather %s on @grid axes = [col] dim = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// An in-place all_reduce on a view works on a dense copy, which goes back
+// into the view.
+// CHECK-LABEL: func.func @strided_in_place
+// CHECK: %[[W:.*]] = memref.subview %{{.*}}[0, 4] [4, 4] [1, 1] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+// CHECK: %[[E:.*]] = memref.alloc() {{.*}} : memref<4x4xf32>
+// CHECK: memref.copy %[[W]], %[[E]]
+// CHECK: summa.all_reduce %[[E]] on @grid axes = [row] kind = sum : memref<4x4xf32>
+// CHECK: memref.copy %[[E]], %[[W]]
+func.func @strided_in_place(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %g = summa.all_gather %a on @grid axes = [col] dim = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
+  %t = tensor.extract_slice %g[0, 4] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+  %r = summa.all_reduce %t on @grid axes = [row] kind = sum : tensor<4x4xf32> -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}

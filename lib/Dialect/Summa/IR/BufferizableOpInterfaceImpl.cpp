@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 using namespace mlir;
@@ -36,6 +37,25 @@ static void createBufferForm(RewriterBase &rewriter, Operation *op,
   rewriter.create(state);
 }
 
+/// `buffer`, or a copy of it in a new dense row-major buffer where it is a
+/// strided view (the slice of a larger buffer): the runtime's collectives
+/// take dense buffers.
+static FailureOr<Value> denseBuffer(RewriterBase &rewriter, Location loc,
+                                    const BufferizationOptions &options,
+                                    Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.hasStaticShape() ||
+      memref::isStaticShapeAndContiguousRowMajor(type))
+    return buffer;
+  FailureOr<Value> dense = options.createAlloc(
+      rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      {});
+  if (failed(dense) ||
+      failed(options.createMemCpy(rewriter, loc, buffer, *dense)))
+    return failure();
+  return *dense;
+}
+
 /// What every collective's model shares: the collective reads its input,
 /// and bufferizes as the same op on buffers; Derived::bufferizeOn creates
 /// that op on the input's buffer and returns the buffer of the result.
@@ -53,10 +73,22 @@ struct CollectiveInterface
         getBuffer(rewriter, cast<OpTy>(op).getInput(), options, state);
     if (failed(input))
       return failure();
+    rewriter.setInsertionPoint(op);
+    FailureOr<Value> dense =
+        denseBuffer(rewriter, op->getLoc(), options, *input);
+    if (failed(dense))
+      return failure();
     FailureOr<Value> result = static_cast<const Derived *>(this)->bufferizeOn(
-        cast<OpTy>(op), rewriter, options, *input);
+        cast<OpTy>(op), rewriter, options, *dense);
     if (failed(result))
       return failure();
+    // An in-place collective on a copy: the copy goes back into the view.
+    if (*result == *dense && *dense != *input) {
+      rewriter.setInsertionPointAfter(op);
+      if (failed(options.createMemCpy(rewriter, op->getLoc(), *dense, *input)))
+        return failure();
+      result = *input;
+    }
     replaceOpWithBufferizedValues(rewriter, op, *result);
     return success();
   }
