@@ -20,7 +20,9 @@
 // Hugging Face's LlamaModel as a user calls it (token ids in, the last hidden
 // state out): its causal mask goes through torch.cumsum, which torch-mlir
 // writes as tm_tensor.scan, and its attention is transformers' default
-// scaled_dot_product_attention, which torch-mlir decomposes.
+// scaled_dot_product_attention, which torch-mlir decomposes. Its batch of 2
+// is smaller than depth x row = 4 on [2,2,2]: the tokens' split spreads over
+// the batch (depth) and the sequence (row).
 // RUN: summa-compile %summa_src/examples/fixtures/hf_llama_model.mlir --grid=2,2,2 -o %t.lm
 // RUN: %mpirun -np 8 %t.lm --inputs %summa_src/examples/fixtures/hf_llama_model.inputs.safetensors --expect %summa_src/examples/fixtures/hf_llama_model.torch.safetensors --check --iters 0 | FileCheck %s --check-prefixes=CHECK,EXPECT
 // RUN: summa-compile %summa_src/examples/fixtures/hf_llama_model.mlir --grid=1,1,1 -o %t.lm1

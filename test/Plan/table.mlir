@@ -5,14 +5,15 @@
 // in a node of 8. On 8 ranks [1,1,8] (pure depth: no communication in a
 // forward) beats [2,2,2]; its [2,2,2] rows show the SUMMA panels (Q, K and V
 // share one SUMMA loop, so a layer broadcasts 4 activation panels and 6
-// weight panels per step). A model no 64-rank grid divides (gpt_layer.mlir,
-// batch 4): every row says why, and the exit status is 2. A generated GPT of
+// weight panels per step). A model no 128-rank grid divides (gpt_layer.mlir,
+// batch 4, 32 tokens; on 64 ranks [4,4,4] divides it, its batch over depth
+// and its sequence over row): every row says why, and the exit status is 2. A generated GPT of
 // batch 64 and 8 heads divides on every grid of 64 ranks.
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 64 | FileCheck %s --check-prefix=P64
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 64 --json > %t.p64.json
 // RUN: %python -m json.tool %t.p64.json | FileCheck %s --check-prefix=J64
-// RUN: not summa-plan %summa_src/examples/gpt_layer.mlir --ranks 64 | FileCheck %s --check-prefix=NONE
-// RUN: not summa-plan %summa_src/examples/gpt_layer.mlir --ranks 64 --json > %t.none.json
+// RUN: not summa-plan %summa_src/examples/gpt_layer.mlir --ranks 128 | FileCheck %s --check-prefix=NONE
+// RUN: not summa-plan %summa_src/examples/gpt_layer.mlir --ranks 128 --json > %t.none.json
 // RUN: %python -m json.tool %t.none.json > /dev/null
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 8 | FileCheck %s --check-prefix=P8
 // RUN: summa-plan %summa_src/examples/gpt.mlir --ranks 16 | FileCheck %s --check-prefix=P16
@@ -46,13 +47,13 @@
 
 // J64: "best": "[2,2,16]"
 
-// NONE: [1,1,64]   no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 64 blocks on grid [1, 1, 64] and is not divisible by 64
-// NONE-NEXT: [2,2,16]   no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 32 blocks
-// NONE-NEXT: [4,4,4]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 16 blocks
-// NONE-NEXT: [8,8,1]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 8 blocks
-// NONE-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 1 of size 32
-// NONE-NEXT: DP         no: data parallel over 64 ranks splits dimension 0 of size 32
-// NONE: no grid: no grid of 64 ranks can partition the model
+// NONE: [1,1,128]  no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 128 blocks on grid [1, 1, 128] and is not divisible by 128
+// NONE-NEXT: [2,2,32]   no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 64 blocks
+// NONE-NEXT: [4,4,8]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 32 blocks
+// NONE-NEXT: [8,8,2]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 16 blocks
+// NONE-NEXT: 1D         no: 1D Megatron over 128 ranks splits dimension 1 of size 32
+// NONE-NEXT: DP         no: data parallel over 128 ranks splits dimension 0 of size 32
+// NONE: no grid: no grid of 128 ranks can partition the model
 
 // P8: * [1,1,8]    counted           0 B         0 B      12
 // P8-NEXT: [2,2,2]    counted    162.50 KiB  325.00 KiB      24   77.75 KiB

@@ -98,6 +98,30 @@ int64_t mlir::summa::getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes) {
   return factor;
 }
 
+std::optional<SmallVector<DimLayout>>
+mlir::summa::spreadSplit(GridOp grid, ArrayRef<int64_t> sizes,
+                         const DimLayout &split) {
+  if (split.groups != 1)
+    return std::nullopt;
+  SmallVector<DimLayout> spread(sizes.size());
+  size_t next = 0;
+  for (auto [d, whole] : llvm::enumerate(sizes)) {
+    if (next == split.axes.size())
+      break;
+    int64_t size = whole;
+    while (next < split.axes.size() &&
+           size % grid.getAxisSize(split.axes[next]) == 0) {
+      size /= grid.getAxisSize(split.axes[next]);
+      spread[d].axes.push_back(split.axes[next++]);
+    }
+    if (size != 1)
+      break;
+  }
+  if (next != split.axes.size())
+    return std::nullopt;
+  return spread;
+}
+
 FailureOr<SmallVector<int64_t>>
 mlir::summa::getLocalShape(ArrayRef<int64_t> globalShape, LayoutAttr layout,
                            GridOp grid) {

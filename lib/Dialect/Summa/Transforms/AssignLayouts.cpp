@@ -120,6 +120,11 @@ public:
   /// `layout` without the splits of dimensions of size 1 (a broadcast
   /// dimension is never split).
   LayoutAttr fit(LayoutAttr layout, Type type);
+  /// The layout of the activation `arg`: its tokens over [depth, row]
+  /// (spread over its leading dimensions where the first alone cannot take
+  /// them: a batch smaller than depth x row), its hidden dimension over
+  /// [col].
+  LayoutAttr activationLayout(BlockArgument arg);
   /// Fits `layout` to `v` and gives it to `v` if it has none. Returns the
   /// layout `v` has where it differs and the resolution phase must
   /// reconcile the two; null otherwise.
@@ -178,6 +183,19 @@ LayoutAttr LayoutSolver::fit(LayoutAttr layout, Type type) {
       changedAny = true;
     }
   return changedAny ? make(splits) : layout;
+}
+
+LayoutAttr LayoutSolver::activationLayout(BlockArgument arg) {
+  auto type = cast<RankedTensorType>(arg.getType());
+  DimSplits splits = withHints(arg, activationSplits(type.getRank()));
+  int64_t rank = type.getRank();
+  if (rank >= 3 && splits[0].isSplit() &&
+      type.getDimSize(0) % getSplitFactor(grid, splits[0].axes) != 0)
+    if (std::optional<DimSplits> spread =
+            spreadSplit(grid, type.getShape().drop_back(), splits[0]))
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        splits[d] = (*spread)[d];
+  return fit(make(splits), type);
 }
 
 LayoutAttr LayoutSolver::conflict(Value v, LayoutAttr &layout) {
@@ -478,7 +496,7 @@ LogicalResult LayoutSolver::seedArguments() {
         return emitError(arg.getLoc())
                << "argument " << arg.getArgNumber()
                << " is an activation and must have rank >= 2, got " << type;
-      layouts[arg] = fit(make(withHints(arg, activationSplits(rank))), type);
+      layouts[arg] = activationLayout(arg);
       break;
     case Role::Weight:
       if (failed(checkRank(2, "weight")))
@@ -590,9 +608,7 @@ LogicalResult LayoutSolver::run() {
     return failure();
   for (BlockArgument arg : defaultActivations)
     if (!lookup(arg)) {
-      auto type = cast<RankedTensorType>(arg.getType());
-      layouts[arg] =
-          fit(make(withHints(arg, activationSplits(type.getRank()))), type);
+      layouts[arg] = activationLayout(arg);
       if (failed(propagate(Phase::Propagate)))
         return failure();
     }

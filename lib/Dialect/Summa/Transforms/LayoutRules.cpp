@@ -266,6 +266,7 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
                                   bool inputIsCollapsed) {
   auto expandedType = cast<RankedTensorType>(
       (inputIsCollapsed ? output : input.get()).getType());
+  GridOp grid = s.getGrid();
   // A group's split lives on its leading dimension of size > 1 (a unit
   // dimension is never split): tokens [b*s] -> [b, s] split the batch,
   // hidden [h] -> [heads, d] the heads, a bias [h] -> [1, h] the h.
@@ -275,28 +276,74 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
         return d;
     return group.front();
   };
+  // The split of one collapsed dimension over the expanded dimensions of
+  // its group (spreadSplit: a batch smaller than the token split), where
+  // the leading dimension alone cannot take it; otherwise on the leading
+  // dimension (and the grid's divisibility check reports what does not
+  // divide).
+  auto spread = [&](const ReassociationIndices &group, const DimLayout &split,
+                    DimSplits &splits) {
+    splits[lead(group)] = split;
+    int64_t leadSize = expandedType.getDimSize(lead(group));
+    if (!split.isSplit() || leadSize % getSplitFactor(grid, split.axes) == 0)
+      return;
+    SmallVector<int64_t> sizes;
+    for (int64_t d : group)
+      sizes.push_back(expandedType.getDimSize(d));
+    if (std::optional<DimSplits> spreadSplits = spreadSplit(grid, sizes, split))
+      for (auto [d, dimSplit] : llvm::zip(group, *spreadSplits))
+        splits[d] = dimSplit;
+  };
+  // The split of the collapsed dimension of `group` that `expanded` gives
+  // it: the axes of its dimensions outer to inner, if every rank holds one
+  // contiguous block of it (no dimension split after one of which a rank
+  // holds more than one element); none otherwise.
+  auto gather =
+      [&](LayoutAttr expanded,
+          const ReassociationIndices &group) -> std::optional<DimLayout> {
+    DimLayout merged;
+    bool wider = false;
+    for (int64_t d : group) {
+      DimLayout here = expanded.getDim(d);
+      if (here.isSplit()) {
+        if (wider || here.groups != 1)
+          return group.size() == 1 ? std::optional<DimLayout>(here)
+                                   : std::nullopt;
+        llvm::append_range(merged.axes, here.axes);
+      }
+      int64_t factor = here.isSplit() ? getSplitFactor(grid, here.axes) : 1;
+      wider |= expandedType.getDimSize(d) != factor;
+    }
+    return merged;
+  };
   auto expand = [&](LayoutAttr collapsed) {
     DimSplits splits(expandedType.getRank());
     for (auto [g, group] : llvm::enumerate(groups))
-      splits[lead(group)] = collapsed.getDim(g);
+      spread(group, collapsed.getDim(g), splits);
     return s.make(splits);
   };
-  // The collapsed side of an expanded layout whose other dimensions are
-  // unsplit.
+  // The collapsed side of an expanded layout in which every group is one
+  // contiguous block per rank (contiguous() below).
   auto collapse = [&](LayoutAttr expanded) {
     DimSplits splits;
-    for (const ReassociationIndices &group : groups)
-      splits.push_back(expanded.getDim(lead(group)));
+    for (const ReassociationIndices &group : groups) {
+      std::optional<DimLayout> merged = gather(expanded, group);
+      splits.push_back(merged ? *merged : expanded.getDim(lead(group)));
+    }
     return s.make(splits);
   };
-  // The expanded layout with only the leading dimension of every group
-  // split (the only one that keeps a block layout).
-  auto outerOnly = [&](LayoutAttr expanded) {
+  // The expanded layout with every group one contiguous block per rank: as
+  // it is where it is, else only the leading dimension of the group split
+  // (the only one that always keeps a block layout).
+  auto contiguous = [&](LayoutAttr expanded) {
     DimSplits splits = expanded.getDims();
-    for (const ReassociationIndices &group : groups)
+    for (const ReassociationIndices &group : groups) {
+      if (gather(expanded, group))
+        continue;
       for (int64_t d : group)
         if (d != lead(group))
           splits[d] = DimLayout();
+    }
     return s.make(splits);
   };
   LayoutAttr in = s.lookup(input.get());
@@ -304,7 +351,7 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
     if (inputIsCollapsed) {
       s.define(output, expand(in));
     } else {
-      LayoutAttr fixedIn = outerOnly(in);
+      LayoutAttr fixedIn = contiguous(in);
       s.want(input, fixedIn);
       s.define(output, collapse(fixedIn));
     }
@@ -312,7 +359,7 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
   }
   if (LayoutAttr out = s.lookup(output)) {
     if (inputIsCollapsed) {
-      LayoutAttr fixedOut = outerOnly(out);
+      LayoutAttr fixedOut = contiguous(out);
       s.want(input, collapse(fixedOut));
       s.define(output, fixedOut);
     } else {

@@ -10,11 +10,13 @@ func.func @heads_indivisible(%x: tensor<32x12xf32>) -> tensor<8x4x3x4xf32> {
 
 // -----
 
-// The batch must divide by d·q: 2 sequences of 16 tokens on [2,2,2].
-func.func @batch_indivisible(%x: tensor<32x16xf32>) -> tensor<2x16x4x4xf32> {
-  // expected-error @+1 {{result 0: dimension 0 of size 2 ('tensor<2x16x4x4xf32>') is split over [depth, row] into 4 blocks on grid [2, 2, 2] and is not divisible by 4; no grid of 8 ranks divides every tensor}}
-  %h = tensor.expand_shape %x [[0, 1], [2, 3]] output_shape [2, 16, 4, 4] : tensor<32x16xf32> into tensor<2x16x4x4xf32>
-  return %h : tensor<2x16x4x4xf32>
+// The batch must divide by depth (the sequence can take row, a batch of 2
+// on [2,2,2] spreads, assign-layouts-small-batch.mlir): 3 sequences of 16
+// tokens cannot.
+func.func @batch_indivisible(%x: tensor<48x16xf32>) -> tensor<3x16x4x4xf32> {
+  // expected-error @+1 {{result 0: dimension 0 of size 3 ('tensor<3x16x4x4xf32>') is split over [depth, row] into 4 blocks on grid [2, 2, 2] and is not divisible by 4; no grid of 8 ranks divides every tensor}}
+  %h = tensor.expand_shape %x [[0, 1], [2, 3]] output_shape [3, 16, 4, 4] : tensor<48x16xf32> into tensor<3x16x4x4xf32>
+  return %h : tensor<3x16x4x4xf32>
 }
 
 // -----

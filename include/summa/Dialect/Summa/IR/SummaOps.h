@@ -40,6 +40,17 @@ FailureOr<SmallVector<int64_t>> getLocalShape(ArrayRef<int64_t> globalShape,
 /// The number of blocks `axes` split a dimension into on `grid`.
 int64_t getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes);
 
+/// The split `split` of one dimension, spread over the dimensions of
+/// `sizes` (outer to inner) that it is the row-major merge of, so that every
+/// rank holds the same block of the merged dimension: each dimension takes
+/// the next axes while they divide it, and the axes go on to the next
+/// dimension only once this one is down to one element per rank (tokens
+/// [batch, seq] of a batch of 2 on [depth, row] of a [2, 2, d] grid: the
+/// batch over depth, the sequence over row). None where the axes do not all
+/// find a place, or `split` is factored into groups.
+std::optional<SmallVector<DimLayout>>
+spreadSplit(GridOp grid, ArrayRef<int64_t> sizes, const DimLayout &split);
+
 /// The form of a matrix product given its indexing maps (lhs, rhs, result)
 /// over loops (d0, d1, d2): ab = (d0,d2),(d2,d1); abt = (d0,d2),(d1,d2);
 /// atb = (d2,d0),(d2,d1); the result is (d0,d1). std::nullopt otherwise.
