@@ -51,8 +51,10 @@ namespace {
 /// Builds the backward of one function, in place, before its return.
 class Differentiator {
 public:
-  Differentiator(func::FuncOp func, double lr)
-      : func(func), lr(lr), b(func.getContext()) {}
+  /// `floatParams`: every float tensor argument without a role is a
+  /// parameter (params=floats), not only weights and biases.
+  Differentiator(func::FuncOp func, double lr, bool floatParams)
+      : func(func), lr(lr), floatParams(floatParams), b(func.getContext()) {}
   LogicalResult run();
 
 private:
@@ -71,6 +73,7 @@ private:
 
   func::FuncOp func;
   double lr;
+  bool floatParams;
   OpBuilder b;
   llvm::SmallPtrSet<Value, 32> active;
   DenseMap<Value, Value> adjoints;
@@ -462,23 +465,60 @@ LogicalResult Differentiator::run() {
                                "be a float tensor, got "
                             << loss.getType();
 
-  // Parameters: weight and bias arguments; active values depend on them.
+  // Parameters: weight and bias arguments (every float tensor argument not
+  // marked otherwise, with params=floats); active values depend on them.
   SmallVector<BlockArgument> params;
   for (BlockArgument arg : func.getArguments()) {
     auto role =
         func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
-    if (role && (role.getValue() == "weight" || role.getValue() == "bias")) {
+    bool isParam =
+        role && (role.getValue() == "weight" || role.getValue() == "bias");
+    if (floatParams && !role) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      isParam =
+          type && type.getRank() >= 1 && isa<FloatType>(type.getElementType());
+    }
+    if (isParam) {
       params.push_back(arg);
       active.insert(arg);
     }
   }
   if (params.empty())
-    return func.emitError() << "summa-differentiate: no argument has "
-                               "summa.role \"weight\" or \"bias\"";
-  for (Operation &op : block.without_terminator())
+    return func.emitError()
+           << (floatParams ? "summa-differentiate: no argument is a "
+                             "floating-point tensor without a summa.role"
+                           : "summa-differentiate: no argument has "
+                             "summa.role \"weight\" or \"bias\" (params=floats "
+                             "takes every floating-point tensor argument)");
+  for (Operation &op : block.without_terminator()) {
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return active.contains(v); }))
       active.insert(op.getResults().begin(), op.getResults().end());
+    // A value read inside a body (an embedding table, the logits a
+    // cross-entropy picks, through tensor.extract) is not an operand: its
+    // adjoint would be a scatter the derivative does not write. An error,
+    // not a gradient that silently leaves that path out.
+    Value captured;
+    op.walk([&](Operation *inner) {
+      if (inner == &op)
+        return;
+      for (Value v : inner->getOperands())
+        if (!captured && active.contains(v) &&
+            !op.isAncestor(v.getParentRegion()->getParentOp()))
+          captured = v;
+    });
+    if (captured) {
+      InFlightDiagnostic diag =
+          op.emitError() << "summa-differentiate: '" << op.getName()
+                         << "' reads a value that depends on the parameters "
+                            "inside its body (a gather: an embedding, or the "
+                            "logit a cross-entropy picks, through "
+                            "tensor.extract); no derivative for it";
+      if (auto arg = dyn_cast<BlockArgument>(captured))
+        diag << " (argument " << arg.getArgNumber() << ")";
+      return diag;
+    }
+  }
 
   b.setInsertionPoint(ret);
   Location loc = ret.getLoc();
@@ -556,6 +596,11 @@ struct SummaDifferentiatePass
                                               : "named @" + function);
       return signalPassFailure();
     }
+    if (params != "roles" && params != "floats") {
+      module.emitError() << "summa-differentiate: params=" << params
+                         << " is not roles or floats";
+      return signalPassFailure();
+    }
     func::FuncOp forward = selected.front();
     if (!forward.getBody().hasOneBlock()) {
       forward.emitError() << "summa-differentiate: functions with control "
@@ -571,7 +616,7 @@ struct SummaDifferentiatePass
     auto grad = cast<func::FuncOp>(forward->clone());
     grad.setSymName(name);
     module.getBody()->push_back(grad);
-    Differentiator differentiator(grad, sgdLr);
+    Differentiator differentiator(grad, sgdLr, params == "floats");
     if (failed(differentiator.run())) {
       grad.erase();
       return signalPassFailure();

@@ -145,6 +145,8 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     reductions with a sum combiner, contractions written as generics) gets
     generics built from the derivative of its scalar body,
     `tensor.expand_shape`/`collapse_shape` the inverse reshape. With
+    `params=floats` the parameters are every floating-point tensor argument
+    not marked as an activation (exports carry names, not roles). With
     `sgd-lr` > 0 it also returns every parameter updated by plain SGD,
     marked with `summa.updates`. An op it cannot differentiate is an error
     naming the op.
@@ -153,7 +155,13 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     Option<"function", "function", "std::string", "\"\"",
            "the forward function (default: the only public one)">,
     Option<"sgdLr", "sgd-lr", "double", "0.0",
-           "also return the parameters after one SGD step of this rate">
+           "also return the parameters after one SGD step of this rate">,
+    Option<"params", "params", "std::string", "\"roles\"",
+           "which arguments are parameters: roles (summa.role \"weight\" "
+           "or \"bias\"), or floats (every floating-point tensor argument "
+           "whose summa.role is not \"activation\" or \"replicated\": "
+           "an export whose arguments are the model's parameters, as "
+           "export_torch.py --buffers-as-constants writes)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
