@@ -58,6 +58,7 @@ public:
   LogicalResult run();
 
 private:
+  LogicalResult findParameters(SmallVectorImpl<BlockArgument> &params);
   bool isActive(Value v) const { return active.contains(v); }
   Value zeros(Location loc, Type type);
   Value constantLike(Location loc, Type type, double value);
@@ -452,22 +453,12 @@ LogicalResult Differentiator::visit(Operation *op) {
                          << op->getName() << "'";
 }
 
-LogicalResult Differentiator::run() {
+/// The parameters (weight and bias arguments; every float tensor argument
+/// without a role, with params=floats) and the values that depend on them
+/// (`active`).
+LogicalResult
+Differentiator::findParameters(SmallVectorImpl<BlockArgument> &params) {
   Block &block = func.getBody().front();
-  auto ret = cast<func::ReturnOp>(block.getTerminator());
-  if (ret.getNumOperands() == 0)
-    return func.emitError()
-           << "summa-differentiate: the function returns no loss";
-  Value loss = ret.getOperand(0);
-  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
-  if (!lossType || !isa<FloatType>(lossType.getElementType()))
-    return func.emitError() << "summa-differentiate: the loss (result 0) must "
-                               "be a float tensor, got "
-                            << loss.getType();
-
-  // Parameters: weight and bias arguments (every float tensor argument not
-  // marked otherwise, with params=floats); active values depend on them.
-  SmallVector<BlockArgument> params;
   for (BlockArgument arg : func.getArguments()) {
     auto role =
         func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
@@ -519,6 +510,26 @@ LogicalResult Differentiator::run() {
       return diag;
     }
   }
+
+  return success();
+}
+
+LogicalResult Differentiator::run() {
+  Block &block = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  if (ret.getNumOperands() == 0)
+    return func.emitError()
+           << "summa-differentiate: the function returns no loss";
+  Value loss = ret.getOperand(0);
+  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
+  if (!lossType || !isa<FloatType>(lossType.getElementType()))
+    return func.emitError() << "summa-differentiate: the loss (result 0) must "
+                               "be a float tensor, got "
+                            << loss.getType();
+
+  SmallVector<BlockArgument> params;
+  if (failed(findParameters(params)))
+    return failure();
 
   b.setInsertionPoint(ret);
   Location loc = ret.getLoc();

@@ -260,6 +260,62 @@ static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
   return assignKnownLayouts(s, op, loops);
 }
 
+/// A group's split lives on its leading dimension of size > 1 (a unit
+/// dimension is never split): tokens [b*s] -> [b, s] split the batch,
+/// hidden [h] -> [heads, d] the heads, a bias [h] -> [1, h] the h.
+static int64_t leadDim(RankedTensorType expanded,
+                       const ReassociationIndices &group) {
+  for (int64_t d : group)
+    if (expanded.getDimSize(d) != 1)
+      return d;
+  return group.front();
+}
+
+/// The split of one collapsed dimension over the expanded dimensions of its
+/// group (spreadSplit: a batch smaller than the token split), where the
+/// leading dimension alone cannot take it; otherwise on the leading
+/// dimension (and the grid's divisibility check reports what does not
+/// divide).
+static void spreadOverGroup(GridOp grid, RankedTensorType expanded,
+                            const ReassociationIndices &group,
+                            const DimLayout &split, DimSplits &splits) {
+  int64_t lead = leadDim(expanded, group);
+  splits[lead] = split;
+  if (!split.isSplit() ||
+      expanded.getDimSize(lead) % getSplitFactor(grid, split.axes) == 0)
+    return;
+  SmallVector<int64_t> sizes;
+  for (int64_t d : group)
+    sizes.push_back(expanded.getDimSize(d));
+  if (std::optional<DimSplits> spread = spreadSplit(grid, sizes, split))
+    for (auto [d, dimSplit] : llvm::zip(group, *spread))
+      splits[d] = dimSplit;
+}
+
+/// The split of the collapsed dimension of `group` that `layout` (of the
+/// expanded type) gives it: the axes of its dimensions outer to inner, if
+/// every rank holds one contiguous block of it (no dimension split after
+/// one of which a rank holds more than one element); none otherwise.
+static std::optional<DimLayout> mergedSplit(GridOp grid,
+                                            RankedTensorType expanded,
+                                            LayoutAttr layout,
+                                            const ReassociationIndices &group) {
+  DimLayout merged;
+  bool wider = false;
+  for (int64_t d : group) {
+    DimLayout here = layout.getDim(d);
+    if (here.isSplit()) {
+      if (wider || here.groups != 1)
+        return group.size() == 1 ? std::optional<DimLayout>(here)
+                                 : std::nullopt;
+      llvm::append_range(merged.axes, here.axes);
+    }
+    int64_t factor = here.isSplit() ? getSplitFactor(grid, here.axes) : 1;
+    wider |= expanded.getDimSize(d) != factor;
+  }
+  return merged;
+}
+
 static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
                                   OpOperand &input, OpResult output,
                                   ArrayRef<ReassociationIndices> groups,
@@ -267,54 +323,15 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
   auto expandedType = cast<RankedTensorType>(
       (inputIsCollapsed ? output : input.get()).getType());
   GridOp grid = s.getGrid();
-  // A group's split lives on its leading dimension of size > 1 (a unit
-  // dimension is never split): tokens [b*s] -> [b, s] split the batch,
-  // hidden [h] -> [heads, d] the heads, a bias [h] -> [1, h] the h.
   auto lead = [&](const ReassociationIndices &group) {
-    for (int64_t d : group)
-      if (expandedType.getDimSize(d) != 1)
-        return d;
-    return group.front();
+    return leadDim(expandedType, group);
   };
-  // The split of one collapsed dimension over the expanded dimensions of
-  // its group (spreadSplit: a batch smaller than the token split), where
-  // the leading dimension alone cannot take it; otherwise on the leading
-  // dimension (and the grid's divisibility check reports what does not
-  // divide).
   auto spread = [&](const ReassociationIndices &group, const DimLayout &split,
                     DimSplits &splits) {
-    splits[lead(group)] = split;
-    int64_t leadSize = expandedType.getDimSize(lead(group));
-    if (!split.isSplit() || leadSize % getSplitFactor(grid, split.axes) == 0)
-      return;
-    SmallVector<int64_t> sizes;
-    for (int64_t d : group)
-      sizes.push_back(expandedType.getDimSize(d));
-    if (std::optional<DimSplits> spreadSplits = spreadSplit(grid, sizes, split))
-      for (auto [d, dimSplit] : llvm::zip(group, *spreadSplits))
-        splits[d] = dimSplit;
+    spreadOverGroup(grid, expandedType, group, split, splits);
   };
-  // The split of the collapsed dimension of `group` that `expanded` gives
-  // it: the axes of its dimensions outer to inner, if every rank holds one
-  // contiguous block of it (no dimension split after one of which a rank
-  // holds more than one element); none otherwise.
-  auto gather =
-      [&](LayoutAttr expanded,
-          const ReassociationIndices &group) -> std::optional<DimLayout> {
-    DimLayout merged;
-    bool wider = false;
-    for (int64_t d : group) {
-      DimLayout here = expanded.getDim(d);
-      if (here.isSplit()) {
-        if (wider || here.groups != 1)
-          return group.size() == 1 ? std::optional<DimLayout>(here)
-                                   : std::nullopt;
-        llvm::append_range(merged.axes, here.axes);
-      }
-      int64_t factor = here.isSplit() ? getSplitFactor(grid, here.axes) : 1;
-      wider |= expandedType.getDimSize(d) != factor;
-    }
-    return merged;
+  auto gather = [&](LayoutAttr expanded, const ReassociationIndices &group) {
+    return mergedSplit(grid, expandedType, expanded, group);
   };
   auto expand = [&](LayoutAttr collapsed) {
     DimSplits splits(expandedType.getRank());
