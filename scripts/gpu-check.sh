@@ -46,10 +46,12 @@ BUNDLE=""
 # The examples compiled for the GPU: each on [1,1,1] and [2,2,1]; those in
 # fixtures/ are exports (Llama with its rotary tables inlined, nanoGPT with
 # every weight a constant, the JAX language model's training step on i32
-# token ids).
+# token ids, Hugging Face's LlamaModel on i64 token ids with its
+# tm_tensor.scan).
 EXAMPLES=(mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step
   mlp_train_adam gpt_train_step gpt_layer_bf16 gpt_layer_f16
-  fixtures/llama_layer fixtures/nanogpt_block_const fixtures/gpt_lm_train_step_jax)
+  fixtures/llama_layer fixtures/nanogpt_block_const fixtures/gpt_lm_train_step_jax
+  fixtures/hf_llama_model)
 while [ $# -gt 0 ]; do
   case $1 in
   --build-dir) BUILD=$2; shift 2 ;;
