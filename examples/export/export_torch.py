@@ -406,6 +406,8 @@ def export(args):
         expected = model(*inputs)
     run_ir_check(text, args.model, fn_args, expected)
     save_tensors(args, names, fn_args, expected)
+    if args.save_sgd_step:
+        save_sgd_step(args, fn, fn_args, names)
     return text
 
 
@@ -421,6 +423,30 @@ def save_tensors(args, names, fn_args, expected):
     if args.save_outputs:
         save_file({"result0": expected.detach().contiguous()}, args.save_outputs)
         print(f"wrote {args.save_outputs}", file=sys.stderr)
+
+
+def save_sgd_step(args, fn, fn_args, names):
+    """--save-sgd-step: PyTorch's own training step on the example arguments,
+    the --expect file of the step summa-differentiate{params=floats
+    sgd-lr=LR} derives from the exported loss: the loss as `result0`, the
+    gradient of the k-th floating-point argument as `result<k>` (in argument
+    order, 1-based; zeros where the loss does not depend on it, as for the
+    causal-mask buffers) and each such argument after one SGD step under its
+    own name."""
+    from safetensors.torch import save_file
+
+    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in fn_args]
+    loss = fn(*leaves)
+    assert loss.dim() == 0, f"{args.model} returns {tuple(loss.shape)}, not a loss"
+    params = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
+    grads = torch.autograd.grad(loss, [t for _, t in params], allow_unused=True)
+    out = {"result0": loss.detach()}
+    for k, ((name, t), g) in enumerate(zip(params, grads), start=1):
+        g = torch.zeros_like(t) if g is None else g
+        out[f"result{k}"] = g.detach().contiguous()
+        out[name] = (t - args.sgd_lr * g).detach().contiguous()
+    save_file(out, args.save_sgd_step)
+    print(f"wrote {args.save_sgd_step}", file=sys.stderr)
 
 
 # Upstream MLIR passes only (bufferize, loops, LLVM), used to run the output.
@@ -576,6 +602,11 @@ def parse_args(argv):
     p.add_argument("--save-outputs", metavar="FILE",
                    help="also write PyTorch's output on them as safetensors "
                         "(result0): the compiled program's --expect")
+    p.add_argument("--save-sgd-step", metavar="FILE",
+                   help="a model that returns a loss (gpt_small): also write PyTorch's "
+                        "loss, gradients and SGD update of every float argument")
+    p.add_argument("--sgd-lr", type=float, default=0.01,
+                   help="--save-sgd-step's learning rate (default 0.01)")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args(argv)
     used = MODEL_FLAGS[args.model]

@@ -68,6 +68,7 @@ private:
   LogicalResult visit(Operation *op);
   LogicalResult visitMatmul(linalg::MatmulOp op);
   LogicalResult visitStructured(linalg::LinalgOp op);
+  LogicalResult visitGather(linalg::GenericOp op);
   /// The adjoint of operand `k` of `op` for result `r` with adjoint `dR`.
   FailureOr<Value> operandAdjoint(linalg::LinalgOp op, unsigned k, unsigned r,
                                   Value dR);
@@ -78,6 +79,8 @@ private:
   OpBuilder b;
   llvm::SmallPtrSet<Value, 32> active;
   DenseMap<Value, Value> adjoints;
+  /// Gathers (see gatherRead) whose table is active: visitGather.
+  llvm::SmallPtrSet<Operation *, 8> gathers;
 };
 
 /// The forward-mode derivative of the scalar ops of a structured op's body.
@@ -228,6 +231,17 @@ std::optional<Value> ScalarTangents::mathTangent(Operation *op) {
       })
       .Case([&](math::LogOp l) {
         return arith::DivFOp::create(b, loc, t0, l.getOperand()).getResult();
+      })
+      .Case([&](math::FPowIOp p) {
+        // d(x^n) = n x^(n-1) dx, n an integer operand (torch-mlir's x**3
+        // in GELU, x**2 in RMSNorm); no tangent flows into n.
+        Value n = p.getRhs();
+        Value one =
+            arith::ConstantOp::create(b, loc, b.getIntegerAttr(n.getType(), 1));
+        Value lower = math::FPowIOp::create(
+            b, loc, p.getLhs(), arith::SubIOp::create(b, loc, n, one));
+        Value nf = arith::SIToFPOp::create(b, loc, y.getType(), n);
+        return mul(mul(nf, lower), t0);
       })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -389,6 +403,14 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
                                           nb.getFloatAttr(dOut.getType(), 0.0));
           contribution = arith::MulFOp::create(nb, nl, dOut, t);
         }
+        // A body that converts (torch-mlir's LayerNorm variance in f64,
+        // truncated to f32): the adjoint takes the operand's type.
+        auto from = cast<FloatType>(contribution.getType());
+        auto to = cast<FloatType>(acc.getType());
+        if (from.getWidth() < to.getWidth())
+          contribution = arith::ExtFOp::create(nb, nl, to, contribution);
+        else if (from.getWidth() > to.getWidth())
+          contribution = arith::TruncFOp::create(nb, nl, to, contribution);
         linalg::YieldOp::create(
             nb, nl,
             arith::AddFOp::create(nb, nl, contribution, acc).getResult());
@@ -396,6 +418,103 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
   if (failed(status))
     return failure();
   return adjoint.getResult(0);
+}
+
+/// The read of `table` that makes `op` a gather: a parallel generic of one
+/// result whose body yields `tensor.extract %table[...]` (an embedding
+/// lookup, the logit a cross-entropy picks), `table` read nowhere else in
+/// the body. Null for anything else.
+static tensor::ExtractOp gatherRead(Operation *op, Value table) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic->getNumResults() != 1 ||
+      generic.getNumReductionLoops() != 0)
+    return nullptr;
+  auto yield = cast<linalg::YieldOp>(generic.getBlock()->getTerminator());
+  auto read = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!read || read.getTensor() != table)
+    return nullptr;
+  bool elsewhere = false;
+  generic.getBlock()->walk([&](Operation *inner) {
+    if (inner != read && llvm::is_contained(inner->getOperands(), table))
+      elsewhere = true;
+  });
+  return elsewhere ? nullptr : read;
+}
+
+/// The adjoint of a gather's table (gatherRead): a scatter-add written as a
+/// generic over the gather's loops and one more loop per table dimension
+/// that the read indexes with a computed value (a token id): the output
+/// adjoint goes to the table element whose computed index equals that
+/// loop's, summed over the gather's other loops (a one-hot product, the
+/// way JAX's one-hot models write it).
+LogicalResult Differentiator::visitGather(linalg::GenericOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  auto read = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  Value table = read.getTensor();
+  Value dOut = adjoints.lookup(op->getResult(0));
+  auto tableType = cast<RankedTensorType>(table.getType());
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  unsigned n = op.getNumLoops();
+  // Per table dimension: the gather loop that indexes it, or a new loop.
+  SmallVector<AffineExpr> tableExprs;
+  SmallVector<std::pair<unsigned, Value>> computed;
+  SmallVector<bool> reduced(n, true);
+  for (Value index : read.getIndices()) {
+    if (auto loop = index.getDefiningOp<linalg::IndexOp>()) {
+      tableExprs.push_back(getAffineDimExpr(loop.getDim(), ctx));
+      reduced[loop.getDim()] = false;
+    } else {
+      unsigned dim = n + computed.size();
+      computed.push_back({dim, index});
+      tableExprs.push_back(getAffineDimExpr(dim, ctx));
+    }
+  }
+  unsigned total = n + computed.size();
+  auto widen = [&](AffineMap map) {
+    return AffineMap::get(total, 0, map.getResults(), ctx);
+  };
+  SmallVector<Value> inputs(op.getDpsInputs());
+  inputs.push_back(dOut);
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands())
+    maps.push_back(widen(op.getMatchingIndexingMap(input)));
+  maps.push_back(widen(op.getIndexingMapMatchingResult(op->getResult(0))));
+  maps.push_back(AffineMap::get(total, 0, tableExprs, ctx));
+  SmallVector<utils::IteratorType> iterators;
+  for (unsigned d = 0; d < total; ++d)
+    iterators.push_back(d < n && reduced[d] ? utils::IteratorType::reduction
+                                            : utils::IteratorType::parallel);
+  Block *body = op.getBlock();
+  auto build = [&](OpBuilder &nb, Location nl, ValueRange args) {
+    IRMapping map;
+    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
+      map.map(body->getArgument(i), args[i]);
+    // The index computations (not the read, the asserts or the yield).
+    for (Operation &inner : body->without_terminator())
+      if (&inner != read.getOperation() && inner.getNumResults() > 0)
+        nb.clone(inner, map);
+    Value take;
+    for (auto [dim, index] : computed) {
+      Value loop = linalg::IndexOp::create(nb, nl, dim);
+      Value same = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                         map.lookup(index), loop);
+      take =
+          take ? arith::AndIOp::create(nb, nl, take, same).getResult() : same;
+    }
+    Value grad = args[op.getNumDpsInputs()], acc = args.back();
+    Value sum = arith::AddFOp::create(nb, nl, acc, grad);
+    linalg::YieldOp::create(
+        nb, nl,
+        take ? arith::SelectOp::create(nb, nl, take, sum, acc).getResult()
+             : sum);
+  };
+  Value dTable = linalg::GenericOp::create(b, loc, TypeRange{tableType}, inputs,
+                                           ValueRange{zeros(loc, tableType)},
+                                           maps, iterators, build)
+                     .getResult(0);
+  accumulate(loc, table, dTable);
+  return success();
 }
 
 LogicalResult Differentiator::visitStructured(linalg::LinalgOp op) {
@@ -432,6 +551,8 @@ LogicalResult Differentiator::visit(Operation *op) {
     return success();
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return visitMatmul(mm);
+  if (gathers.contains(op))
+    return visitGather(cast<linalg::GenericOp>(op));
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
@@ -439,6 +560,17 @@ LogicalResult Differentiator::visit(Operation *op) {
         b, op->getLoc(), expand.getSrcType(),
         adjoints.lookup(expand.getResult()), expand.getReassociationIndices());
     accumulate(op->getLoc(), expand.getSrc(), d);
+    return success();
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    // The slice's adjoint in place, zeros around it (the Q, K and V slices
+    // of a fused projection add up to its whole adjoint).
+    Location loc = op->getLoc();
+    Value d = tensor::InsertSliceOp::create(
+        b, loc, adjoints.lookup(slice.getResult()),
+        zeros(loc, slice.getSourceType()), slice.getMixedOffsets(),
+        slice.getMixedSizes(), slice.getMixedStrides());
+    accumulate(loc, slice.getSource(), d);
     return success();
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
@@ -485,10 +617,10 @@ Differentiator::findParameters(SmallVectorImpl<BlockArgument> &params) {
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return active.contains(v); }))
       active.insert(op.getResults().begin(), op.getResults().end());
-    // A value read inside a body (an embedding table, the logits a
-    // cross-entropy picks, through tensor.extract) is not an operand: its
-    // adjoint would be a scatter the derivative does not write. An error,
-    // not a gradient that silently leaves that path out.
+    // A value read inside a body is not an operand. A gather (an embedding
+    // table, the logits a cross-entropy picks, read by tensor.extract and
+    // yielded) has an adjoint of its own (visitGather); any other such read
+    // is an error, not a gradient that silently leaves that path out.
     Value captured;
     op.walk([&](Operation *inner) {
       if (inner == &op)
@@ -498,13 +630,18 @@ Differentiator::findParameters(SmallVectorImpl<BlockArgument> &params) {
             !op.isAncestor(v.getParentRegion()->getParentOp()))
           captured = v;
     });
+    if (captured && gatherRead(&op, captured)) {
+      active.insert(op.getResults().begin(), op.getResults().end());
+      gathers.insert(&op);
+      continue;
+    }
     if (captured) {
       InFlightDiagnostic diag =
           op.emitError() << "summa-differentiate: '" << op.getName()
                          << "' reads a value that depends on the parameters "
-                            "inside its body (a gather: an embedding, or the "
-                            "logit a cross-entropy picks, through "
-                            "tensor.extract); no derivative for it";
+                            "inside its body other than as a gather (the "
+                            "element a tensor.extract reads, yielded as it "
+                            "is); no derivative for it";
       if (auto arg = dyn_cast<BlockArgument>(captured))
         diag << " (argument " << arg.getArgNumber() << ")";
       return diag;

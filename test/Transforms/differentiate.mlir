@@ -44,3 +44,44 @@ func.func @linear_loss(%x: tensor<2x2xf32> {summa.role = "activation"},
   } -> tensor<1xf32>
   return %loss : tensor<1xf32>
 }
+
+// -----
+
+// An embedding: the table read inside the body at a token id and yielded
+// is a gather; its adjoint is a scatter-add written as a generic over the
+// gather's loops and one more loop over the table's rows, summing the
+// output adjoint where the id equals the row (a one-hot product).
+// CHECK-DAG: #[[IDS:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-DAG: #[[DOUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[TABLE:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-LABEL: func.func @embedding_grad
+// CHECK-SAME: (%[[ID:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<16x8xf32> {summa.role = "weight"})
+// CHECK: %[[DT:.*]] = linalg.generic {indexing_maps = [#[[IDS]], #[[DOUT]], #[[TABLE]]], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[ID]], %{{.*}} : tensor<4xi64>, tensor<4x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK: ^bb0(%[[IN:.*]]: i64, %[[G:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[IN]] : i64 to index
+// CHECK: %[[V:.*]] = linalg.index 2 : index
+// CHECK: %[[HIT:.*]] = arith.cmpi eq, %[[ROW]], %[[V]] : index
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[G]] : f32
+// CHECK: arith.select %[[HIT]], %[[SUM]], %[[ACC]] : f32
+// CHECK: return %{{.*}}, %[[DT]]
+func.func @embedding(%ids: tensor<4xi64>, %table: tensor<16x8xf32> {summa.role = "weight"}) -> tensor<f32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<4xi64>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %table[%row, %col] : tensor<16x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<f32>
+  %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%y : tensor<4x8xf32>) outs(%s1 : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %l : tensor<f32>
+}
