@@ -11,6 +11,9 @@
 // RUN: summa-opt %summa_src/examples/fixtures/gpt_small.mlir --summa-differentiate="sgd-lr=0.01 params=floats" -o %t.mlir
 // RUN: summa-compile %t.mlir --entry=gpt_small_grad --grid=1,1,1 -o %t.111
 // RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s
+// Partitioned (the cross-entropy's i1 mask is gathered as i32):
+// RUN: summa-compile %t.mlir --entry=gpt_small_grad --grid=2,2,2 -o %t.222
+// RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s
 // CHECK: check: PASS
 // CHECK: expect: result0 rel_err=
 // CHECK: expect: result1 rel_err=

@@ -385,6 +385,27 @@ static int64_t byteSize(RankedTensorType type) {
          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
 }
 
+/// `value` with every element converted to `to` by the integer cast `Cast`
+/// (a local elementwise op on the tile).
+template <typename Cast>
+static Value castElements(OpBuilder &b, Location loc, Value value,
+                          IntegerType to) {
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType result = type.clone(to);
+  Value init = tensor::EmptyOp::create(b, loc, result.getShape(), to);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{result}, ValueRange{value}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id}, parallel,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl, Cast::create(nb, nl, to, args[0]).getResult());
+             })
+      .getResult(0);
+}
+
 LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   LayoutAttr from = valueLayouts.lookup(op.getInput());
   LayoutAttr to = op.getLayout();
@@ -398,6 +419,23 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   std::string log;
   llvm::raw_string_ostream os(log);
   int64_t received = 0;
+  // Integers narrower than the runtime's (i1 masks, i8): gathered as i32,
+  // then narrowed back (i1 zero-extended, the others sign-extended).
+  auto elementType = dyn_cast<IntegerType>(
+      cast<RankedTensorType>(cur.getType()).getElementType());
+  bool widen =
+      elementType && elementType.getWidth() < 32 &&
+      llvm::any_of(
+          llvm::seq<unsigned>(0, from.getRank()),
+          [&](unsigned d) {
+            return from.getDim(d).isSplit() && from.getDim(d) != to.getDim(d);
+          });
+  if (widen) {
+    IntegerType i32 = b.getI32Type();
+    cur = elementType.getWidth() == 1
+              ? castElements<arith::ExtUIOp>(b, loc, cur, i32)
+              : castElements<arith::ExtSIOp>(b, loc, cur, i32);
+  }
   // Gather every dimension whose split changes: the rank then holds those
   // dimensions whole.
   SmallVector<DimLayout> gathered;
@@ -429,6 +467,8 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
     }
     gathered.back() = DimLayout();
   }
+  if (widen)
+    cur = castElements<arith::TruncIOp>(b, loc, cur, elementType);
   // Then take this rank's blocks of the target's splits.
   SmallVector<DimLayout> local;
   bool slices = false;
