@@ -54,7 +54,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.func import functional_call
 
-MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "hf_llama_model")
+MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "hf_llama_model", "hf_llama_lm")
 # Which size flags each model uses (besides --seed). Any other flag is an error.
 MODEL_FLAGS = {
     "nanogpt_block": ("batch", "seq", "hidden", "heads", "ffn"),
@@ -62,6 +62,7 @@ MODEL_FLAGS = {
     "llama_layer": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn"),
     "gpt_small": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
     "hf_llama_model": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
+    "hf_llama_lm": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
 }
 LN_EPS = 1e-5
 SCRIPT = "examples/export/export_torch.py"
@@ -234,6 +235,22 @@ class HFLlamaModel(nn.Module):
         return self.model(input_ids=input_ids, use_cache=False).last_hidden_state
 
 
+class HFLlamaLM(nn.Module):
+    """transformers LlamaForCausalLM with labels: forward(input_ids, labels)
+    -> its loss (the shifted next-token cross-entropy transformers
+    computes), the function summa-differentiate derives a training step
+    from."""
+
+    def __init__(self, config):
+        super().__init__()
+        from transformers import LlamaForCausalLM
+
+        self.model = LlamaForCausalLM(config)
+
+    def forward(self, input_ids, labels):
+        return self.model(input_ids=input_ids, labels=labels, use_cache=False).loss
+
+
 # --------------------------------------------------------------------------
 # Model construction.
 # --------------------------------------------------------------------------
@@ -265,7 +282,7 @@ def build(args):
         model = HFLlamaLayer(config)
     elif args.model == "gpt_small":
         model = GPT(args.vocab, S, args.layers, H, NH, args.ffn)
-    elif args.model == "hf_llama_model":
+    elif args.model in ("hf_llama_model", "hf_llama_lm"):
         from transformers import LlamaConfig
 
         config = LlamaConfig(
@@ -274,7 +291,7 @@ def build(args):
             max_position_embeddings=S, vocab_size=args.vocab, attention_dropout=0.0,
             pad_token_id=0, bos_token_id=0, eos_token_id=0,
         )
-        model = HFLlamaModel(config)
+        model = HFLlamaModel(config) if args.model == "hf_llama_model" else HFLlamaLM(config)
     else:
         raise AssertionError(args.model)
     model.eval()
@@ -290,6 +307,10 @@ def build(args):
     if args.model == "hf_llama_model":
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         return model, (ids,), ("input_ids",), (None,)
+    if args.model == "hf_llama_lm":
+        ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
+        labels = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
+        return model, (ids, labels), ("input_ids", "labels"), (None, None)
     if args.model == "gpt_small":
         idx = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         targets = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
@@ -333,7 +354,7 @@ def self_check(args, model, inputs, fn, fn_args):
         assert got.shape == ref.shape and got.dtype == ref.dtype, (got.shape, ref.shape)
         assert torch.equal(got, ref), f"wrapper differs: max |d| = {(got - ref).abs().max()}"
         assert torch.isfinite(ref).all()
-        if args.model != "gpt_small":
+        if args.model not in ("gpt_small", "hf_llama_lm"):
             x2 = inputs[0].clone()
             if x2.dtype.is_floating_point:
                 x2[:, -1, :] += 1.0

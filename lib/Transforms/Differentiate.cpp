@@ -562,6 +562,32 @@ LogicalResult Differentiator::visit(Operation *op) {
     accumulate(op->getLoc(), expand.getSrc(), d);
     return success();
   }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    // Each input's adjoint is its slice of the result's (Llama's
+    // rotate_half concatenates the two halves of a head).
+    Location loc = op->getLoc();
+    Value dR = adjoints.lookup(concat.getResult());
+    int64_t dim = concat.getDim(), offset = 0;
+    for (Value input : concat.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      if (type.isDynamicDim(dim))
+        return op->emitError()
+               << "summa-differentiate: tensor.concat of a dynamic size";
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), b.getIndexAttr(1));
+      for (int64_t size : type.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      offsets[dim] = b.getIndexAttr(offset);
+      offset += type.getDimSize(dim);
+      if (!isActive(input))
+        continue;
+      accumulate(loc, input,
+                 tensor::ExtractSliceOp::create(b, loc, type, dR, offsets,
+                                                sizes, strides));
+    }
+    return success();
+  }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
     // The slice's adjoint in place, zeros around it (the Q, K and V slices
     // of a fused projection add up to its whole adjoint).

@@ -19,3 +19,15 @@
 // CHECK: expect: result1 rel_err=
 // CHECK: expect: lm_head.weight rel_err=
 // CHECK: expect: PASS
+
+// Hugging Face's LlamaForCausalLM with labels (its shifted cross-entropy;
+// rotary embedding through tensor.concat, RMSNorm with x**2, SwiGLU,
+// grouped-query attention, the causal mask's tm_tensor.scan), the same way
+// (examples/fixtures/hf_llama_lm.sgd.safetensors).
+// RUN: summa-opt %summa_src/examples/fixtures/hf_llama_lm.mlir --summa-differentiate="sgd-lr=0.01 params=floats" -o %t.lm.mlir
+// RUN: summa-compile %t.lm.mlir --entry=hf_llama_lm_grad --grid=2,2,2 -o %t.lm
+// RUN: %mpirun -np 8 %t.lm --inputs %summa_src/examples/fixtures/hf_llama_lm.inputs.safetensors --expect %summa_src/examples/fixtures/hf_llama_lm.sgd.safetensors --check --iters 0 | FileCheck %s --check-prefix=LM
+// LM: check: PASS
+// LM: expect: result0 rel_err=
+// LM: expect: model.lm_head.weight rel_err=
+// LM: expect: PASS
