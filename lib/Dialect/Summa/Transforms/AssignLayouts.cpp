@@ -637,6 +637,20 @@ LogicalResult LayoutSolver::run() {
         failed(propagate(Phase::Resolve)))
       return failure();
   }
+  // A result that updates an argument (summa.updates: a weight after its
+  // optimizer step) is laid out like it, since the driver feeds it back in
+  // its place: a tied embedding's table is read whole by the lookup but
+  // its gradient comes laid out like the LM head's weight.
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (OpOperand &operand : ret->getOpOperands()) {
+    auto updates = func.getResultAttrOfType<IntegerAttr>(
+        operand.getOperandNumber(), kUpdatesAttrName);
+    if (!updates || updates.getInt() < 0 ||
+        updates.getInt() >= func.getNumArguments())
+      continue;
+    if (LayoutAttr argLayout = lookup(func.getArgument(updates.getInt())))
+      want(operand, argLayout);
+  }
   return checkAndWrite();
 }
 /// Why `type` laid out by `layout` does not divide on `gridShape`, or
