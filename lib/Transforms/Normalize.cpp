@@ -13,6 +13,7 @@
 #include "summa/Transforms/Passes.h"
 
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Support/Elementwise.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -229,28 +230,16 @@ static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
 /// linalg.matmul's own casts).
 static Value widen(RewriterBase &rewriter, Location loc, Value value, Type to,
                    bool isUnsigned) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getElementType() == to)
+  if (getElementTypeOrSelf(value.getType()) == to)
     return value;
-  RankedTensorType wide = type.clone(to);
-  Value init = tensor::EmptyOp::create(rewriter, loc, wide.getShape(), to);
-  AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{wide}, ValueRange{value},
-             ValueRange{init}, ArrayRef<AffineMap>{id, id}, parallel,
-             [&](OpBuilder &b, Location l, ValueRange args) {
-               Value cast;
-               if (isa<FloatType>(to))
-                 cast = arith::ExtFOp::create(b, l, to, args[0]);
-               else if (isUnsigned)
-                 cast = arith::ExtUIOp::create(b, l, to, args[0]);
-               else
-                 cast = arith::ExtSIOp::create(b, l, to, args[0]);
-               linalg::YieldOp::create(b, l, cast);
-             })
-      .getResult(0);
+  return mapElements(rewriter, loc, value, to,
+                     [&](OpBuilder &b, Location l, Value element) -> Value {
+                       if (isa<FloatType>(to))
+                         return arith::ExtFOp::create(b, l, to, element);
+                       if (isUnsigned)
+                         return arith::ExtUIOp::create(b, l, to, element);
+                       return arith::ExtSIOp::create(b, l, to, element);
+                     });
 }
 
 /// A linalg.matmul of narrower inputs into a wider C (bf16 x bf16 into

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/Transforms/Passes.h"
+#include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -390,20 +391,10 @@ static int64_t byteSize(RankedTensorType type) {
 template <typename Cast>
 static Value castElements(OpBuilder &b, Location loc, Value value,
                           IntegerType to) {
-  auto type = cast<RankedTensorType>(value.getType());
-  RankedTensorType result = type.clone(to);
-  Value init = tensor::EmptyOp::create(b, loc, result.getShape(), to);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{result}, ValueRange{value}, ValueRange{init},
-             ArrayRef<AffineMap>{id, id}, parallel,
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl, Cast::create(nb, nl, to, args[0]).getResult());
-             })
-      .getResult(0);
+  return mapElements(b, loc, value, to,
+                     [&](OpBuilder &nb, Location nl, Value element) -> Value {
+                       return Cast::create(nb, nl, to, element);
+                     });
 }
 
 LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
