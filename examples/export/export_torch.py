@@ -54,7 +54,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.func import functional_call
 
-MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "hf_llama_model", "hf_llama_lm")
+MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "hf_llama_model", "hf_llama_lm",
+          "hf_gpt2_lm")
 # Which size flags each model uses (besides --seed). Any other flag is an error.
 MODEL_FLAGS = {
     "nanogpt_block": ("batch", "seq", "hidden", "heads", "ffn"),
@@ -63,6 +64,7 @@ MODEL_FLAGS = {
     "gpt_small": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
     "hf_llama_model": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
     "hf_llama_lm": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
+    "hf_gpt2_lm": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
 }
 LN_EPS = 1e-5
 SCRIPT = "examples/export/export_torch.py"
@@ -235,6 +237,19 @@ class HFLlamaModel(nn.Module):
         return self.model(input_ids=input_ids, use_cache=False).last_hidden_state
 
 
+class HFCausalLM(nn.Module):
+    """A transformers *ForCausalLM called with labels: forward(input_ids,
+    labels) -> its loss (the shifted next-token cross-entropy transformers
+    computes)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids, labels):
+        return self.model(input_ids=input_ids, labels=labels, use_cache=False).loss
+
+
 class HFLlamaLM(nn.Module):
     """transformers LlamaForCausalLM with labels: forward(input_ids, labels)
     -> its loss (the shifted next-token cross-entropy transformers
@@ -292,10 +307,30 @@ def build(args):
             pad_token_id=0, bos_token_id=0, eos_token_id=0,
         )
         model = HFLlamaModel(config) if args.model == "hf_llama_model" else HFLlamaLM(config)
+    elif args.model == "hf_gpt2_lm":
+        # GPT2LMHeadModel as a user trains it: tied lm_head, eager attention,
+        # GPT-2's GELU (tanh form), no dropout.
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        config = GPT2Config(
+            n_embd=H, n_head=NH, n_inner=args.ffn, n_positions=S, n_layer=args.layers,
+            vocab_size=args.vocab, layer_norm_epsilon=LN_EPS,
+            resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+            attn_implementation="eager", pad_token_id=0, bos_token_id=0, eos_token_id=0,
+        )
+        model = HFCausalLM(GPT2LMHeadModel(config))
     else:
         raise AssertionError(args.model)
     model.eval()
-    if args.model.startswith("hf_") or args.model == "llama_layer":
+    if args.model == "hf_gpt2_lm":
+        # A whole model keeps transformers' own initialisation (post_init:
+        # N(0, 0.02) weights, scaled residual projections), the scale it is
+        # trained from; a small perturbation makes no bias or LayerNorm
+        # parameter trivially 0 or 1.
+        with torch.no_grad():
+            for p in model.parameters():
+                p.add_(torch.randn(p.shape, generator=gen) * 0.02)
+    elif args.model.startswith("hf_") or args.model == "llama_layer":
         # transformers initialises weights in from_pretrained/post_init only;
         # a bare layer keeps nn defaults (RMSNorm weights = 1, zero biases in
         # Conv1D). Re-draw every parameter so that none is trivially 0 or 1.
@@ -307,7 +342,7 @@ def build(args):
     if args.model == "hf_llama_model":
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         return model, (ids,), ("input_ids",), (None,)
-    if args.model == "hf_llama_lm":
+    if args.model in ("hf_llama_lm", "hf_gpt2_lm"):
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         labels = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         return model, (ids, labels), ("input_ids", "labels"), (None, None)
@@ -341,8 +376,15 @@ def exported_state(model, buffers_as_constants):
     if buffers_as_constants:
         return dict(model.named_parameters())
     # The state_dict: parameters and persistent buffers. Non-persistent
-    # buffers (LlamaRotaryEmbedding.inv_freq) stay constants.
-    return dict(model.state_dict(keep_vars=True))
+    # buffers (LlamaRotaryEmbedding.inv_freq) stay constants. A tied
+    # parameter (GPT-2's lm_head and wte) is one argument, under its first
+    # name, as named_parameters() lists it.
+    state, seen = {}, set()
+    for name, t in model.state_dict(keep_vars=True).items():
+        if id(t) not in seen:
+            seen.add(id(t))
+            state[name] = t
+    return state
 
 
 def self_check(args, model, inputs, fn, fn_args):
@@ -354,7 +396,7 @@ def self_check(args, model, inputs, fn, fn_args):
         assert got.shape == ref.shape and got.dtype == ref.dtype, (got.shape, ref.shape)
         assert torch.equal(got, ref), f"wrapper differs: max |d| = {(got - ref).abs().max()}"
         assert torch.isfinite(ref).all()
-        if args.model not in ("gpt_small", "hf_llama_lm"):
+        if args.model not in ("gpt_small", "hf_llama_lm", "hf_gpt2_lm"):
             x2 = inputs[0].clone()
             if x2.dtype.is_floating_point:
                 x2[:, -1, :] += 1.0
@@ -425,7 +467,8 @@ def export(args):
     text = header(args, names, fn_args) + body
     with torch.no_grad():
         expected = model(*inputs)
-    run_ir_check(text, args.model, fn_args, expected)
+    if not args.skip_ir_check:
+        run_ir_check(text, args.model, fn_args, expected)
     save_tensors(args, names, fn_args, expected)
     if args.save_sgd_step:
         save_sgd_step(args, fn, fn_args, names)
@@ -628,6 +671,10 @@ def parse_args(argv):
                         "loss, gradients and SGD update of every float argument")
     p.add_argument("--sgd-lr", type=float, default=0.01,
                    help="--save-sgd-step's learning rate (default 0.01)")
+    p.add_argument("--skip-ir-check", action="store_true",
+                   help="do not run the printed IR with MLIR's ExecutionEngine (its naive "
+                        "loops take minutes at real size; the compiled program's --expect "
+                        "against PyTorch checks the same)")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args(argv)
     used = MODEL_FLAGS[args.model]

@@ -74,6 +74,10 @@ static const char *const kFastCPU = "convert-contractions-to-runtime";
 /// The other half of the fast path, once the loop nests are functions of
 /// their own (so that it runs on small functions).
 static const char *const kApproximate = "func.func(summa-approximate-math)";
+/// Scatters (an embedding's gradient) to loops, once on buffers: on the CPU
+/// each update's slice innermost; on the GPU one thread per slice position.
+static const char *const kScatterCPU = "summa-lower-scatter";
+static const char *const kScatterGPU = "summa-lower-scatter{parallel=true}";
 /// Each local loop nest into a function of its own (identical ones shared),
 /// so that what follows, and LLVM, work on small functions.
 static const char *const kOutline = "summa-outline-dispatches";
@@ -178,6 +182,7 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   addTextual(pm, kBufferize);
   addTextual(pm, substitute(kDeallocate, "%EARLY%",
                             cuda ? "" : "summa-dealloc-at-last-use,"));
+  addTextual(pm, cuda ? kScatterGPU : kScatterCPU);
   if (options.overlap) {
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());

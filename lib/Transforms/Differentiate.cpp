@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -286,9 +287,11 @@ void Differentiator::accumulate(Location loc, Value v, Value d) {
 }
 
 LogicalResult Differentiator::visitMatmul(linalg::MatmulOp op) {
-  if (getMatmulForm(op.getIndexingMapsArray()) != MatmulForm::ab)
-    return op.emitError() << "summa-differentiate: only linalg.matmul A·B is "
-                             "differentiated (this one has transposing maps)";
+  std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
+  if (!form)
+    return op.emitError() << "summa-differentiate: a linalg.matmul is "
+                             "differentiated in the forms A·B, A·Bᵀ and Aᵀ·B "
+                             "(this one has other indexing maps)";
   Value dC = adjoints.lookup(op->getResult(0));
   if (!dC)
     return success();
@@ -299,27 +302,41 @@ LogicalResult Differentiator::visitMatmul(linalg::MatmulOp op) {
   MLIRContext *ctx = b.getContext();
   AffineExpr d0, d1, d2;
   bindDims(ctx, d0, d1, d2);
-  auto maps = [&](AffineExpr x0, AffineExpr x1, AffineExpr y0, AffineExpr y1) {
-    return NamedAttribute(
-        b.getStringAttr("indexing_maps"),
-        b.getAffineMapArrayAttr({AffineMap::get(3, 0, {x0, x1}, ctx),
-                                 AffineMap::get(3, 0, {y0, y1}, ctx),
-                                 AffineMap::get(3, 0, {d0, d1}, ctx)}));
+  // The maps of a product of `form` (result (d0, d1), contracted d2).
+  auto maps = [&](MatmulForm f) {
+    AffineMap lhs = f == MatmulForm::atb ? AffineMap::get(3, 0, {d2, d0}, ctx)
+                                         : AffineMap::get(3, 0, {d0, d2}, ctx);
+    AffineMap rhs = f == MatmulForm::abt ? AffineMap::get(3, 0, {d1, d2}, ctx)
+                                         : AffineMap::get(3, 0, {d2, d1}, ctx);
+    return NamedAttribute(b.getStringAttr("indexing_maps"),
+                          b.getAffineMapArrayAttr(
+                              {lhs, rhs, AffineMap::get(3, 0, {d0, d1}, ctx)}));
   };
-  // The adjoint of `operand`: a matmul of `lhs` and `rhs` with `maps`.
-  auto adjoint = [&](Value operand, Value lhs, Value rhs,
-                     NamedAttribute indexing) {
+  // The adjoint of `operand`: the product of `lhs` and `rhs` in `f`.
+  auto adjoint = [&](Value operand, Value lhs, Value rhs, MatmulForm f) {
     if (!isActive(operand))
       return;
     Value init = zeros(loc, operand.getType());
     Value product = linalg::MatmulOp::create(
                         b, loc, TypeRange{operand.getType()},
-                        ValueRange{lhs, rhs}, ValueRange{init}, {indexing})
+                        ValueRange{lhs, rhs}, ValueRange{init}, {maps(f)})
                         .getResult(0);
     accumulate(loc, operand, product);
   };
-  adjoint(a, dC, bm, maps(d0, d2, d1, d2)); // dA[M,K] = dC[M,N] · B[K,N]ᵀ
-  adjoint(bm, a, dC, maps(d2, d0, d2, d1)); // dB[K,N] = A[M,K]ᵀ · dC[M,N]
+  switch (*form) {
+  case MatmulForm::ab:                   // C[M,N] = A[M,K] · B[K,N]
+    adjoint(a, dC, bm, MatmulForm::abt); // dA = dC · Bᵀ
+    adjoint(bm, a, dC, MatmulForm::atb); // dB = Aᵀ · dC
+    break;
+  case MatmulForm::abt:                  // C[M,N] = A[M,K] · B[N,K]ᵀ
+    adjoint(a, dC, bm, MatmulForm::ab);  // dA = dC · B
+    adjoint(bm, dC, a, MatmulForm::atb); // dB = dCᵀ · A
+    break;
+  case MatmulForm::atb:                  // C[M,N] = A[K,M]ᵀ · B[K,N]
+    adjoint(a, bm, dC, MatmulForm::abt); // dA = B · dCᵀ
+    adjoint(bm, a, dC, MatmulForm::ab);  // dB = A · dC
+    break;
+  }
   if (isActive(c0))
     accumulate(loc, c0, dC);
   return success();
@@ -420,99 +437,15 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
   return adjoint.getResult(0);
 }
 
-/// The read of `table` that makes `op` a gather: a parallel generic of one
-/// result whose body yields `tensor.extract %table[...]` (an embedding
-/// lookup, the logit a cross-entropy picks), `table` read nowhere else in
-/// the body. Null for anything else.
-static tensor::ExtractOp gatherRead(Operation *op, Value table) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic->getNumResults() != 1 ||
-      generic.getNumReductionLoops() != 0)
-    return nullptr;
-  auto yield = cast<linalg::YieldOp>(generic.getBlock()->getTerminator());
-  auto read = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!read || read.getTensor() != table)
-    return nullptr;
-  bool elsewhere = false;
-  generic.getBlock()->walk([&](Operation *inner) {
-    if (inner != read && llvm::is_contained(inner->getOperands(), table))
-      elsewhere = true;
-  });
-  return elsewhere ? nullptr : read;
-}
-
-/// The adjoint of a gather's table (gatherRead): a scatter-add written as a
-/// generic over the gather's loops and one more loop per table dimension
-/// that the read indexes with a computed value (a token id): the output
-/// adjoint goes to the table element whose computed index equals that
-/// loop's, summed over the gather's other loops (a one-hot product, the
-/// way JAX's one-hot models write it).
+/// The adjoint of a gather's table (summa/Transforms/Gather.h): a
+/// scatter-add of the output adjoint into the rows the indices name.
 LogicalResult Differentiator::visitGather(linalg::GenericOp op) {
-  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  auto read = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  Value table = read.getTensor();
-  Value dOut = adjoints.lookup(op->getResult(0));
-  auto tableType = cast<RankedTensorType>(table.getType());
+  std::optional<Gather> gather = matchGather(op);
+  Value table = gather->getTable();
   Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  unsigned n = op.getNumLoops();
-  // Per table dimension: the gather loop that indexes it, or a new loop.
-  SmallVector<AffineExpr> tableExprs;
-  SmallVector<std::pair<unsigned, Value>> computed;
-  SmallVector<bool> reduced(n, true);
-  for (Value index : read.getIndices()) {
-    if (auto loop = index.getDefiningOp<linalg::IndexOp>()) {
-      tableExprs.push_back(getAffineDimExpr(loop.getDim(), ctx));
-      reduced[loop.getDim()] = false;
-    } else {
-      unsigned dim = n + computed.size();
-      computed.push_back({dim, index});
-      tableExprs.push_back(getAffineDimExpr(dim, ctx));
-    }
-  }
-  unsigned total = n + computed.size();
-  auto widen = [&](AffineMap map) {
-    return AffineMap::get(total, 0, map.getResults(), ctx);
-  };
-  SmallVector<Value> inputs(op.getDpsInputs());
-  inputs.push_back(dOut);
-  SmallVector<AffineMap> maps;
-  for (OpOperand *input : op.getDpsInputOperands())
-    maps.push_back(widen(op.getMatchingIndexingMap(input)));
-  maps.push_back(widen(op.getIndexingMapMatchingResult(op->getResult(0))));
-  maps.push_back(AffineMap::get(total, 0, tableExprs, ctx));
-  SmallVector<utils::IteratorType> iterators;
-  for (unsigned d = 0; d < total; ++d)
-    iterators.push_back(d < n && reduced[d] ? utils::IteratorType::reduction
-                                            : utils::IteratorType::parallel);
-  Block *body = op.getBlock();
-  auto build = [&](OpBuilder &nb, Location nl, ValueRange args) {
-    IRMapping map;
-    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
-      map.map(body->getArgument(i), args[i]);
-    // The index computations (not the read, the asserts or the yield).
-    for (Operation &inner : body->without_terminator())
-      if (&inner != read.getOperation() && inner.getNumResults() > 0)
-        nb.clone(inner, map);
-    Value take;
-    for (auto [dim, index] : computed) {
-      Value loop = linalg::IndexOp::create(nb, nl, dim);
-      Value same = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
-                                         map.lookup(index), loop);
-      take =
-          take ? arith::AndIOp::create(nb, nl, take, same).getResult() : same;
-    }
-    Value grad = args[op.getNumDpsInputs()], acc = args.back();
-    Value sum = arith::AddFOp::create(nb, nl, acc, grad);
-    linalg::YieldOp::create(
-        nb, nl,
-        take ? arith::SelectOp::create(nb, nl, take, sum, acc).getResult()
-             : sum);
-  };
-  Value dTable = linalg::GenericOp::create(b, loc, TypeRange{tableType}, inputs,
-                                           ValueRange{zeros(loc, tableType)},
-                                           maps, iterators, build)
-                     .getResult(0);
+  Value dTable =
+      buildGatherAdjoint(b, *gather, adjoints.lookup(op->getResult(0)),
+                         zeros(loc, table.getType()));
   accumulate(loc, table, dTable);
   return success();
 }
@@ -553,6 +486,27 @@ LogicalResult Differentiator::visit(Operation *op) {
     return visitMatmul(mm);
   if (gathers.contains(op))
     return visitGather(cast<linalg::GenericOp>(op));
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
+    // The adjoint's transpose (summa-normalize folds it into the product
+    // that computes it, as it folds the forward one into its use).
+    Value input = transpose.getInput();
+    if (!isActive(input))
+      return success();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      inverse[p] = i;
+    auto type = cast<RankedTensorType>(input.getType());
+    Location loc = op->getLoc();
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    Value d =
+        linalg::TransposeOp::create(
+            b, loc, adjoints.lookup(transpose->getResult(0)), empty, inverse)
+            ->getResult(0);
+    accumulate(loc, input, d);
+    return success();
+  }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
@@ -656,7 +610,7 @@ Differentiator::findParameters(SmallVectorImpl<BlockArgument> &params) {
             !op.isAncestor(v.getParentRegion()->getParentOp()))
           captured = v;
     });
-    if (captured && gatherRead(&op, captured)) {
+    if (captured && matchGather(&op, captured)) {
       active.insert(op.getResults().begin(), op.getResults().end());
       gathers.insert(&op);
       continue;

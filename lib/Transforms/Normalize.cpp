@@ -225,6 +225,43 @@ static LogicalResult foldTransposeIntoProduct(RewriterBase &rewriter,
   return success();
 }
 
+/// A product of a transposed operand (PyTorch's nn.Linear transposes its
+/// [out, in] weight; the LM head its tied embedding) as the product of the
+/// operand itself in the SUMMA form with the transposing map: A·(Bᵀ) is
+/// A·Bᵀ, (Aᵀ)·B is Aᵀ·B. The GEMM reads the operand where it is, instead of
+/// a copy of the whole matrix per call; the transpose goes if nothing else
+/// reads it.
+static LogicalResult foldTransposedOperands(RewriterBase &rewriter,
+                                            linalg::MatmulOp mm) {
+  if (!mm.hasPureTensorSemantics())
+    return failure();
+  SmallVector<AffineMap> maps = mm.getIndexingMapsArray();
+  SmallVector<Value> inputs(mm.getDpsInputs());
+  bool changed = false;
+  for (int i = 0; i < 2; ++i) {
+    Operation *def = inputs[i].getDefiningOp();
+    Value source = def ? transposedInput(def) : Value();
+    if (!source)
+      continue;
+    SmallVector<AffineMap> candidate(maps);
+    AffineMap m = maps[i];
+    candidate[i] = AffineMap::get(
+        m.getNumDims(), 0, {m.getResult(1), m.getResult(0)}, m.getContext());
+    if (!getMatmulForm(candidate))
+      continue;
+    maps = candidate;
+    inputs[i] = source;
+    changed = true;
+  }
+  if (!changed)
+    return failure();
+  rewriter.setInsertionPoint(mm);
+  Value product = createMatmul(rewriter, mm.getLoc(), inputs[0], inputs[1],
+                               mm.getDpsInits()[0], maps);
+  rewriter.replaceOp(mm, product);
+  return success();
+}
+
 /// `value` converted elementwise to the element type `to` (wider: extf
 /// for floats; extsi, or extui for an unsigned cast, for integers:
 /// linalg.matmul's own casts).
@@ -281,6 +318,15 @@ struct SummaNormalizePass
     : summa::impl::SummaNormalizeBase<SummaNormalizePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // Inputs a body never reads (a derived step's adjoint generics carry
+    // the operands of the op they differentiate) go first: they would keep
+    // buffers alive and hide contractions from raiseContraction.
+    {
+      RewritePatternSet unused(ctx);
+      linalg::populateEraseUnusedOperandsAndResultsPatterns(unused);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(unused))))
+        return signalPassFailure();
+    }
     IRRewriter rewriter(ctx);
     SmallVector<linalg::BatchMatmulOp> batched;
     getOperation().walk([&](linalg::BatchMatmulOp op) {
@@ -307,6 +353,11 @@ struct SummaNormalizePass
       rewriter.setInsertionPoint(op);
       (void)raiseContraction(rewriter, op);
     }
+    // Products of transposed operands read the operands themselves.
+    matmuls.clear();
+    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    for (linalg::MatmulOp op : matmuls)
+      (void)foldTransposedOperands(rewriter, op);
     // Transposes of backward products become the swapped products.
     SmallVector<Operation *> transposes;
     getOperation().walk([&](Operation *op) {

@@ -7,6 +7,8 @@
 #include "summa/Transforms/Reductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -34,4 +36,27 @@ std::optional<ReductionKind> mlir::summa::getCombinerKind(BlockArgument acc,
       .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
           [](auto) { return ReductionKind::min; })
       .Default([](Operation *) { return std::nullopt; });
+}
+
+/// True if `value` is `linalg.fill` of the identity of `kind`.
+bool mlir::summa::isIdentityFill(Value value, ReductionKind kind) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  FloatAttr cst;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&cst)))
+    return false;
+  APFloat v = cst.getValue();
+  switch (kind) {
+  case ReductionKind::sum:
+    return v.isZero();
+  case ReductionKind::prod:
+    return v.isExactlyValue(1.0);
+  case ReductionKind::max:
+    return v.isInfinity() ? v.isNegative() : (v.isLargest() && v.isNegative());
+  case ReductionKind::min:
+    return v.isInfinity() ? !v.isNegative()
+                          : (v.isLargest() && !v.isNegative());
+  }
+  return false;
 }

@@ -475,14 +475,18 @@ Tensor summa::rt::driver::analyseTensor(const SummaTensorDesc &desc,
             "needs a split and a local size (%lld) they divide",
             caller, role, name, dim, (long long)groups, (long long)local);
     tensor.groups[dim] = groups;
-    int64_t global = 0;
-    if (local < 0 ||
-        __builtin_mul_overflow(local, tensor.blocks[dim], &global) ||
-        desc.globalShape[dim] != global)
-      fatal("%s: %s '%s' dimension %d: global size %lld is not the local "
-            "size %lld times the %lld blocks of its split axes",
-            caller, role, name, dim, (long long)desc.globalShape[dim],
-            (long long)local, (long long)tensor.blocks[dim]);
+    // Blocks of ceil(global / blocks) elements, the last ones padded where
+    // the blocks do not divide the dimension (not when factored).
+    int64_t global = desc.globalShape[dim], padded = 0;
+    if (local < 0 || global < 0 ||
+        __builtin_mul_overflow(local, tensor.blocks[dim], &padded) ||
+        (groups > 1
+             ? padded != global
+             : local != (global + tensor.blocks[dim] - 1) / tensor.blocks[dim]))
+      fatal("%s: %s '%s' dimension %d: local size %lld is not the global "
+            "size %lld over the %lld blocks of its split axes",
+            caller, role, name, dim, (long long)local, (long long)global,
+            (long long)tensor.blocks[dim]);
     // A tensor whose element or byte count does not fit in 64 bits would
     // wrap around (to a small, wrong count) instead of failing to allocate.
     if (__builtin_mul_overflow(tensor.localCount, local, &tensor.localCount) ||

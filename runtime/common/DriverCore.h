@@ -55,7 +55,9 @@ struct Tensor {
   int64_t blockKey(const int64_t coords[3]) const;
 
   /// Calls fn(localLinearIndex, globalLinearIndex) for every element of the
-  /// tile held at `coords` (or, with coords == nullptr, of the whole tensor).
+  /// tile held at `coords` (or, with coords == nullptr, of the whole tensor)
+  /// that is not padding (a dimension split unevenly: the last blocks run
+  /// past the tensor's end).
   template <typename Fn>
   void forEachElement(const int64_t *coords, Fn fn) const {
     const int64_t *shape = coords ? desc->localShape : desc->globalShape;
@@ -73,11 +75,16 @@ struct Tensor {
     int64_t index[SUMMA_MAX_RANK] = {0, 0, 0, 0};
     for (int64_t linear = 0; linear < count; ++linear) {
       int64_t global = 0;
-      for (int dim = 0; dim < rank; ++dim)
-        global += (index[dim] / chunk[dim] * span[dim] + origin[dim] +
-                   index[dim] % chunk[dim]) *
-                  globalStrides[dim];
-      fn(linear, global);
+      bool padding = false;
+      for (int dim = 0; dim < rank; ++dim) {
+        int64_t at = index[dim] / chunk[dim] * span[dim] + origin[dim] +
+                     index[dim] % chunk[dim];
+        // Uneven blocks: the last ones end in padding past the tensor.
+        padding |= at >= desc->globalShape[dim];
+        global += at * globalStrides[dim];
+      }
+      if (!padding)
+        fn(linear, global);
       for (int dim = rank - 1; dim >= 0; --dim) {
         if (++index[dim] < shape[dim])
           break;

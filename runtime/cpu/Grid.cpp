@@ -36,16 +36,19 @@ GridState &gridState = grid();
 /// call. glibc serves blocks above its mmap threshold (128 KiB at first)
 /// with mmap and unmaps them at free, and trims the heap's top above 128
 /// KiB, so each call faulted every page of its large buffers in again (a
-/// tenth of a GPT-2-small layer's time). Up to the largest threshold glibc
-/// allows (32 MiB), they stay in the heap and are reused; and the heap is
-/// never trimmed: a call frees its buffers at its end and the next one
-/// takes the same memory again, so giving it back only to fault it in
-/// again cost a GPT-2-small layer's training step on [1,1,2] 16,000 page
+/// tenth of a GPT-2-small layer's time). No buffer is mmapped: all stay in
+/// the heap and are reused (a threshold would not do: glibc caps it at 32
+/// MiB, and a whole GPT-2's logits and embedding gradient are 51 and 154
+/// MB: a tenth of its training step went to faulting them in again); and
+/// the heap is never trimmed: a call frees its buffers at its end and the
+/// next one takes the same memory again, so giving it back only to fault it
+/// in again cost a GPT-2-small layer's training step on [1,1,2] 16,000 page
 /// faults per step (64 MiB: its free heap top exceeded any fixed trim
-/// threshold of 64 MiB).
+/// threshold of 64 MiB). A user's MALLOC_MMAP_MAX_ wins.
 void keepBuffersInHeap() {
 #if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  if (!std::getenv("MALLOC_MMAP_MAX_"))
+    mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, -1);
 #endif
 }

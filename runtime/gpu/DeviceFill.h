@@ -38,8 +38,10 @@ inline void fillInputOnHost(void *data, int32_t dtype, const TileMap &map,
                             uint64_t seed, int32_t tensor, double scale,
                             bool nonnegative) {
   for (int64_t i = 0; i < map.count; ++i) {
-    double value = scaledInputValue(seed, tensor, globalIndexOf(map, i), scale,
-                                    nonnegative);
+    int64_t global = globalIndexOf(map, i);
+    double value =
+        global < 0 ? 0.0
+                   : scaledInputValue(seed, tensor, global, scale, nonnegative);
     switch (dtype) {
     case SUMMA_DT_F64:
       static_cast<double *>(data)[i] = value;

@@ -83,6 +83,7 @@ TileMap tileMap(const Tensor &tensor, const int64_t *coords) {
       map.origin[dim] = 0;
     }
     map.globalStrides[dim] = tensor.globalStrides[dim];
+    map.globalShape[dim] = tensor.desc->globalShape[dim];
   }
   return map;
 }

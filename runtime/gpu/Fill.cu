@@ -51,9 +51,12 @@ __global__ void fillKernel(T *data, TileMap map, uint64_t seed, int32_t tensor,
                            double scale, bool nonnegative) {
   int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < map.count; i += stride)
-    data[i] = convert<T>(scaledInputValue(seed, tensor, globalIndexOf(map, i),
-                                          scale, nonnegative));
+       i < map.count; i += stride) {
+    int64_t global = globalIndexOf(map, i);
+    data[i] = global < 0 ? T(0)
+                         : convert<T>(scaledInputValue(seed, tensor, global,
+                                                       scale, nonnegative));
+  }
 }
 
 template <typename T>

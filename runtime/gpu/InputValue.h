@@ -53,17 +53,25 @@ struct TileMap {
   /// defaults hold one group.
   int64_t chunk[kTileMaxRank] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
   int64_t span[kTileMaxRank] = {0, 0, 0, 0};
+  /// The tensor's global shape: a dimension split unevenly ends its last
+  /// blocks in padding past it.
+  int64_t globalShape[kTileMaxRank] = {INT64_MAX, INT64_MAX, INT64_MAX,
+                                       INT64_MAX};
 };
 
+/// The global linear index of local element `linear`, or -1 where it is
+/// padding.
 SUMMA_HOST_DEVICE inline int64_t globalIndexOf(const TileMap &map,
                                                int64_t linear) {
   int64_t global = 0;
   for (int dim = map.rank - 1; dim >= 0; --dim) {
     int64_t index = linear % map.shape[dim];
     linear /= map.shape[dim];
-    global += (index / map.chunk[dim] * map.span[dim] + map.origin[dim] +
-               index % map.chunk[dim]) *
-              map.globalStrides[dim];
+    int64_t at = index / map.chunk[dim] * map.span[dim] + map.origin[dim] +
+                 index % map.chunk[dim];
+    if (at >= map.globalShape[dim])
+      return -1;
+    global += at * map.globalStrides[dim];
   }
   return global;
 }

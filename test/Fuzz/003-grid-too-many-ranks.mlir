@@ -9,12 +9,16 @@
 // RUN: not summa-opt %s --summa-assign-layouts="grid=3037000500,3037000500,2" 2>&1 | FileCheck %s --check-prefix=SQUARE
 // RUN: not summa-opt %s --summa-assign-layouts="grid=2,2,9223372036854775807" 2>&1 | FileCheck %s --check-prefix=DEPTH
 // RUN: not summa-opt %s --summa-assign-layouts="grid=46341,46341,1" 2>&1 | FileCheck %s --check-prefix=JUST-OVER
-// RUN: not summa-opt %s --summa-assign-layouts="grid=46340,46340,1" 2>&1 | FileCheck %s --check-prefix=JUST-UNDER
+// RUN: summa-opt %s --summa-assign-layouts="grid=46340,46340,1" 2>&1 | FileCheck %s --check-prefix=JUST-UNDER
 
 // SQUARE: error: invalid grid [3037000500, 3037000500, 2]: more than 2147483647 ranks (the most MPI can address)
 // DEPTH: error: invalid grid [2, 2, 9223372036854775807]: more than 2147483647 ranks (the most MPI can address)
 // JUST-OVER: error: invalid grid [46341, 46341, 1]: more than 2147483647 ranks (the most MPI can address)
-// JUST-UNDER: error: argument 0: dimension 0 of size 8 ('tensor<8x8xf32>') is split over [depth, row] into 46340 blocks on grid [46340, 46340, 1] and is not divisible by 46340
+// The largest grid MPI can address lays out an 8 x 8 product in uneven
+// blocks (one element on the first eight ranks of a row or column, padding
+// on the others), without overflowing.
+// JUST-UNDER: summa.grid @grid shape = [46340, 46340, 1]
+// JUST-UNDER: func.func @f(%arg0: tensor<8x8xf32> {summa.layout = #summa.layout<@grid, {{\[\[}}depth, row], [col]]>}
 
 func.func @f(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %e = tensor.empty() : tensor<8x8xf32>

@@ -86,11 +86,13 @@
 // What moves for the nanoGPT block on [2,2,1] (summa-compile runs
 // summa-normalize first), besides its SUMMA products and LayerNorm
 // all-reduces: nothing. The fused c_attn product, its [out, in] weight and
-// its bias are factored into 3 groups (Q, K, V), each group split over col,
-// so the three slices stay inside every tile; the [out, in] weights need
-// nothing either.
+// its bias are factored into 3 groups (Q, K, V), the product's and the
+// bias's split over col, the weight's [out] dimension over row, so the
+// three slices stay inside every tile; the [out, in] weights are the rhs
+// of A·Bᵀ products (summa-normalize folds nn.Linear's transpose into the
+// product) and need nothing either.
 // RUN: summa-opt %summa_src/examples/fixtures/nanogpt_block.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" | FileCheck %s --check-prefix=NBLAYOUT
-// NBLAYOUT: %arg4: tensor<96x32xf32> {summa.layout = #summa.layout<@grid, [3x[col], [row]]>
+// NBLAYOUT: %arg4: tensor<96x32xf32> {summa.layout = #summa.layout<@grid, [3x[row], [col]]>
 // NBLAYOUT-SAME: %arg5: tensor<96xf32> {summa.layout = #summa.layout<@grid, [3x[col]]>
 // NBLAYOUT-NOT: summa.relayout
 // RUN: summa-opt %summa_src/examples/fixtures/nanogpt_block.mlir --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NB221

@@ -10,5 +10,5 @@
 // NB: [2,2,1]    counted
 // LL: @llama_layer (read from the IR): 32 tokens (batch 4), hidden 32, f32; 7 weight matrices
 // LL: [2,2,2]    counted
-// NONE: [3,3,1]    no: {{.*}}not divisible by 3
+// NONE: [3,3,1]    no: {{.*}}uneven blocks on grid [3, 3, 1]
 // NONE: no grid: no grid of 9 ranks can partition the model

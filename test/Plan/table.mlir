@@ -29,10 +29,10 @@
 
 // P64: summa-plan: @gpt (read from the IR): 256 tokens (batch 32), hidden 32, f32; 12 weight matrices (2 GPT layers), 25472 parameter elements
 // P64: strategy   status        payload        wire   GEMMs      memory        comm        GEMM       total
-// P64-NEXT: [1,1,64]   no: result 0: dimension 0 of size 32 ('tensor<32x8x4x8xf32>') is split over [depth, row] into 64 blocks on grid [1, 1, 64] and is not divisible by 64; grids of 64 ranks that divide every tensor: [2, 2, 16], [4, 4, 4]
+// P64-NEXT: [1,1,64]   no: 'tensor.expand_shape' merges dimensions [32, 8] of tensor<32x8x4x8xf32>, and dimension 0 of tensor<32x8x4x8xf32> (size 32) is split over [depth, row] into 64 uneven blocks on grid [1, 1, 64]; summa pads the last blocks only of a dimension that is not merged with others; grids of 64 ranks that divide every tensor: [2, 2, 16], [4, 4, 4]
 // P64-NEXT: * [2,2,16]   counted     62.31 KiB  124.62 KiB      24   35.75 KiB
 // P64-NEXT: [4,4,4]    counted     52.62 KiB  105.88 KiB      48   13.88 KiB
-// P64-NEXT: [8,8,1]    no: result 0: dimension 2 of size 4 ('tensor<32x8x4x8xf32>') is split over [col] into 8 blocks on grid [8, 8, 1] and is not divisible by 8
+// P64-NEXT: [8,8,1]    no: 'tensor.expand_shape' merges dimensions [4, 8] of tensor<32x8x4x8xf32>, and dimension 2 of tensor<32x8x4x8xf32> (size 4) is split over [col] into 8 uneven blocks on grid [8, 8, 1]
 // P64-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 1 of size 32
 // P64-NEXT: DP         no: data parallel over 64 ranks splits dimension 0 of size 32
 // P64: [2,2,16]: memory per rank: parameters 25.75 KiB, activations 512 B, results 512 B, peak intermediates 9.00 KiB (SUMMA panels 6.00 KiB); 24 GEMMs, 196.61 KFLOP
@@ -47,10 +47,10 @@
 
 // J64: "best": "[2,2,16]"
 
-// NONE: [1,1,128]  no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 128 blocks on grid [1, 1, 128] and is not divisible by 128
-// NONE-NEXT: [2,2,32]   no: argument 0: dimension 0 of size 32 ('tensor<32x32xf32>') is split over [depth, row] into 64 blocks
-// NONE-NEXT: [4,4,8]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 32 blocks
-// NONE-NEXT: [8,8,2]    no: result 0: dimension 0 of size 4 ('tensor<4x8x4x8xf32>') is split over [depth, row] into 16 blocks
+// NONE: [1,1,128]  no: 'tensor.expand_shape' merges dimensions [4, 8] of tensor<4x8x4x8xf32>, and dimension 0 of tensor<32x32xf32> (size 32) is split over [depth, row] into 128 uneven blocks on grid [1, 1, 128]
+// NONE-NEXT: [2,2,32]   no: 'tensor.expand_shape' merges dimensions [4, 8] of tensor<4x8x4x8xf32>, and dimension 0 of tensor<32x32xf32> (size 32) is split over [depth, row] into 64 uneven blocks
+// NONE-NEXT: [4,4,8]    no: 'tensor.expand_shape' merges dimensions [4, 8] of tensor<4x8x4x8xf32>, and dimension 0 of tensor<4x8x4x8xf32> (size 4) is split over [depth, row] into 32 uneven blocks
+// NONE-NEXT: [8,8,2]    no: 'tensor.expand_shape' merges dimensions [4, 8] of tensor<4x8x4x8xf32>, and dimension 0 of tensor<4x8x4x8xf32> (size 4) is split over [depth, row] into 16 uneven blocks
 // NONE-NEXT: 1D         no: 1D Megatron over 128 ranks splits dimension 1 of size 32
 // NONE-NEXT: DP         no: data parallel over 128 ranks splits dimension 0 of size 32
 // NONE: no grid: no grid of 128 ranks can partition the model

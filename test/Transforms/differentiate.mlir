@@ -48,21 +48,19 @@ func.func @linear_loss(%x: tensor<2x2xf32> {summa.role = "activation"},
 // -----
 
 // An embedding: the table read inside the body at a token id and yielded
-// is a gather; its adjoint is a scatter-add written as a generic over the
-// gather's loops and one more loop over the table's rows, summing the
-// output adjoint where the id equals the row (a one-hot product).
-// CHECK-DAG: #[[IDS:.*]] = affine_map<(d0, d1, d2) -> (d0)>
-// CHECK-DAG: #[[DOUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[TABLE:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// is a gather; its adjoint is a scatter-add of the output adjoint's rows
+// into the table's rows the ids name (summa.scatter: O(tokens x hidden),
+// not a one-hot product over the vocabulary). The ids become the scatter's
+// [tokens, 1] index column, computed by a generic over the free loop.
 // CHECK-LABEL: func.func @embedding_grad
 // CHECK-SAME: (%[[ID:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<16x8xf32> {summa.role = "weight"})
-// CHECK: %[[DT:.*]] = linalg.generic {indexing_maps = [#[[IDS]], #[[DOUT]], #[[TABLE]]], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[ID]], %{{.*}} : tensor<4xi64>, tensor<4x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
-// CHECK: ^bb0(%[[IN:.*]]: i64, %[[G:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK: %[[ROW:.*]] = arith.index_cast %[[IN]] : i64 to index
-// CHECK: %[[V:.*]] = linalg.index 2 : index
-// CHECK: %[[HIT:.*]] = arith.cmpi eq, %[[ROW]], %[[V]] : index
-// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[G]] : f32
-// CHECK: arith.select %[[HIT]], %[[SUM]], %[[ACC]] : f32
+// CHECK: %[[COL:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%[[ID]] : tensor<4xi64>) outs(%{{.*}} : tensor<4xi64>)
+// CHECK: arith.index_cast
+// CHECK: %[[IDX:.*]] = tensor.expand_shape %[[COL]] {{\[}}[0, 1]] output_shape [4, 1] : tensor<4xi64> into tensor<4x1xi64>
+// CHECK: %[[DT:.*]] = summa.scatter dimension_map = [0] ins(%{{.*}}, %[[IDX]] : tensor<4x8xf32>, tensor<4x1xi64>) outs(%{{.*}} : tensor<16x8xf32>) {
+// CHECK: ^bb0(%[[U:.*]]: f32, %[[C:.*]]: f32):
+// CHECK: %[[SUM:.*]] = arith.addf %[[C]], %[[U]] : f32
+// CHECK: summa.yield %[[SUM]] : f32
 // CHECK: return %{{.*}}, %[[DT]]
 func.func @embedding(%ids: tensor<4xi64>, %table: tensor<16x8xf32> {summa.role = "weight"}) -> tensor<f32> {
   %e = tensor.empty() : tensor<4x8xf32>
@@ -79,6 +77,42 @@ func.func @embedding(%ids: tensor<4xi64>, %table: tensor<16x8xf32> {summa.role =
   %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<f32>) -> tensor<f32>
   %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
       ins(%y : tensor<4x8xf32>) outs(%s1 : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The logit a cross-entropy picks: the computed index (the target) depends
+// on the loop that also indexes the table's rows, so no scatter of whole
+// rows expresses the adjoint; it is the one-hot generic over the gather's
+// loops and the vocabulary, O(tokens x vocabulary) like the logits.
+// CHECK-DAG: #[[T2:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[LOGITS:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @pick_grad
+// CHECK: %[[DL:.*]] = linalg.generic {indexing_maps = [#[[T2]], #[[T2]], #[[LOGITS]]], iterator_types = ["parallel", "parallel"]}
+// CHECK: %[[V:.*]] = linalg.index 1 : index
+// CHECK: %[[HIT:.*]] = arith.cmpi eq, %{{.*}}, %[[V]] : index
+// CHECK: arith.select %[[HIT]]
+// CHECK: return %{{.*}}, %[[DL]]
+func.func @pick(%targets: tensor<4xi64>, %logits: tensor<4x16xf32> {summa.role = "weight"}) -> tensor<f32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%targets : tensor<4xi64>) outs(%e : tensor<4xf32>) {
+  ^bb0(%t: i64, %o: f32):
+    %row = linalg.index 0 : index
+    %col = arith.index_cast %t : i64 to index
+    %v = tensor.extract %logits[%row, %col] : tensor<4x16xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<f32>
+  %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%y : tensor<4xf32>) outs(%s1 : tensor<f32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32

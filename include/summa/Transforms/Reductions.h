@@ -17,6 +17,10 @@ namespace mlir::summa {
 std::optional<ReductionKind> getCombinerKind(BlockArgument acc,
                                              unsigned position);
 
+/// True if `value` is `linalg.fill` of the identity of `kind` (every rank
+/// may start a partial result from it).
+bool isIdentityFill(Value value, ReductionKind kind);
+
 } // namespace mlir::summa
 
 #endif // SUMMA_TRANSFORMS_REDUCTIONS_H

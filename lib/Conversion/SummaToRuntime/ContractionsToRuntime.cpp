@@ -24,6 +24,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <array>
+
 namespace mlir::summa {
 #define GEN_PASS_DEF_CONVERTCONTRACTIONSTORUNTIME
 #include "summa/Conversion/Passes.h.inc"
@@ -132,6 +134,10 @@ loopStrides(linalg::GenericOp op) {
 /// A contraction as the runtime's batched GEMM takes it.
 struct Gemm {
   Contraction c;
+  /// The generic's inputs in the GEMM's order: {0, 1}, or {1, 0} where the
+  /// output is contiguous along the first input's own dimension (it is
+  /// then computed as Cᵀ = Bᵀ·Aᵀ read row by row, the same buffer).
+  std::array<unsigned, 2> inputs = {0, 1};
   int32_t dtype = -1;
   SmallVector<int64_t> ranges;
   bool transA = false, transB = false;
@@ -167,12 +173,19 @@ FailureOr<Gemm> matchGemm(linalg::GenericOp op, std::string &why) {
     return failure();
   }
   SmallVector<SmallVector<std::optional<int64_t>>> strides = loopStrides(op);
+  if (strides[2][c->n] != 1 && strides[2][c->m] == 1) {
+    // The output is contiguous along the first input's dimension: the
+    // inputs swap roles (an attention backward's dK = dSᵀ·Q as torch
+    // writes it).
+    std::swap(g.c.m, g.c.n);
+    g.inputs = {1, 0};
+  }
   auto stride = [&](unsigned operand, unsigned d) {
-    return strides[operand][d];
+    return strides[operand < 2 ? g.inputs[operand] : operand][d];
   };
-  std::optional<int64_t> aM = stride(0, c->m), aK = stride(0, c->k),
-                         bK = stride(1, c->k), bN = stride(1, c->n),
-                         cM = stride(2, c->m), cN = stride(2, c->n);
+  std::optional<int64_t> aM = stride(0, g.c.m), aK = stride(0, g.c.k),
+                         bK = stride(1, g.c.k), bN = stride(1, g.c.n),
+                         cM = stride(2, g.c.m), cN = stride(2, g.c.n);
   why = "operand strides that are not a (transposed) row-major matrix";
   if (!aM || !aK || !bK || !bN || !cM || !cN || *cN != 1)
     return failure();
@@ -186,7 +199,7 @@ FailureOr<Gemm> matchGemm(linalg::GenericOp op, std::string &why) {
   g.ldb = g.transB ? *bN : *bK;
   g.ldc = *cM;
   g.batchStrides.resize(3);
-  for (unsigned d : c->batch)
+  for (unsigned d : g.c.batch)
     for (unsigned operand = 0; operand < 3; ++operand) {
       std::optional<int64_t> s = stride(operand, d);
       if (!s)
@@ -205,7 +218,8 @@ void emitGemm(linalg::GenericOp op, ModuleOp module, const Gemm &g) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> bases, offsets;
-  for (Value v : op->getOperands()) {
+  Value a = op.getDpsInputs()[g.inputs[0]], b0 = op.getDpsInputs()[g.inputs[1]];
+  for (Value v : {a, b0, op.getDpsInits()[0]}) {
     bases.push_back(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, v));
     offsets.push_back(
         memref::ExtractStridedMetadataOp::create(b, loc, v).getOffset());

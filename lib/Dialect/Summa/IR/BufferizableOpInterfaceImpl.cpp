@@ -8,12 +8,13 @@
 // all_reduce become in-place memref ops (the result is equivalent to the
 // input buffer; the analysis inserts a copy where the input is still read
 // later). all_gather and reduce_scatter read their input and write a freshly
-// allocated buffer.
+// allocated buffer. summa.scatter updates its original in place.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
@@ -154,6 +155,32 @@ struct ReshapingCollectiveInterface
   }
 };
 
+/// summa.scatter: reads its updates and indices, updates its original in
+/// place (destination style).
+struct ScatterInterface
+    : DstBufferizableOpInterfaceExternalModel<ScatterInterface, ScatterOp> {
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto scatter = cast<ScatterOp>(op);
+    SmallVector<Value> buffers;
+    for (Value operand : scatter->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    rewriter.setInsertionPoint(op);
+    auto onBuffers = ScatterOp::create(rewriter, op->getLoc(), Type(),
+                                       buffers[0], buffers[1], buffers[2],
+                                       scatter.getDimensionMapAttr());
+    rewriter.inlineRegionBefore(scatter.getCombiner(), onBuffers.getCombiner(),
+                                onBuffers.getCombiner().end());
+    replaceOpWithBufferizedValues(rewriter, op, buffers[2]);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::summa::registerBufferizableOpInterfaceExternalModels(
@@ -166,5 +193,6 @@ void mlir::summa::registerBufferizableOpInterfaceExternalModels(
         *ctx);
     ReduceScatterOp::attachInterface<
         ReshapingCollectiveInterface<ReduceScatterOp>>(*ctx);
+    ScatterOp::attachInterface<ScatterInterface>(*ctx);
   });
 }

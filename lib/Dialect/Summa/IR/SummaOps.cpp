@@ -130,13 +130,21 @@ mlir::summa::getLocalShape(ArrayRef<int64_t> globalShape, LayoutAttr layout,
   SmallVector<int64_t> local;
   for (auto [dim, size] : llvm::enumerate(globalShape)) {
     int64_t factor = getSplitFactor(grid, layout.getDimSplit(dim));
-    // A factored dimension splits each of its groups.
+    // A factored dimension splits each of its groups, evenly.
     int64_t groups = layout.getDimGroups(dim);
-    if (ShapedType::isDynamic(size) || size % (factor * groups) != 0)
+    if (ShapedType::isDynamic(size) ||
+        (groups != 1 && size % (factor * groups) != 0))
       return failure();
-    local.push_back(size / factor);
+    local.push_back(llvm::divideCeil(size, factor));
   }
   return local;
+}
+
+bool mlir::summa::isUnevenSplit(ArrayRef<int64_t> globalShape,
+                                LayoutAttr layout, GridOp grid, unsigned dim) {
+  int64_t size = globalShape[dim];
+  return !ShapedType::isDynamic(size) &&
+         size % getSplitFactor(grid, layout.getDimSplit(dim)) != 0;
 }
 
 static GridOp verifyGridSymbol(Operation *op, FlatSymbolRefAttr symbol,

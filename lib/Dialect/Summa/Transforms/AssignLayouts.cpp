@@ -31,6 +31,7 @@
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Functions.h"
 
+#include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Reductions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -131,6 +132,7 @@ public:
   LayoutAttr conflict(Value v, LayoutAttr &layout);
   int64_t hintedGroups(Value v, unsigned dim, ArrayRef<GridAxis> axes) override;
   bool recordPartialReduction(Operation *op, ArrayRef<GridAxis> axes) override;
+  void recordPartialSum(Operation *op, ArrayRef<GridAxis> axes) override;
   void forgetPartialReduction(Operation *op) override { partials.erase(op); }
 
 private:
@@ -445,6 +447,16 @@ static bool isReadInsideBody(Value value) {
   });
 }
 
+/// True if `value` is the table of a gather (an embedding: a linalg body
+/// reads it at a computed row).
+static bool isGatherTable(Value value) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    Operation *owner = user->getParentOp();
+    return owner && owner != value.getParentRegion()->getParentOp() &&
+           matchGather(owner, value);
+  });
+}
+
 LogicalResult LayoutSolver::seedArguments() {
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -471,6 +483,11 @@ LogicalResult LayoutSolver::seedArguments() {
                << "argument " << arg.getArgNumber() << " has unknown "
                << kRoleAttrName << " \"" << attr.getValue()
                << "\" (expected activation, weight, bias or replicated)";
+    } else if (rank == 2 && isa<FloatType>(type.getElementType()) &&
+               !reachesWeightSlot(arg) && isGatherTable(arg)) {
+      // An embedding table that no product reads (an untied one): a weight,
+      // split like any other; its lookup picks the rows each rank owns.
+      role = Role::Weight;
     } else if (rank >= 2 && isa<FloatType>(type.getElementType()) &&
                !reachesWeightSlot(arg) && !isReadInsideBody(arg)) {
       // A float tensor of rank >= 2 that is no weight carries tokens. One
@@ -518,27 +535,22 @@ LogicalResult LayoutSolver::seedArguments() {
   return success();
 }
 
-/// True if `value` is `linalg.fill` of the identity of `kind`.
-static bool isIdentityFill(Value value, ReductionKind kind) {
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return false;
-  FloatAttr cst;
-  if (!matchPattern(fill.getInputs()[0], m_Constant(&cst)))
-    return false;
-  APFloat v = cst.getValue();
-  switch (kind) {
-  case ReductionKind::sum:
-    return v.isZero();
-  case ReductionKind::prod:
-    return v.isExactlyValue(1.0);
-  case ReductionKind::max:
-    return v.isInfinity() ? v.isNegative() : (v.isLargest() && v.isNegative());
-  case ReductionKind::min:
-    return v.isInfinity() ? !v.isNegative()
-                          : (v.isLargest() && !v.isNegative());
-  }
-  return false;
+/// `axes` without repeats, in the order of world ranks: depth, row, col.
+static SmallVector<GridAxis> worldOrder(ArrayRef<GridAxis> axesIn) {
+  SmallVector<GridAxis> axes(axesIn);
+  llvm::sort(axes, [](GridAxis a, GridAxis b) {
+    auto rank = [](GridAxis x) { return (static_cast<int>(x) + 1) % 3; };
+    return rank(a) < rank(b);
+  });
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
+}
+
+void LayoutSolver::recordPartialSum(Operation *op, ArrayRef<GridAxis> axes) {
+  PartialReduction partial;
+  partial.axes = worldOrder(axes);
+  partial.kinds.assign(op->getNumResults(), ReductionKind::sum);
+  partials[op] = partial;
 }
 
 bool LayoutSolver::recordPartialReduction(Operation *reduction,
@@ -546,13 +558,7 @@ bool LayoutSolver::recordPartialReduction(Operation *reduction,
   auto op = dyn_cast<linalg::LinalgOp>(reduction);
   if (!op)
     return false;
-  SmallVector<GridAxis> axes(axesIn);
-  llvm::sort(axes, [](GridAxis a, GridAxis b) {
-    // The order of world ranks: depth, row, col.
-    auto rank = [](GridAxis x) { return (static_cast<int>(x) + 1) % 3; };
-    return rank(a) < rank(b);
-  });
-  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  SmallVector<GridAxis> axes = worldOrder(axesIn);
   if (!isa<linalg::GenericOp, linalg::ReduceOp>(op.getOperation()))
     return false;
   PartialReduction partial;
@@ -653,8 +659,17 @@ LogicalResult LayoutSolver::run() {
   }
   return checkAndWrite();
 }
-/// Why `type` laid out by `layout` does not divide on `gridShape`, or
-/// std::nullopt if it does.
+/// The blocks `split` cuts a dimension into on `gridShape`.
+static int64_t blocksOn(ArrayRef<GridAxis> split, ArrayRef<int64_t> gridShape) {
+  int64_t factor = 1;
+  for (GridAxis a : split)
+    factor *= gridShape[static_cast<int>(a)];
+  return factor;
+}
+
+/// Why `type` laid out by `layout` cannot be partitioned on `gridShape`, or
+/// std::nullopt if it can. A dimension the blocks do not divide is split
+/// unevenly (padded blocks), except where it is factored into groups.
 static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
                                                  ArrayRef<int64_t> gridShape) {
   auto shaped = cast<RankedTensorType>(type);
@@ -663,9 +678,7 @@ static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
   for (int64_t d = 0; d < shaped.getRank(); ++d) {
     SmallVector<GridAxis> split = layout.getDimSplit(d);
     int64_t groups = layout.getDimGroups(d);
-    int64_t factor = 1;
-    for (GridAxis a : split)
-      factor *= gridShape[static_cast<int>(a)];
+    int64_t factor = blocksOn(split, gridShape);
     int64_t size = shaped.getDimSize(d);
     if (ShapedType::isDynamic(size)) {
       os << "dimension " << d << " of '" << type
@@ -677,16 +690,78 @@ static std::optional<std::string> whyIndivisible(Type type, LayoutAttr layout,
          << "' has size 0; summa needs tensors with elements";
       return msg;
     }
-    if (size % (factor * groups) != 0) {
+    if (groups != 1 && size % (factor * groups) != 0) {
       os << "dimension " << d << " of size " << size << " ('" << type
          << "') is split over " << formatAxes(split) << " into " << factor
-         << " blocks";
-      if (groups != 1)
-        os << " in each of " << groups << " groups";
-      os << " on grid [" << gridShape[0] << ", " << gridShape[1] << ", "
-         << gridShape[2] << "] and is not divisible by " << factor * groups;
+         << " blocks in each of " << groups << " groups on grid ["
+         << gridShape[0] << ", " << gridShape[1] << ", " << gridShape[2]
+         << "] and is not divisible by " << factor * groups
+         << " (a factored dimension is split evenly)";
       return msg;
     }
+  }
+  return std::nullopt;
+}
+
+/// Why reshape `op` cannot keep the layouts of its operand and result on
+/// `gridShape`: a dimension split unevenly (padded blocks) merged with
+/// other dimensions of more than one element, whose padding would land
+/// inside the merged dimension. std::nullopt if it can.
+static std::optional<std::string>
+whyReshapeUneven(Operation *op, const DenseMap<Value, LayoutAttr> &layouts,
+                 ArrayRef<int64_t> gridShape) {
+  if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+    return std::nullopt;
+  Value expanded = op->getResult(0), collapsed = op->getOperand(0);
+  SmallVector<ReassociationIndices> groups;
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    groups = expand.getReassociationIndices();
+  } else {
+    groups = cast<tensor::CollapseShapeOp>(op).getReassociationIndices();
+    std::swap(expanded, collapsed);
+  }
+  LayoutAttr big = layouts.lookup(expanded), small = layouts.lookup(collapsed);
+  if (!big || !small)
+    return std::nullopt;
+  auto bigType = cast<RankedTensorType>(expanded.getType());
+  auto smallType = cast<RankedTensorType>(collapsed.getType());
+  auto uneven = [&](RankedTensorType type, LayoutAttr layout, int64_t d) {
+    return type.getDimSize(d) % blocksOn(layout.getDimSplit(d), gridShape) != 0;
+  };
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    int64_t nonUnit = llvm::count_if(
+        group, [&](int64_t d) { return bigType.getDimSize(d) != 1; });
+    if (nonUnit <= 1)
+      continue;
+    // The dimension split unevenly: the merged one, or one of the group.
+    std::optional<std::pair<RankedTensorType, int64_t>> bad;
+    LayoutAttr badLayout;
+    if (uneven(smallType, small, g)) {
+      bad = {smallType, g};
+      badLayout = small;
+    }
+    for (int64_t d : group)
+      if (!bad && uneven(bigType, big, d)) {
+        bad = {bigType, d};
+        badLayout = big;
+      }
+    if (!bad)
+      continue;
+    auto [type, dim] = *bad;
+    SmallVector<GridAxis> axes = badLayout.getDimSplit(dim);
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "'" << op->getName() << "' merges dimensions [";
+    llvm::interleaveComma(group, os,
+                          [&](int64_t d) { os << bigType.getDimSize(d); });
+    os << "] of " << bigType << ", and dimension " << dim << " of " << type
+       << " (size " << type.getDimSize(dim) << ") is split over "
+       << formatAxes(axes) << " into " << blocksOn(axes, gridShape)
+       << " uneven blocks on grid [" << gridShape[0] << ", " << gridShape[1]
+       << ", " << gridShape[2]
+       << "]; summa pads the last blocks only of a dimension that is not "
+          "merged with others";
+    return msg;
   }
   return std::nullopt;
 }
@@ -700,6 +775,10 @@ LayoutSolver::findIndivisible(ArrayRef<int64_t> gridShape) {
                                               ": " + *why);
   std::optional<std::pair<Location, std::string>> found;
   func.walk([&](Operation *op) {
+    if (auto why = whyReshapeUneven(op, layouts, gridShape)) {
+      found = std::make_pair(op->getLoc(), *why);
+      return WalkResult::interrupt();
+    }
     for (OpResult res : op->getResults()) {
       LayoutAttr layout = lookup(res);
       if (!layout)

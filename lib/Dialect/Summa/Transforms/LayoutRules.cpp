@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Transforms/Gather.h"
+#include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -253,7 +255,63 @@ assignKnownLayouts(LayoutRuleState &s, linalg::LinalgOp op,
 /// gets a split from the results and operands that have layouts, reductions
 /// over split loops become partial results, and every operand and result
 /// whose loops are known gets its layout.
+/// A gather (summa/Transforms/Gather.h: an embedding lookup, the logit a
+/// cross-entropy picks). The table keeps its layout: a weight does not
+/// move for its lookup. Each loop that indexes a table dimension takes that
+/// dimension's split; a dimension indexed by a computed value (the
+/// vocabulary) may be split over axes no loop then uses: each rank picks
+/// the rows it owns, zero elsewhere, and the result is a partial sum over
+/// those axes (summa-partition masks the read and all-reduces). A table
+/// without a layout yet takes, in the resolution phase, the loops' splits
+/// and is whole along computed dimensions.
+static LogicalResult visitGather(LayoutRuleState &s, Gather g) {
+  linalg::GenericOp op = g.op;
+  SmallVector<std::optional<DimLayout>> loops = chooseLoopSplits(s, op);
+  auto tableType = cast<RankedTensorType>(g.getTable().getType());
+  LayoutAttr table = s.lookup(g.getTable());
+  if (!table) {
+    if (s.getPhase() != LayoutPhase::Resolve)
+      return assignKnownLayouts(s, op, loops);
+    DimSplits splits(tableType.getRank());
+    for (auto [d, loop] : llvm::enumerate(g.loops))
+      if (loop && loops[*loop] && tableType.getDimSize(d) != 1)
+        splits[d] = *loops[*loop];
+    FailureOr<LayoutAttr> whole = s.makeChecked(splits, op, g.getTable());
+    if (failed(whole))
+      return failure();
+    table = *whole;
+  }
+  s.want(g.read.getTensorMutable(), table);
+  llvm::SmallSet<GridAxis, 3> used;
+  SmallVector<GridAxis> partial;
+  for (auto [d, loop] : llvm::enumerate(g.loops)) {
+    DimLayout split = table.getDim(d);
+    if (loop)
+      loops[*loop] = split;
+    else
+      llvm::append_range(partial, split.axes);
+    used.insert(split.axes.begin(), split.axes.end());
+  }
+  for (unsigned l : g.getFreeLoops()) {
+    if (!loops[l])
+      continue;
+    SmallVector<GridAxis> kept;
+    for (GridAxis a : loops[l]->axes)
+      if (!used.contains(a))
+        kept.push_back(a);
+    used.insert(kept.begin(), kept.end());
+    if (kept != loops[l]->axes)
+      loops[l] = DimLayout(kept);
+  }
+  s.forgetPartialReduction(op);
+  if (!partial.empty())
+    s.recordPartialSum(op, partial);
+  return assignKnownLayouts(s, op, loops);
+}
+
 static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
+  if (std::optional<Gather> gather = matchGather(op))
+    return visitGather(s, *gather);
   SmallVector<std::optional<DimLayout>> loops = chooseLoopSplits(s, op);
   resolveReductions(s, op, loops);
   wantCapturedTensorsWhole(s, op);
@@ -600,6 +658,64 @@ static LogicalResult visitExtract(LayoutRuleState &s, tensor::ExtractOp op) {
   return success();
 }
 
+/// summa.scatter: the result and the original share a layout, the original
+/// keeping its own unless it is a fill (the zeros of a gradient), which
+/// follows the result's uses. Each slice dimension of the updates takes
+/// the split of the dimension of the original it covers (a dimension the
+/// slice covers only in part is whole). A dimension indexed by a computed
+/// value may stay split: each rank applies the updates that land in its
+/// block. The updates' batch dimensions keep the axes the original does
+/// not use when the scatter adds into zeros: each rank then adds its share
+/// of the updates, a partial sum over those axes; otherwise they are whole.
+static LogicalResult visitScatter(LayoutRuleState &s, ScatterOp op) {
+  if (!op.getResult())
+    return success();
+  LayoutAttr layout = s.lookup(op.getResult());
+  if (!layout && !isCheapToCopy(op.getOriginal().getDefiningOp()))
+    layout = s.lookup(op.getOriginal());
+  if (!layout)
+    return success();
+  auto original = cast<RankedTensorType>(op.getOriginal().getType());
+  auto updates = cast<RankedTensorType>(op.getUpdates().getType());
+  int64_t batch = op.getBatchRank();
+  DimSplits splits = layout.getDims();
+  DimSplits updateSplits(updates.getRank());
+  for (auto [i, d] : llvm::enumerate(op.getSliceDims())) {
+    if (updates.getDimSize(batch + i) != original.getDimSize(d))
+      splits[d] = DimLayout();
+    updateSplits[batch + i] = splits[d];
+  }
+  layout = s.make(splits);
+  s.want(op.getOriginalMutable(), layout);
+  s.define(op->getResult(0), layout);
+  llvm::SmallSet<GridAxis, 3> used;
+  for (const DimLayout &split : splits)
+    used.insert(split.axes.begin(), split.axes.end());
+  LayoutAttr have = s.lookup(op.getUpdates());
+  if (!have && s.getPhase() != LayoutPhase::Resolve)
+    return success();
+  bool partial =
+      op.isAdd() && isIdentityFill(op.getOriginal(), ReductionKind::sum);
+  SmallVector<GridAxis> shared;
+  DimSplits indexSplits(batch + 1);
+  for (int64_t d = 0; d < batch && partial && have; ++d) {
+    SmallVector<GridAxis> kept;
+    for (GridAxis a : have.getDimSplit(d))
+      if (!used.contains(a)) {
+        kept.push_back(a);
+        used.insert(a);
+      }
+    llvm::append_range(shared, kept);
+    updateSplits[d] = indexSplits[d] = DimLayout(kept);
+  }
+  s.want(op.getUpdatesMutable(), s.make(updateSplits));
+  s.want(op.getIndicesMutable(), s.make(indexSplits));
+  s.forgetPartialReduction(op);
+  if (!shared.empty())
+    s.recordPartialSum(op, shared);
+  return success();
+}
+
 /// tensor.empty and constants take the layout their users give them; a
 /// summa.relayout's result has its layout and its input keeps its own; a
 /// return passes its operands' layouts on to the function's results.
@@ -679,5 +795,6 @@ void mlir::summa::registerLayoutRuleExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, SummaDialect *) {
     RelayoutOp::attachInterface<
         RuleModel<RelayoutOp, visitNothing<RelayoutOp>>>(*ctx);
+    ScatterOp::attachInterface<RuleModel<ScatterOp, visitScatter>>(*ctx);
   });
 }

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitioner.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
@@ -34,57 +35,6 @@ namespace mlir::summa {
 
 using namespace mlir;
 using namespace mlir::summa;
-
-namespace {
-
-class FunctionPartitioner {
-public:
-  FunctionPartitioner(func::FuncOp func, bool remarks)
-      : func(func), remarks(remarks) {}
-  LogicalResult run();
-
-private:
-  /// The tile type of a value of `type` laid out by `attr`.
-  FailureOr<Type> localType(Type type, Attribute attr, Location loc);
-  LogicalResult partitionOp(Operation *op);
-  /// Offsets `linalg.index` of split loop dimensions by the rank's block.
-  LogicalResult globalizeIndices(linalg::LinalgOp op);
-  /// Completes the partial results of a reduction over split dimensions.
-  void completeReduction(Operation *op);
-  /// This rank's block index over `axes` (mixed radix, outer axis first).
-  Value blockIndex(OpBuilder &b, Location loc, LayoutAttr layout,
-                   ArrayRef<GridAxis> axes);
-  /// The local tile of `value`, whose dimensions are whole where `target`
-  /// splits them, sliced to this rank's blocks of `target` (no
-  /// communication).
-  Value sliceToLayout(OpBuilder &b, Location loc, Value value,
-                      LayoutAttr target);
-  /// summa.relayout: all-gathers of the dimensions whose split changes,
-  /// then a local slice.
-  LogicalResult lowerRelayout(RelayoutOp op);
-  /// A non-splat constant laid out with splits: the whole constant, then
-  /// this rank's slice of it.
-  LogicalResult partitionConstant(arith::ConstantOp op, LayoutAttr layout);
-  /// A linalg.matmul whose operands have the SUMMA layouts of its form
-  /// becomes summa.matmul; any other one is local (no contracted dimension
-  /// is split).
-  LogicalResult partitionMatmul(linalg::MatmulOp mm, LayoutAttr layout);
-  GridOp getGrid(LayoutAttr layout) {
-    return lookupGrid(func, layout.getGrid());
-  }
-  /// The offsets of a slice of the global `tensor`, on its local tile: a
-  /// split dimension is sliced in whole groups (summa-assign-layouts made
-  /// sure of it), the group at global offset o * chunk at local o * (chunk
-  /// / blocks).
-  SmallVector<int64_t> localOffsets(ArrayRef<int64_t> offsets, Value tensor);
-
-  func::FuncOp func;
-  bool remarks;
-  /// The layout of every tensor value, read before any type changes.
-  DenseMap<Value, LayoutAttr> valueLayouts;
-};
-
-} // namespace
 
 FailureOr<Type> FunctionPartitioner::localType(Type type, Attribute attr,
                                                Location loc) {
@@ -224,6 +174,116 @@ checkLoopLayouts(linalg::LinalgOp op,
   return success();
 }
 
+Value FunctionPartitioner::validExtent(OpBuilder &at, Value v, unsigned dim) {
+  LayoutAttr layout = valueLayouts.lookup(v);
+  RankedTensorType global = globalTypes.lookup(v);
+  if (!layout || !global)
+    return {};
+  GridOp grid = getGrid(layout);
+  if (!isUnevenSplit(global.getShape(), layout, grid, dim))
+    return {};
+  // This rank's block starts at block * b; what is left of n from there,
+  // between 0 and b.
+  Location loc = v.getLoc();
+  int64_t size = global.getDimSize(dim);
+  int64_t block =
+      llvm::divideCeil(size, getSplitFactor(grid, layout.getDimSplit(dim)));
+  Value start = arith::MulIOp::create(
+      at, loc, blockIndex(at, loc, layout, layout.getDimSplit(dim)),
+      arith::ConstantIndexOp::create(at, loc, block));
+  Value left = arith::SubIOp::create(
+      at, loc, arith::ConstantIndexOp::create(at, loc, size), start);
+  left = arith::MaxSIOp::create(at, loc, left,
+                                arith::ConstantIndexOp::create(at, loc, 0));
+  return arith::MinSIOp::create(at, loc, left,
+                                arith::ConstantIndexOp::create(at, loc, block));
+}
+
+LogicalResult FunctionPartitioner::maskPaddedReductions(linalg::LinalgOp op) {
+  OpBuilder outside(op);
+  // Per reduction loop split unevenly: the local iterations that are not
+  // padding.
+  SmallVector<std::pair<unsigned, Value>> valid;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    for (auto [i, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim ||
+          iterators[dim.getPosition()] != utils::IteratorType::reduction ||
+          llvm::any_of(valid, [&](auto &entry) {
+            return entry.first == dim.getPosition();
+          }))
+        continue;
+      if (Value extent = validExtent(outside, operand.get(), i))
+        valid.push_back({dim.getPosition(), extent});
+    }
+  }
+  if (valid.empty())
+    return success();
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic)
+    return op->emitError()
+           << "summa-partition: a '" << op->getName()
+           << "' reducing over a dimension split unevenly (padded blocks) "
+              "must be a linalg.generic";
+  Block *body = generic.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  OpBuilder inside(yield);
+  Location loc = op.getLoc();
+  Value keep;
+  for (auto [loop, extent] : valid) {
+    Value here = arith::CmpIOp::create(
+        inside, loc, arith::CmpIPredicate::ult,
+        linalg::IndexOp::create(inside, loc, loop), extent);
+    keep = keep ? arith::AndIOp::create(inside, loc, keep, here).getResult()
+                : here;
+  }
+  for (OpOperand &init : generic.getDpsInitsMutable()) {
+    unsigned k = init.getOperandNumber() - generic.getNumDpsInputs();
+    Value acc = generic.getMatchingBlockArgument(&init);
+    yield->setOperand(k, arith::SelectOp::create(inside, loc, keep,
+                                                 yield->getOperand(k), acc));
+  }
+  if (remarks)
+    op->emitRemark() << "reduces over a dimension split unevenly: the "
+                        "padding of the last blocks is skipped";
+  return success();
+}
+
+Value FunctionPartitioner::zeroPadding(OpBuilder &b, Value v, unsigned dim,
+                                       Value valid) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Location loc = v.getLoc();
+  int64_t rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value masked = linalg::GenericOp::create(
+                     b, loc, TypeRange{type}, ValueRange{v}, ValueRange{empty},
+                     ArrayRef<AffineMap>{id, id}, parallel,
+                     [&](OpBuilder &nb, Location nl, ValueRange args) {
+                       Value here = arith::CmpIOp::create(
+                           nb, nl, arith::CmpIPredicate::ult,
+                           linalg::IndexOp::create(nb, nl, dim), valid);
+                       Type element = type.getElementType();
+                       Value zero = arith::ConstantOp::create(
+                           nb, nl, element, nb.getZeroAttr(element));
+                       linalg::YieldOp::create(
+                           nb, nl,
+                           arith::SelectOp::create(nb, nl, here, args[0], zero)
+                               .getResult());
+                     })
+                     .getResult(0);
+  valueLayouts[masked] = valueLayouts.lookup(v);
+  globalTypes[masked] = globalTypes.lookup(v);
+  return masked;
+}
+
 void FunctionPartitioner::completeReduction(Operation *op) {
   auto axes = op->getAttrOfType<DenseI32ArrayAttr>(kReduceAxesAttrName);
   auto kinds = op->getAttrOfType<ArrayAttr>(kReduceKindsAttrName);
@@ -271,261 +331,6 @@ Value FunctionPartitioner::blockIndex(OpBuilder &b, Location loc,
   return block;
 }
 
-Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
-                                         Value value, LayoutAttr target) {
-  auto type = cast<RankedTensorType>(value.getType());
-  GridOp grid = getGrid(target);
-  // A factored dimension [n] is viewed as [groups, n / groups]; the slice
-  // takes this rank's block of the inner dimension of every group.
-  SmallVector<ReassociationIndices> reassociation;
-  SmallVector<int64_t> expandedShape;
-  SmallVector<OpFoldResult> offsets, sizes, strides;
-  SmallVector<int64_t> slicedShape;
-  bool sliced = false, factored = false;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    DimLayout split = target.getDim(d);
-    int64_t factor = getSplitFactor(grid, split.axes);
-    ReassociationIndices group;
-    if (split.groups != 1) {
-      factored = true;
-      group.push_back(expandedShape.size());
-      expandedShape.push_back(split.groups);
-      offsets.push_back(b.getIndexAttr(0));
-      sizes.push_back(b.getIndexAttr(split.groups));
-      strides.push_back(b.getIndexAttr(1));
-      slicedShape.push_back(split.groups);
-    }
-    int64_t whole = type.getDimSize(d) / split.groups;
-    int64_t size = whole / factor;
-    group.push_back(expandedShape.size());
-    expandedShape.push_back(whole);
-    reassociation.push_back(group);
-    slicedShape.push_back(size);
-    sizes.push_back(b.getIndexAttr(size));
-    strides.push_back(b.getIndexAttr(1));
-    if (factor == 1) {
-      offsets.push_back(b.getIndexAttr(0));
-      continue;
-    }
-    sliced = true;
-    Value offset =
-        arith::MulIOp::create(b, loc, blockIndex(b, loc, target, split.axes),
-                              arith::ConstantIndexOp::create(b, loc, size));
-    offsets.push_back(offset);
-  }
-  if (!sliced)
-    return value;
-  Value source = value;
-  if (factored)
-    source = tensor::ExpandShapeOp::create(b, loc, type.clone(expandedShape),
-                                           value, reassociation);
-  Value slice = tensor::ExtractSliceOp::create(b, loc, type.clone(slicedShape),
-                                               source, offsets, sizes, strides);
-  if (!factored)
-    return slice;
-  FailureOr<SmallVector<int64_t>> local =
-      getLocalShape(type.getShape(), target, grid);
-  return tensor::CollapseShapeOp::create(b, loc, type.clone(*local), slice,
-                                         reassociation);
-}
-
-SmallVector<int64_t>
-FunctionPartitioner::localOffsets(ArrayRef<int64_t> offsets, Value tensor) {
-  LayoutAttr layout = valueLayouts.lookup(tensor);
-  auto type = cast<RankedTensorType>(tensor.getType()); // already local
-  SmallVector<int64_t> local(offsets);
-  if (!layout)
-    return local;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    DimLayout split = layout.getDim(d);
-    if (!split.isSplit())
-      continue;
-    int64_t localChunk = type.getDimSize(d) / split.groups;
-    int64_t globalChunk =
-        localChunk * getSplitFactor(getGrid(layout), split.axes);
-    local[d] = offsets[d] / globalChunk * localChunk;
-  }
-  return local;
-}
-
-/// Dimension `dim` of `value` holds `blocks` blocks, each of `groups`
-/// chunks; returns it with the chunks ordered group by group.
-static Value regroup(OpBuilder &b, Location loc, Value value, int64_t dim,
-                     int64_t blocks, int64_t groups) {
-  auto type = cast<RankedTensorType>(value.getType());
-  int64_t chunk = type.getDimSize(dim) / (blocks * groups);
-  SmallVector<int64_t> shape;
-  SmallVector<ReassociationIndices> reassociation;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (d != dim) {
-      reassociation.push_back({static_cast<int64_t>(shape.size())});
-      shape.push_back(type.getDimSize(d));
-      continue;
-    }
-    int64_t first = shape.size();
-    reassociation.push_back({first, first + 1, first + 2});
-    shape.append({blocks, groups, chunk});
-  }
-  Value expanded = tensor::ExpandShapeOp::create(b, loc, type.clone(shape),
-                                                 value, reassociation);
-  SmallVector<int64_t> permutation =
-      llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
-  std::swap(permutation[dim], permutation[dim + 1]);
-  SmallVector<int64_t> permuted = shape;
-  std::swap(permuted[dim], permuted[dim + 1]);
-  Value init = tensor::EmptyOp::create(b, loc, permuted, type.getElementType());
-  Value transposed =
-      linalg::TransposeOp::create(b, loc, expanded, init, permutation)
-          ->getResult(0);
-  return tensor::CollapseShapeOp::create(b, loc, type, transposed,
-                                         reassociation);
-}
-
-static int64_t byteSize(RankedTensorType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-}
-
-/// `value` with every element converted to `to` by the integer cast `Cast`
-/// (a local elementwise op on the tile).
-template <typename Cast>
-static Value castElements(OpBuilder &b, Location loc, Value value,
-                          IntegerType to) {
-  return mapElements(b, loc, value, to,
-                     [&](OpBuilder &nb, Location nl, Value element) -> Value {
-                       return Cast::create(nb, nl, to, element);
-                     });
-}
-
-LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
-  LayoutAttr from = valueLayouts.lookup(op.getInput());
-  LayoutAttr to = op.getLayout();
-  if (!from)
-    return op.emitError() << "the input of summa.relayout has no layout; run "
-                             "summa-assign-layouts first";
-  GridOp grid = getGrid(to);
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value cur = op.getInput();
-  std::string log;
-  llvm::raw_string_ostream os(log);
-  int64_t received = 0;
-  // Integers narrower than the runtime's (i1 masks, i8): gathered as i32,
-  // then narrowed back (i1 zero-extended, the others sign-extended).
-  auto elementType = dyn_cast<IntegerType>(
-      cast<RankedTensorType>(cur.getType()).getElementType());
-  bool widen =
-      elementType && elementType.getWidth() < 32 &&
-      llvm::any_of(
-          llvm::seq<unsigned>(0, from.getRank()),
-          [&](unsigned d) {
-            return from.getDim(d).isSplit() && from.getDim(d) != to.getDim(d);
-          });
-  if (widen) {
-    IntegerType i32 = b.getI32Type();
-    cur = elementType.getWidth() == 1
-              ? castElements<arith::ExtUIOp>(b, loc, cur, i32)
-              : castElements<arith::ExtSIOp>(b, loc, cur, i32);
-  }
-  // Gather every dimension whose split changes: the rank then holds those
-  // dimensions whole.
-  SmallVector<DimLayout> gathered;
-  for (unsigned d = 0; d < from.getRank(); ++d) {
-    DimLayout src = from.getDim(d), dst = to.getDim(d);
-    gathered.push_back(src);
-    if (src == dst || !src.isSplit())
-      continue;
-    auto type = cast<RankedTensorType>(cur.getType());
-    SmallVector<int64_t> shape(type.getShape());
-    int64_t blocks = getSplitFactor(grid, src.axes);
-    shape[d] *= blocks;
-    SmallVector<int32_t> axes;
-    for (GridAxis a : src.axes)
-      axes.push_back(static_cast<int32_t>(a));
-    auto bigger = type.clone(shape);
-    cur = AllGatherOp::create(b, loc, bigger, cur, Value(), to.getGrid(),
-                              b.getDenseI32ArrayAttr(axes),
-                              b.getI64IntegerAttr(d))
-              .getResult();
-    received += byteSize(bigger) - byteSize(type);
-    os << "; summa.all_gather over " << formatAxes(src.axes) << " of dimension "
-       << d;
-    if (src.groups != 1) {
-      // The gathered blocks are [blocks, groups, chunk]; the tensor's order
-      // is [groups, blocks, chunk].
-      cur = regroup(b, loc, cur, d, blocks, src.groups);
-      os << " (then reordered group by group)";
-    }
-    gathered.back() = DimLayout();
-  }
-  if (widen)
-    cur = castElements<arith::TruncIOp>(b, loc, cur, elementType);
-  // Then take this rank's blocks of the target's splits.
-  SmallVector<DimLayout> local;
-  bool slices = false;
-  for (unsigned d = 0; d < to.getRank(); ++d) {
-    DimLayout dst = to.getDim(d);
-    if (gathered[d] == dst) {
-      local.push_back(DimLayout());
-      continue;
-    }
-    local.push_back(dst);
-    slices = true;
-  }
-  if (slices) {
-    cur = sliceToLayout(b, loc, cur,
-                        LayoutAttr::get(op.getContext(), to.getGrid(),
-                                        ArrayRef<DimLayout>(local)));
-    os << "; a local slice over";
-    for (unsigned d = 0; d < to.getRank(); ++d)
-      if (local[d].isSplit()) {
-        os << " " << formatAxes(local[d].axes) << " of dimension " << d;
-        if (local[d].groups != 1)
-          os << " in each of " << local[d].groups << " groups";
-      }
-  }
-  if (remarks)
-    op.emitRemark() << "redistribution of " << op.getInput().getType()
-                    << " from " << from << " to " << to << ": " << received
-                    << " bytes received per rank" << log;
-  valueLayouts[cur] = to;
-  op.getResult().replaceAllUsesWith(cur);
-  op.erase();
-  return success();
-}
-
-LogicalResult FunctionPartitioner::partitionConstant(arith::ConstantOp op,
-                                                     LayoutAttr layout) {
-  auto type = cast<RankedTensorType>(op.getType());
-  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-  if (dense && dense.isSplat()) {
-    FailureOr<Type> local = localType(type, layout, op.getLoc());
-    if (failed(local))
-      return failure();
-    op.getResult().setType(cast<RankedTensorType>(*local));
-    op.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(*local),
-                                           dense.getSplatValue<Attribute>()));
-    return success();
-  }
-  // The whole table on every rank, sliced to this rank's block.
-  OpBuilder b(op->getContext());
-  b.setInsertionPointAfter(op);
-  SmallVector<OpOperand *> uses;
-  for (OpOperand &use : op.getResult().getUses())
-    uses.push_back(&use);
-  Value local = sliceToLayout(b, op.getLoc(), op.getResult(), layout);
-  if (local != op.getResult()) {
-    // The uses before the slice: the slice's own ops read the constant.
-    for (OpOperand *use : uses)
-      use->set(local);
-    valueLayouts[local] = layout;
-    if (remarks)
-      op.emitRemark() << "constant " << type << " laid out as " << layout
-                      << ": each rank slices its block of the whole table";
-  }
-  return success();
-}
-
 LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (op->getNumResults() == 0)
     return success();
@@ -548,13 +353,21 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (!isa<linalg::LinalgOp, linalg::SoftmaxOp, tensor::EmptyOp,
            tensor::ExpandShapeOp, tensor::CollapseShapeOp,
            tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ConcatOp,
-           tensor::PadOp>(op))
+           tensor::PadOp, ScatterOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' is not supported by summa-partition";
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    // Matched before its linalg.index ops become global.
+    std::optional<Gather> gather = matchGather(op);
     if ((!isa<linalg::MatmulOp>(op) &&
          failed(checkLoopLayouts(linalgOp, valueLayouts))) ||
-        failed(globalizeIndices(linalgOp)))
+        failed(globalizeIndices(linalgOp)) ||
+        (gather && failed(partitionGather(*gather))) ||
+        (!isa<linalg::MatmulOp>(op) && failed(maskPaddedReductions(linalgOp))))
+      return failure();
+  }
+  if (auto scatter = dyn_cast<ScatterOp>(op))
+    if (failed(partitionScatter(scatter)))
       return failure();
   for (OpResult res : op->getResults()) {
     FailureOr<Type> local = localType(
@@ -637,11 +450,20 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
     return success();
   }
   OpBuilder b(mm);
-  auto summaMm = MatmulOp::create(
-      b, mm.getLoc(), mm->getResult(0).getType(),
-      mm.getDpsInputOperand(0)->get(), mm.getDpsInputOperand(1)->get(),
-      mm.getDpsInitOperand(0)->get(), layout.getGrid(),
-      MatmulFormAttr::get(b.getContext(), *form));
+  // A contracted dimension split unevenly: both operands' padding zeroed
+  // (one zero against the other's garbage could still be a NaN).
+  Value lhs = mm.getDpsInputOperand(0)->get();
+  Value rhs = mm.getDpsInputOperand(1)->get();
+  unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+  unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
+  if (Value valid = validExtent(b, lhs, lhsK))
+    lhs = zeroPadding(b, lhs, lhsK, valid);
+  if (Value valid = validExtent(b, rhs, rhsK))
+    rhs = zeroPadding(b, rhs, rhsK, valid);
+  auto summaMm =
+      MatmulOp::create(b, mm.getLoc(), mm->getResult(0).getType(), lhs, rhs,
+                       mm.getDpsInitOperand(0)->get(), layout.getGrid(),
+                       MatmulFormAttr::get(b.getContext(), *form));
   if (remarks) {
     auto [title, steps] = describeForm(summaMm.getForm());
     mm.emitRemark() << "2.5D SUMMA matmul" << title << ": "
@@ -664,7 +486,13 @@ LogicalResult FunctionPartitioner::run() {
       for (auto [res, attr] : llvm::zip(op->getResults(), attrs))
         if (auto layout = dyn_cast<LayoutAttr>(attr))
           valueLayouts[res] = layout;
+    for (Value res : op->getResults())
+      if (auto type = dyn_cast<RankedTensorType>(res.getType()))
+        globalTypes[res] = type;
   });
+  for (BlockArgument arg : func.getArguments())
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType()))
+      globalTypes[arg] = type;
 
   SmallVector<Type> argTypes, resultTypes;
   for (BlockArgument arg : func.getArguments()) {

@@ -61,7 +61,14 @@ public:
   /// that is not the identity).
   virtual bool recordPartialReduction(Operation *op,
                                       ArrayRef<GridAxis> axes) = 0;
-  /// Forgets what recordPartialReduction recorded for `op`.
+  /// Records that every result of `op` is, on each rank, its share of a
+  /// sum over the ranks of `axes` (a gather from a table split along a
+  /// computed index: each rank picks the rows it owns and zero elsewhere;
+  /// a scatter-add into zeros of updates split over `axes`): completed by
+  /// an all-reduce (sum).
+  virtual void recordPartialSum(Operation *op, ArrayRef<GridAxis> axes) = 0;
+  /// Forgets what recordPartialReduction or recordPartialSum recorded for
+  /// `op`.
   virtual void forgetPartialReduction(Operation *op) = 0;
 };
 

@@ -13,6 +13,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "summa/Dialect/Summa/IR/SummaDialect.h"
 
@@ -33,9 +35,19 @@ llvm::StringRef getAxisName(GridAxis axis);
 GridOp lookupGrid(Operation *from, FlatSymbolRefAttr symbol);
 
 /// The local tile shape of a tensor of `globalShape` under `layout` on
-/// `grid`; fails if a split dimension is not divisible (no diagnostic).
+/// `grid`. A dimension of size n split into p blocks has ceil(n / p)
+/// elements per rank; where p does not divide n the blocks are uneven:
+/// block r holds the global indices [r * ceil(n/p), (r + 1) * ceil(n/p))
+/// that are below n and padding after them (docs/Layouts.md). Fails (no
+/// diagnostic) for a dynamic size, and for a dimension factored into groups
+/// that do not divide evenly.
 FailureOr<SmallVector<int64_t>> getLocalShape(ArrayRef<int64_t> globalShape,
                                               LayoutAttr layout, GridOp grid);
+
+/// Whether dimension `dim` of a tensor of `globalShape` is split unevenly
+/// under `layout` on `grid` (its last blocks hold padding).
+bool isUnevenSplit(ArrayRef<int64_t> globalShape, LayoutAttr layout,
+                   GridOp grid, unsigned dim);
 
 /// The number of blocks `axes` split a dimension into on `grid`.
 int64_t getSplitFactor(GridOp grid, ArrayRef<GridAxis> axes);

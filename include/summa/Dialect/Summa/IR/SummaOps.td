@@ -17,6 +17,8 @@ include "summa/Dialect/Summa/IR/SummaTypes.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Grid
@@ -362,6 +364,88 @@ def Summa_WaitOp : Summa_Op<"wait", [
   }];
   let arguments = (ins Summa_TokenType:$token);
   let assemblyFormat = "$token attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Local data movement at computed indices
+//===----------------------------------------------------------------------===//
+
+def Summa_ScatterOp : Summa_Op<"scatter", [
+    DestinationStyleOpInterface, SingleBlock,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "combine slices into a tensor at computed indices";
+  let description = [{
+    Writes `updates` into `original` at the positions `indices` names,
+    combining each update with the element it lands on by the region
+    (whose arguments are the update and the current element). It is the
+    adjoint of a gather (an embedding's gradient is the scatter-add of the
+    output gradient into the table's rows) and the form of torch-mlir's
+    `tm_tensor.scatter`.
+
+    `indices` is `[N..., K]`: batch dimensions, then one column per entry
+    of `dimension_map`, which names the dimension of `original` each column
+    indexes. `updates` is `[N..., S...]`: the same batch dimensions, then
+    one slice dimension for each dimension of `original` that
+    `dimension_map` does not name, in order (a slice dimension may be
+    shorter than the one it covers: it covers its leading part). For every
+    batch index `n` and slice position `s`, the element of `original` at
+    the position whose named dimensions are `indices[n, :]` and whose other
+    dimensions are `s` becomes `region(updates[n, s], original[p])`.
+    Updates are applied in batch order, so the result is deterministic
+    whatever the combiner; a position with an index outside its dimension
+    is skipped (a masked update, and how a rank skips the rows it does not
+    own).
+
+    On tensors the op returns the new tensor; on buffers it updates
+    `original` in place. `summa-lower-scatter` turns the buffer form into
+    loops.
+
+    ```mlir
+    %g = summa.scatter dimension_map = [0]
+        ins(%dy, %ids : tensor<256x768xf32>, tensor<256x1xi64>)
+        outs(%zero : tensor<50257x768xf32>) {
+    ^bb0(%update: f32, %current: f32):
+      %s = arith.addf %current, %update : f32
+      summa.yield %s : f32
+    } -> tensor<50257x768xf32>
+    ```
+  }];
+  let arguments = (ins Summa_TileType:$updates, Summa_TileType:$indices,
+                       Summa_TileType:$original,
+                       DenseI64ArrayAttr:$dimension_map);
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    `dimension_map` `=` $dimension_map
+    `ins` `(` $updates `,` $indices `:` type($updates) `,` type($indices) `)`
+    `outs` `(` $original `:` type($original) `)`
+    $combiner attr-dict (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOriginalMutable();
+    }
+    /// The rank of the batch dimensions (indices' rank - 1).
+    int64_t getBatchRank() {
+      return ::llvm::cast<::mlir::ShapedType>(getIndices().getType())
+                 .getRank() - 1;
+    }
+    /// The dimensions of `original` that the slice dimensions of `updates`
+    /// cover, in order (those dimension_map does not name).
+    ::llvm::SmallVector<int64_t> getSliceDims();
+    /// The combiner's terminator value, for a combiner known by its kind.
+    ::mlir::Operation *getCombinerOp();
+    /// True if the combiner is `current + update` (a scatter-add).
+    bool isAdd();
+  }];
+}
+
+def Summa_YieldOp : Summa_Op<"yield",
+    [Pure, ReturnLike, Terminator, HasParent<"ScatterOp">]> {
+  let summary = "the value a summa.scatter's combiner computes";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 #endif // SUMMA_DIALECT_SUMMA_IR_SUMMAOPS_TD

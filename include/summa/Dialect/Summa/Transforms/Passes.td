@@ -190,4 +190,29 @@ def SummaReusePanels : Pass<"summa-reuse-panels", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def SummaLowerScatter : Pass<"summa-lower-scatter", "::mlir::ModuleOp"> {
+  let summary = "Lower summa.scatter on buffers to loops";
+  let description = [{
+    Every `summa.scatter` on buffers becomes a loop nest: over the batch
+    dimensions in order (so the updates combine in batch order, as the op
+    says), and inside it over the slice dimensions. Each update loads its
+    index columns, skips the slice when an index lies outside its
+    dimension, and otherwise stores the combiner of the update and the
+    current element. The slice loops are innermost on the CPU (each update
+    reads and writes contiguous rows, which LLVM vectorises).
+
+    With `parallel` (the GPU), the slice dimensions are an `scf.parallel`
+    that holds the loop over the batch: every thread owns a column of the
+    original and applies the updates to it in batch order, with no atomics,
+    so the result is the same bit for bit on every run.
+  }];
+  let options = [
+    Option<"parallel", "parallel", "bool", "false",
+           "slice dimensions as scf.parallel around the batch loop (GPU)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // SUMMA_DIALECT_SUMMA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,39 @@
+// Dimensions the grid does not divide are split into blocks of
+// ceil(n / p), the last ones padded: reductions skip the padding, the
+// contracted dimension of a product is zeroed there, files and --check
+// read and write the unpadded tensors.
+//
+// The MLP on [5, 5, 1]: 192 tokens, hidden 96 and 384 over 5 blocks each
+// (every tensor uneven), against the unpartitioned reference.
+// RUN: summa-compile %summa_src/examples/mlp.mlir --grid=5,5,1 -o %t.mlp
+// RUN: %mpirun -np 25 %t.mlp --check --iters 0 | FileCheck %s
+// CHECK: check: PASS
+//
+// A reduction, a product and a softmax over a hidden dimension of 9 on
+// q = 2 (Inputs/uneven-ops.mlir; partition-uneven.mlir shows the IR), and
+// tokens 6 over depth x row = 4 on [2,2,2] (blocks of 2: the last rank's is
+// all padding).
+// RUN: summa-compile %S/Inputs/uneven-ops.mlir --grid=2,2,1 -o %t.ops221
+// RUN: %mpirun -np 4 %t.ops221 --check --iters 0 | FileCheck %s
+// RUN: summa-compile %S/Inputs/uneven-ops.mlir --grid=2,2,2 -o %t.ops222
+// RUN: %mpirun -np 8 %t.ops222 --check --iters 0 | FileCheck %s
+//
+// Hugging Face's GPT2LMHeadModel with labels and a vocabulary of 67 (odd:
+// uneven on every grid with q > 1), its tied embedding split over the
+// vocabulary; the training step summa-differentiate derives agrees with
+// PyTorch's autograd (the loss, every gradient and every updated weight:
+// examples/fixtures/hf_gpt2_lm.sgd.safetensors) and with the unpartitioned
+// reference, and stays so over several steps (--steps 4: the padding of the
+// updated table is never read).
+// RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_lm.mlir --summa-differentiate="sgd-lr=0.01 params=floats" -o %t.lm.mlir
+// RUN: summa-compile %t.lm.mlir --entry=hf_gpt2_lm_grad --grid=2,2,1 -o %t.221
+// RUN: %mpirun -np 4 %t.221 --inputs %summa_src/examples/fixtures/hf_gpt2_lm.inputs.safetensors --expect %summa_src/examples/fixtures/hf_gpt2_lm.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s --check-prefix=LM
+// RUN: %mpirun -np 4 %t.221 --inputs %summa_src/examples/fixtures/hf_gpt2_lm.inputs.safetensors --steps 4 --check --iters 0 | FileCheck %s
+// RUN: summa-compile %t.lm.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 -o %t.222
+// RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_lm.inputs.safetensors --expect %summa_src/examples/fixtures/hf_gpt2_lm.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s --check-prefix=LM
+// RUN: summa-compile %t.lm.mlir --entry=hf_gpt2_lm_grad --grid=1,1,2 -o %t.112
+// RUN: %mpirun -np 2 %t.112 --inputs %summa_src/examples/fixtures/hf_gpt2_lm.inputs.safetensors --expect %summa_src/examples/fixtures/hf_gpt2_lm.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s --check-prefix=LM
+// LM: check: PASS
+// LM: expect: result0 rel_err=
+// LM: expect: model.transformer.wte.weight rel_err=
+// LM: expect: PASS
