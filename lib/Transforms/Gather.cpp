@@ -68,8 +68,7 @@ namespace {
 class ScatterAdjoint {
 public:
   ScatterAdjoint(OpBuilder &b, Gather gather)
-      : b(b), g(gather), loc(gather.op.getLoc()), free(gather.getFreeLoops()) {
-  }
+      : b(b), g(gather), loc(gather.op.getLoc()), free(gather.getFreeLoops()) {}
   /// Whether the gather has the form; fills `slices` and `computed`.
   bool matches();
   Value build(Value dOut, Value init);
@@ -94,16 +93,15 @@ private:
 
 } // namespace
 
-bool ScatterAdjoint::onFreeLoops(Value v,
-                                 llvm::SetVector<Operation *> &ops) {
+bool ScatterAdjoint::onFreeLoops(Value v, llvm::SetVector<Operation *> &ops) {
   if (!g.op->isAncestor(v.getParentRegion()->getParentOp()))
     return true; // defined outside: a constant or a value of the function
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() != g.op.getBlock() ||
         arg.getArgNumber() >= g.op.getNumDpsInputs())
       return false;
-    AffineMap map =
-        g.op.getMatchingIndexingMap(g.op.getDpsInputOperand(arg.getArgNumber()));
+    AffineMap map = g.op.getMatchingIndexingMap(
+        g.op.getDpsInputOperand(arg.getArgNumber()));
     for (AffineExpr expr : map.getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       if (!isa<AffineConstantExpr>(expr) &&
@@ -174,11 +172,11 @@ Value ScatterAdjoint::buildIndices(ArrayRef<Operation *> ops) {
       continue;
     SmallVector<AffineExpr> exprs;
     for (AffineExpr expr : g.op.getMatchingIndexingMap(input).getResults())
-      exprs.push_back(isa<AffineDimExpr>(expr)
-                          ? getAffineDimExpr(
-                                position[cast<AffineDimExpr>(expr).getPosition()],
-                                ctx)
-                          : expr);
+      exprs.push_back(
+          isa<AffineDimExpr>(expr)
+              ? getAffineDimExpr(
+                    position[cast<AffineDimExpr>(expr).getPosition()], ctx)
+              : expr);
     inputs.push_back(input->get());
     maps.push_back(AffineMap::get(free.size(), 0, exprs, ctx));
     inputArgs.push_back(arg.getArgNumber());
@@ -237,9 +235,8 @@ Value ScatterAdjoint::buildIndices(ArrayRef<Operation *> ops) {
 Value ScatterAdjoint::build(Value dOut, Value init) {
   SmallVector<Operation *> ops(needed.begin(), needed.end());
   // The body's order, so that clones see their operands first.
-  llvm::sort(ops, [](Operation *x, Operation *y) {
-    return x->isBeforeInBlock(y);
-  });
+  llvm::sort(ops,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
   Value indices = buildIndices(ops);
   // The updates: dOut with its loops in the order [free..., slices...].
   AffineMap out = g.op.getIndexingMapMatchingResult(g.op->getResult(0));
@@ -254,8 +251,7 @@ Value ScatterAdjoint::build(Value dOut, Value init) {
     SmallVector<int64_t> shape;
     for (int64_t p : permutation)
       shape.push_back(type.getDimSize(p));
-    Value empty =
-        tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
     updates = linalg::TransposeOp::create(b, loc, dOut, empty, permutation)
                   ->getResult(0);
   }
@@ -338,8 +334,8 @@ static Value buildOneHotAdjoint(OpBuilder &b, Gather g, Value dOut,
       .getResult(0);
 }
 
-Value mlir::summa::buildGatherAdjoint(OpBuilder &b, Gather gather,
-                                      Value dOut, Value init) {
+Value mlir::summa::buildGatherAdjoint(OpBuilder &b, Gather gather, Value dOut,
+                                      Value init) {
   ScatterAdjoint scatter(b, gather);
   if (scatter.matches())
     return scatter.build(dOut, init);

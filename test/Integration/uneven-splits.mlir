@@ -37,3 +37,13 @@
 // LM: expect: result0 rel_err=
 // LM: expect: model.transformer.wte.weight rel_err=
 // LM: expect: PASS
+
+// What the derived step moves on [2,2,1] besides its SUMMA products and
+// the all-reduces of partial sums (LayerNorm, softmax and cross-entropy
+// statistics, the vocabulary-parallel pick): nothing of the logits, the
+// embedding table or its gradient, or any weight. The lookups' partial
+// sums are reduce-scattered into the activation's layout; the embedding's
+// gradient is scattered from the output gradient of the tokens, gathered
+// over row only (B x S x H / q floats); the rest are local slices.
+// RUN: summa-opt %t.lm.mlir --convert-tm-tensor-to-linalg --summa-normalize --summa-assign-layouts="grid=2,2,1" --summa-partition="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOVES --implicit-check-not=summa.all_gather
+// MOVES: redistribution of 'tensor<1x8x16xf32>' from #summa.layout<@grid, {{\[\[}}depth, row], [], [col]]> to #summa.layout<@grid, {{\[\[}}depth], [], [col]]>: 512 bytes received per rank; summa.all_gather over [row] of dimension 0

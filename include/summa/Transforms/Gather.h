@@ -50,8 +50,7 @@ std::optional<Gather> matchGather(Operation *op, Value table = {});
 /// the free loops alone and every other loop indexes the table directly;
 /// otherwise a one-hot generic over the gather's loops and the computed
 /// dimensions (the way JAX's one-hot models write it).
-Value buildGatherAdjoint(OpBuilder &b, Gather gather, Value dOut,
-                         Value init);
+Value buildGatherAdjoint(OpBuilder &b, Gather gather, Value dOut, Value init);
 
 } // namespace mlir::summa
 

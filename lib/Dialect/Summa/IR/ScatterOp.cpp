@@ -51,7 +51,8 @@ LogicalResult ScatterOp::verify() {
   auto indices = cast<ShapedType>(getIndices().getType());
   auto original = cast<ShapedType>(getOriginal().getType());
   bool buffers = isa<MemRefType>(original);
-  if (isa<MemRefType>(updates) != buffers || isa<MemRefType>(indices) != buffers)
+  if (isa<MemRefType>(updates) != buffers ||
+      isa<MemRefType>(indices) != buffers)
     return emitOpError() << "takes tensors or buffers, not both";
   if (buffers != !getResult())
     return emitOpError() << (buffers ? "on buffers has no result"
@@ -80,8 +81,7 @@ LogicalResult ScatterOp::verify() {
       return emitOpError() << "dimension_map entry " << d
                            << " is not a dimension of " << original;
     if (seen.test(d))
-      return emitOpError() << "dimension_map names dimension " << d
-                           << " twice";
+      return emitOpError() << "dimension_map names dimension " << d << " twice";
     seen.set(d);
   }
   int64_t batch = getBatchRank();

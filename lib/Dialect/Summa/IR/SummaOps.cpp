@@ -42,7 +42,7 @@ GridOp mlir::summa::lookupGrid(Operation *from, FlatSymbolRefAttr symbol) {
 MatmulLayouts mlir::summa::getMatmulLayouts(MLIRContext *context,
                                             FlatSymbolRefAttr grid,
                                             MatmulForm form, int64_t groupsM,
-                                            int64_t groupsN) {
+                                            int64_t groupsN, int64_t groupsK) {
   DimLayout tokens({GridAxis::depth, GridAxis::row});
   DimLayout rows({GridAxis::row}), cols({GridAxis::col});
   auto make = [&](DimLayout a, DimLayout b) {
@@ -54,16 +54,16 @@ MatmulLayouts mlir::summa::getMatmulLayouts(MLIRContext *context,
   };
   switch (form) {
   case MatmulForm::ab: // [M, K] · [K, N] -> [M, N]
-    return {make(grouped(tokens, groupsM), cols),
-            make(rows, grouped(cols, groupsN)),
+    return {make(grouped(tokens, groupsM), grouped(cols, groupsK)),
+            make(grouped(rows, groupsK), grouped(cols, groupsN)),
             make(grouped(tokens, groupsM), grouped(cols, groupsN))};
   case MatmulForm::abt: // [M, K] · [N, K]ᵀ -> [M, N]
-    return {make(grouped(tokens, groupsM), cols),
-            make(grouped(rows, groupsN), cols),
+    return {make(grouped(tokens, groupsM), grouped(cols, groupsK)),
+            make(grouped(rows, groupsN), grouped(cols, groupsK)),
             make(grouped(tokens, groupsM), grouped(cols, groupsN))};
   case MatmulForm::atb: // [K, M]ᵀ · [K, N] -> [M, N]
-    return {make(tokens, grouped(cols, groupsM)),
-            make(tokens, grouped(cols, groupsN)),
+    return {make(grouped(tokens, groupsK), grouped(cols, groupsM)),
+            make(grouped(tokens, groupsK), grouped(cols, groupsN)),
             make(grouped(rows, groupsM), grouped(cols, groupsN))};
   }
   llvm_unreachable("unknown matmul form");

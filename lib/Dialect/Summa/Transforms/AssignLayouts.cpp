@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DimClasses.h"
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/Transforms/LayoutRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
@@ -136,15 +137,6 @@ public:
   void forgetPartialReduction(Operation *op) override { partials.erase(op); }
 
 private:
-  /// Records that slices of `v` along `dim` take chunks of `chunk`
-  /// elements, and follows the dimension back to the values it comes from
-  /// (see collectChunkHints).
-  void addChunkHint(Value v, int64_t dim, int64_t chunk);
-  /// Finds the slices that cut a dimension into equal chunks (a fused Q/K/V
-  /// projection sliced into Q, K and V) and marks that dimension, back to
-  /// the contraction and the weight it comes from, to be factored into
-  /// groups of those chunks: each slice then stays inside every tile.
-  void collectChunkHints();
   /// `splits` with the hinted groups of `v`'s split dimensions.
   DimSplits withHints(Value v, DimSplits splits);
   LogicalResult seedArguments();
@@ -161,8 +153,9 @@ private:
   GridOp grid;
   FlatSymbolRefAttr gridRef;
   DenseMap<Value, LayoutAttr> layouts;
-  /// Per value and dimension, the chunk size its slices take (0: none).
-  DenseMap<Value, SmallVector<int64_t>> chunkHints;
+  /// The dimensions that index the same space, and the chunks slices cut
+  /// them into (built at the start of run()).
+  std::optional<DimClasses> classes;
   DenseMap<Operation *, PartialReduction> partials;
   /// Arguments without a role that are activations unless their uses
   /// decide otherwise.
@@ -263,108 +256,11 @@ void LayoutSolver::define(OpResult result, LayoutAttr layout) {
   changed = true;
 }
 
-/// The one dimension of `group` whose size in `type` is not 1, if exactly
-/// one is.
-static std::optional<int64_t>
-soleNonUnitDim(RankedTensorType type, const ReassociationIndices &group) {
-  std::optional<int64_t> found;
-  for (int64_t d : group) {
-    if (type.getDimSize(d) == 1)
-      continue;
-    if (found)
-      return std::nullopt;
-    found = d;
-  }
-  return found;
-}
-
-void LayoutSolver::addChunkHint(Value v, int64_t dim, int64_t chunk) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || type.isDynamicDim(dim))
-    return;
-  SmallVector<int64_t> &hints = chunkHints[v];
-  hints.resize(type.getRank(), 0);
-  int64_t merged = hints[dim] ? std::gcd(hints[dim], chunk) : chunk;
-  if (merged == hints[dim])
-    return;
-  hints[dim] = merged;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return;
-  int64_t size = type.getDimSize(dim);
-  if (auto mm = dyn_cast<linalg::MatmulOp>(def)) {
-    std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
-    if (!form)
-      return;
-    // The result's rows come from the lhs's M dimension, its columns from
-    // the rhs's N dimension.
-    Value lhs = mm.getDpsInputOperand(0)->get();
-    Value rhs = mm.getDpsInputOperand(1)->get();
-    addChunkHint(mm.getDpsInitOperand(0)->get(), dim, merged);
-    if (dim == 0)
-      addChunkHint(lhs, *form == MatmulForm::atb ? 1 : 0, merged);
-    else
-      addChunkHint(rhs, *form == MatmulForm::abt ? 0 : 1, merged);
-    return;
-  }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def)) {
-    auto expr = dyn_cast<AffineDimExpr>(
-        linalgOp.getIndexingMapMatchingResult(cast<OpResult>(v))
-            .getResult(dim));
-    if (!expr || linalgOp.getIteratorTypesArray()[expr.getPosition()] !=
-                     utils::IteratorType::parallel)
-      return;
-    for (OpOperand &operand : linalgOp->getOpOperands()) {
-      auto operandType = dyn_cast<RankedTensorType>(operand.get().getType());
-      if (!operandType)
-        continue;
-      for (auto [p, e] : llvm::enumerate(
-               linalgOp.getMatchingIndexingMap(&operand).getResults()))
-        if (e == expr && operandType.getDimSize(p) == size)
-          addChunkHint(operand.get(), p, merged);
-    }
-    return;
-  }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
-    for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices()))
-      if (llvm::is_contained(group, dim) &&
-          soleNonUnitDim(expand.getResultType(), group) == dim)
-        addChunkHint(expand.getSrc(), g, merged);
-    return;
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
-    ReassociationIndices group = collapse.getReassociationIndices()[dim];
-    if (std::optional<int64_t> d = soleNonUnitDim(collapse.getSrcType(), group))
-      addChunkHint(collapse.getSrc(), *d, merged);
-  }
-}
-
-void LayoutSolver::collectChunkHints() {
-  func.walk([&](tensor::ExtractSliceOp op) {
-    if (!op.hasUnitStride() ||
-        ShapedType::isDynamicShape(op.getStaticSizes()) ||
-        ShapedType::isDynamicShape(op.getStaticOffsets()))
-      return;
-    RankedTensorType source = op.getSourceType();
-    llvm::SmallBitVector dropped = op.getDroppedDims();
-    for (int64_t d = 0; d < source.getRank(); ++d) {
-      int64_t size = source.getDimSize(d);
-      if (dropped.test(d) || ShapedType::isDynamic(size))
-        continue;
-      int64_t chunk = std::gcd(
-          size, std::gcd(op.getStaticOffsets()[d], op.getStaticSizes()[d]));
-      if (chunk < size)
-        addChunkHint(op.getSource(), d, chunk);
-    }
-  });
-}
-
 int64_t LayoutSolver::hintedGroups(Value v, unsigned dim,
                                    ArrayRef<GridAxis> axes) {
-  auto it = chunkHints.find(v);
-  if (axes.empty() || it == chunkHints.end() || it->second.size() <= dim)
+  if (axes.empty() || !classes)
     return 1;
-  int64_t chunk = it->second[dim];
+  int64_t chunk = classes->getChunk(v, dim);
   int64_t size = cast<RankedTensorType>(v.getType()).getDimSize(dim);
   int64_t blocks = getSplitFactor(grid, axes);
   // One block: every slice is local anyway, no need for groups.
@@ -608,7 +504,7 @@ LogicalResult LayoutSolver::propagate(Phase p) {
 }
 
 LogicalResult LayoutSolver::run() {
-  collectChunkHints();
+  classes.emplace(func);
   if (failed(seedArguments()) || failed(propagate(Phase::Contractions)) ||
       failed(propagate(Phase::Propagate)))
     return failure();

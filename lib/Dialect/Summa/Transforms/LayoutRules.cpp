@@ -69,8 +69,23 @@ static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
       return have.getDimSplit(d) == axes ? have.getDimGroups(d) : 1;
     return s.hintedGroups(result, d, axes);
   };
+  // The contracted dimension: factored where the operands' class is (the
+  // rhs's layout first: a weight keeps its own).
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+  unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
+  auto groupsK = [&]() -> int64_t {
+    for (auto [v, d, axes] :
+         {std::make_tuple(rhs, rhsK, plain.rhs.getDimSplit(rhsK)),
+          std::make_tuple(lhs, lhsK, plain.lhs.getDimSplit(lhsK))})
+      if (LayoutAttr have = s.lookup(v))
+        if (have.getDimSplit(d) == axes)
+          return have.getDimGroups(d);
+    return s.hintedGroups(lhs, lhsK, plain.lhs.getDimSplit(lhsK));
+  };
   MatmulLayouts summa = getMatmulLayouts(op.getContext(), gridRef, *form,
-                                         groupsOf(0), groupsOf(1));
+                                         groupsOf(0), groupsOf(1), groupsK());
   s.want(*op.getDpsInputOperand(0), summa.lhs);
   s.want(*op.getDpsInputOperand(1), summa.rhs);
   s.want(*op.getDpsInitOperand(0), summa.result);
@@ -541,13 +556,15 @@ static LogicalResult visitInsertSlice(LayoutRuleState &s,
     layout = s.lookup(op.getResult());
   if (!layout) {
     // The source's groups count the source's elements, not the
-    // destination's: from the source, only its splits.
+    // destination's: from the source, only its splits; the destination's
+    // groups are its own (the pieces it is assembled from: the adjoint of
+    // a fused Q/K/V projection from those of Q, K and V).
     layout = s.lookup(op.getSource());
     if (!layout)
       return success();
     DimSplits splits = layout.getDims();
-    for (DimLayout &dim : splits)
-      dim.groups = 1;
+    for (auto [d, dim] : llvm::enumerate(splits))
+      dim.groups = s.hintedGroups(op.getResult(), d, dim.axes);
     layout = s.make(splits);
   }
   DimSplits splits = layout.getDims(), sourceSplits = splits;

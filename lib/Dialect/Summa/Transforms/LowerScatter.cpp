@@ -97,11 +97,11 @@ Value ScatterLowering::loadIndices(OpBuilder &nb, ValueRange batch,
                   .getResult();
     Value size = memref::DimOp::create(nb, loc, op.getOriginal(), d);
     // Unsigned: a negative index is a huge one, outside as well.
-    Value ok = arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, index,
-                                     size);
-    inBounds =
-        inBounds ? arith::AndIOp::create(nb, loc, inBounds, ok).getResult()
-                 : ok;
+    Value ok =
+        arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, index, size);
+    inBounds = inBounds
+                   ? arith::AndIOp::create(nb, loc, inBounds, ok).getResult()
+                   : ok;
     position[d] = index;
   }
   return inBounds;

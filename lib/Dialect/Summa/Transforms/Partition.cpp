@@ -432,9 +432,13 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
   std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
   bool summa = false;
   if (form) {
-    MatmulLayouts want =
-        getMatmulLayouts(mm.getContext(), layout.getGrid(), *form,
-                         layout.getDimGroups(0), layout.getDimGroups(1));
+    LayoutAttr lhsLayout = valueLayouts.lookup(mm.getDpsInputOperand(0)->get());
+    int64_t groupsK =
+        lhsLayout ? lhsLayout.getDimGroups(*form == MatmulForm::atb ? 0 : 1)
+                  : 1;
+    MatmulLayouts want = getMatmulLayouts(mm.getContext(), layout.getGrid(),
+                                          *form, layout.getDimGroups(0),
+                                          layout.getDimGroups(1), groupsK);
     summa = valueLayouts.lookup(mm.getDpsInputOperand(0)->get()) == want.lhs &&
             valueLayouts.lookup(mm.getDpsInputOperand(1)->get()) == want.rhs &&
             layout == want.result;

@@ -1,4 +1,5 @@
-//===- PartitionGather.cpp - gathers and scatters on local tiles -*- C++ -*-===//
+//===- PartitionGather.cpp - gathers and scatters on local tiles -*- C++
+//-*-===//
 //
 // Part of the summa project.
 //
@@ -21,7 +22,8 @@ using namespace mlir;
 using namespace mlir::summa;
 
 /// The axes of `split` whose grid axis has more than one rank.
-static SmallVector<GridAxis> effectiveAxes(GridOp grid, const DimLayout &split) {
+static SmallVector<GridAxis> effectiveAxes(GridOp grid,
+                                           const DimLayout &split) {
   SmallVector<GridAxis> axes;
   for (GridAxis a : split.axes)
     if (grid.getAxisSize(a) != 1)

@@ -69,17 +69,17 @@ Value FunctionPartitioner::sliceToLayout(OpBuilder &b, Location loc,
     Type element = type.getElementType();
     Value zero =
         arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
-    Value zeros = linalg::FillOp::create(
-                      b, loc, zero,
-                      ValueRange{tensor::EmptyOp::create(b, loc, padded,
-                                                         element)})
-                      .getResult(0);
+    Value zeros =
+        linalg::FillOp::create(
+            b, loc, zero,
+            ValueRange{tensor::EmptyOp::create(b, loc, padded, element)})
+            .getResult(0);
     SmallVector<OpFoldResult> at(type.getRank(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> extent, unit(type.getRank(), b.getIndexAttr(1));
     for (int64_t size : type.getShape())
       extent.push_back(b.getIndexAttr(size));
-    source = tensor::InsertSliceOp::create(b, loc, value, zeros, at, extent,
-                                           unit);
+    source =
+        tensor::InsertSliceOp::create(b, loc, value, zeros, at, extent, unit);
   }
   if (factored)
     source = tensor::ExpandShapeOp::create(b, loc, type.clone(expandedShape),
@@ -182,8 +182,8 @@ static std::optional<DimLayout> nestedSplit(GridOp grid, int64_t size,
                                             const DimLayout &dst) {
   if (size <= 0 || src.groups != 1 || dst.groups != 1 ||
       dst.axes.size() <= src.axes.size() ||
-      !llvm::equal(src.axes, ArrayRef<GridAxis>(dst.axes).take_front(
-                                 src.axes.size())))
+      !llvm::equal(src.axes,
+                   ArrayRef<GridAxis>(dst.axes).take_front(src.axes.size())))
     return std::nullopt;
   SmallVector<GridAxis> extra(
       ArrayRef<GridAxis>(dst.axes).drop_front(src.axes.size()));
@@ -212,9 +212,9 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
     DimLayout src = from.getDim(d), dst = to.getDim(d);
     if (src == dst)
       continue;
-    std::optional<DimLayout> inner = nestedSplit(
-        grid, global ? global.getDimSize(d) : 0,
-        src.isSplit() ? src : DimLayout(), dst);
+    std::optional<DimLayout> inner =
+        nestedSplit(grid, global ? global.getDimSize(d) : 0,
+                    src.isSplit() ? src : DimLayout(), dst);
     if (dim || !inner || inner->axes != axes)
       return failure();
     dim = d;
@@ -225,12 +225,11 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
   SmallVector<int64_t> shape(type.getShape());
   shape[*dim] /= getSplitFactor(grid, axes);
   OpBuilder b(op);
-  Value scattered =
-      ReduceScatterOp::create(b, op.getLoc(), type.clone(shape),
-                              reduced.getInput(), Value(), reduced.getGridAttr(),
-                              reduced.getAxesAttr(),
-                              b.getI64IntegerAttr(*dim), reduced.getKindAttr())
-          .getResult();
+  Value scattered = ReduceScatterOp::create(
+                        b, op.getLoc(), type.clone(shape), reduced.getInput(),
+                        Value(), reduced.getGridAttr(), reduced.getAxesAttr(),
+                        b.getI64IntegerAttr(*dim), reduced.getKindAttr())
+                        .getResult();
   if (remarks)
     op.emitRemark() << "redistribution of " << op.getInput().getType()
                     << " from " << from << " to " << to
@@ -285,9 +284,8 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
     gathered.push_back(src);
     if (src == dst || !src.isSplit())
       continue;
-    if (std::optional<DimLayout> inner =
-            nestedSplit(grid, globalType ? globalType.getDimSize(d) : 0, src,
-                        dst)) {
+    if (std::optional<DimLayout> inner = nestedSplit(
+            grid, globalType ? globalType.getDimSize(d) : 0, src, dst)) {
       // The target's blocks lie inside this rank's: a local slice.
       within[d] = *inner;
       continue;

@@ -63,8 +63,7 @@ private:
   /// completed) to a layout that splits one dimension further by exactly A:
   /// one summa.reduce_scatter instead (half the bytes, no slice). Fails,
   /// changing nothing, for any other relayout.
-  LogicalResult scatterReduction(RelayoutOp op, LayoutAttr from,
-                                 LayoutAttr to);
+  LogicalResult scatterReduction(RelayoutOp op, LayoutAttr from, LayoutAttr to);
   /// A non-splat constant laid out with splits: the whole constant, then
   /// this rank's slice of it.
   LogicalResult partitionConstant(arith::ConstantOp op, LayoutAttr layout);
@@ -94,7 +93,6 @@ private:
   /// The global type of every tensor value, read before any type changes.
   DenseMap<Value, RankedTensorType> globalTypes;
 };
-
 
 } // namespace mlir::summa
 

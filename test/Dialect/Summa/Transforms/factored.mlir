@@ -147,3 +147,60 @@ func.func @index_of_factored(%x: tensor<8x8xf32> {summa.role = "activation"}, %w
   %k = tensor.extract_slice %idx[0, 8] [8, 8] [1, 1] : tensor<8x24xf32> to tensor<8x8xf32>
   return %q, %k : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// The backward of a fused Q/K/V projection (a Conv1D [in, 3h] weight), as
+// summa-differentiate writes it: the adjoints of Q, K and V inserted into
+// zeros and summed, the input gradient dQKV·Wᵀ contracting the 3h
+// dimension, the weight gradient Xᵀ·dQKV, the SGD update. The inserted
+// pieces, their sum, both products and the update are factored like the
+// weight itself: 3 groups, each slice inside every tile, the contracted
+// dimension factored alike in both operands; nothing is redistributed.
+// CHECK-LABEL: func.func @fused_qkv_backward
+// CHECK-SAME: %arg3: tensor<8x24xf32> {summa.layout = #summa.layout<@grid, {{\[}}[row], 3x[col]]>, summa.role = "weight"}
+// CHECK: tensor.insert_slice {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[depth, row], 3x[col]]>]
+// CHECK: linalg.matmul {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[depth, row], [col]]>]
+// CHECK: linalg.matmul {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[row], 3x[col]]>]
+// CHECK-NOT: summa.relayout
+// PART-LABEL: func.func @fused_qkv_backward
+// PART-NOT: summa.all_gather
+// PART: summa.matmul {{.*}} form = abt
+// PART: summa.matmul {{.*}} form = atb
+// PART-NOT: summa.all_gather
+func.func @fused_qkv_backward(%dq: tensor<8x8xf32> {summa.role = "activation"}, %dk: tensor<8x8xf32> {summa.role = "activation"},
+                              %dv: tensor<8x8xf32> {summa.role = "activation"}, %w: tensor<8x24xf32> {summa.role = "weight"},
+                              %x: tensor<8x8xf32> {summa.role = "activation"})
+    -> (tensor<8x8xf32>, tensor<8x24xf32> {summa.updates = 3 : i64}) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x24xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x24xf32>) -> tensor<8x24xf32>
+  %iq = tensor.insert_slice %dq into %z[0, 0] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x24xf32>
+  %ik = tensor.insert_slice %dk into %z[0, 8] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x24xf32>
+  %iv = tensor.insert_slice %dv into %z[0, 16] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x24xf32>
+
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%iq, %ik, %iv : tensor<8x24xf32>, tensor<8x24xf32>, tensor<8x24xf32>) outs(%e : tensor<8x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %s0 = arith.addf %a, %b : f32
+    %s1 = arith.addf %s0, %c : f32
+    linalg.yield %s1 : f32
+  } -> tensor<8x24xf32>
+  %ex = tensor.empty() : tensor<8x8xf32>
+  %fx = linalg.fill ins(%zero : f32) outs(%ex : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %dx = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%sum, %w : tensor<8x24xf32>, tensor<8x24xf32>) outs(%fx : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %ew = tensor.empty() : tensor<8x24xf32>
+  %zw = linalg.fill ins(%zero : f32) outs(%ew : tensor<8x24xf32>) -> tensor<8x24xf32>
+  %dw = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %sum : tensor<8x8xf32>, tensor<8x24xf32>) outs(%zw : tensor<8x24xf32>) -> tensor<8x24xf32>
+  %new = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%w, %dw : tensor<8x24xf32>, tensor<8x24xf32>) outs(%e : tensor<8x24xf32>) {
+  ^bb0(%a: f32, %g: f32, %o: f32):
+    %s = arith.subf %a, %g : f32
+    linalg.yield %s : f32
+  } -> tensor<8x24xf32>
+  return %dx, %new : tensor<8x8xf32>, tensor<8x24xf32>
+}

@@ -74,13 +74,16 @@ std::optional<MatmulForm> getMatmulForm(ArrayRef<AffineMap> maps);
 /// (gradient of the input); atb: activationᵀ · activation -> weight
 /// (gradient of the weight). `groupsM` and `groupsN` factor the result's
 /// rows and columns, and the operand dimensions they come from, into groups
-/// (LayoutAttr); a contracted dimension is never factored.
+/// (LayoutAttr); `groupsK` factors the contracted dimension of both
+/// operands alike (the sum runs over the same indices on every rank, in
+/// another order: the input gradient of a fused Q/K/V projection contracts
+/// its factored 3h dimension).
 struct MatmulLayouts {
   LayoutAttr lhs, rhs, result;
 };
 MatmulLayouts getMatmulLayouts(MLIRContext *context, FlatSymbolRefAttr grid,
                                MatmulForm form, int64_t groupsM = 1,
-                               int64_t groupsN = 1);
+                               int64_t groupsN = 1, int64_t groupsK = 1);
 
 /// Prints a list of axes as "[depth, row]".
 std::string formatAxes(ArrayRef<GridAxis> axes);
