@@ -434,6 +434,14 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
       });
   if (failed(status))
     return failure();
+  // The recomputed body keeps only what the derivative reads: the rest
+  // would keep inputs alive for nothing (and hide a contraction's form).
+  Block *adjointBody = adjoint.getBlock();
+  for (Operation &inner :
+       llvm::make_early_inc_range(llvm::reverse(*adjointBody)))
+    if (&inner != adjointBody->getTerminator() && inner.use_empty() &&
+        isPure(&inner))
+      inner.erase();
   return adjoint.getResult(0);
 }
 

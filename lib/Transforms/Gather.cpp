@@ -13,7 +13,9 @@
 #include "summa/Transforms/Gather.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -329,9 +331,27 @@ static Value buildOneHotAdjoint(OpBuilder &b, Gather g, Value dOut,
         take ? arith::SelectOp::create(nb, nl, take, sum, acc).getResult()
              : sum);
   };
-  return linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, inputs,
-                                   ValueRange{init}, maps, iterators, build)
-      .getResult(0);
+  auto generic =
+      linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, inputs,
+                                ValueRange{init}, maps, iterators, build);
+  // The reductions innermost: the parallel loops around them are what the
+  // GPU maps onto threads (convert-linalg-to-parallel-loops stops at the
+  // first reduction).
+  SmallVector<unsigned> order;
+  for (unsigned d = 0; d < total; ++d)
+    if (iterators[d] == utils::IteratorType::parallel)
+      order.push_back(d);
+  for (unsigned d = 0; d < total; ++d)
+    if (iterators[d] == utils::IteratorType::reduction)
+      order.push_back(d);
+  if (!llvm::equal(order, llvm::seq<unsigned>(0, total))) {
+    IRRewriter rewriter(b);
+    FailureOr<linalg::GenericOp> interchanged =
+        linalg::interchangeGenericOp(rewriter, generic, order);
+    if (succeeded(interchanged))
+      generic = *interchanged;
+  }
+  return generic.getResult(0);
 }
 
 Value mlir::summa::buildGatherAdjoint(OpBuilder &b, Gather gather, Value dOut,

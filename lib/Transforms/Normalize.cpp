@@ -313,6 +313,26 @@ static LogicalResult widenMixedMatmul(RewriterBase &rewriter,
   return success();
 }
 
+/// A generic with a reduction loop before a parallel one, its loops
+/// reordered with the reductions innermost (each output element still sums
+/// its terms in the same order): the parallel loops then form the
+/// outermost nest, the one the GPU maps onto threads and a contraction's
+/// batch dimensions. Derived backward generics come out this way.
+static void reductionsInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> order;
+  for (auto [d, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      order.push_back(d);
+  for (auto [d, it] : llvm::enumerate(iterators))
+    if (it != utils::IteratorType::parallel)
+      order.push_back(d);
+  if (llvm::equal(order, llvm::seq<unsigned>(0, iterators.size())))
+    return;
+  rewriter.setInsertionPoint(op);
+  (void)linalg::interchangeGenericOp(rewriter, op, order);
+}
+
 namespace {
 struct SummaNormalizePass
     : summa::impl::SummaNormalizeBase<SummaNormalizePass> {
@@ -328,6 +348,10 @@ struct SummaNormalizePass
         return signalPassFailure();
     }
     IRRewriter rewriter(ctx);
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.hasPureTensorSemantics())
+        reductionsInnermost(rewriter, op);
+    });
     SmallVector<linalg::BatchMatmulOp> batched;
     getOperation().walk([&](linalg::BatchMatmulOp op) {
       if (op.hasPureTensorSemantics())
