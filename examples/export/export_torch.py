@@ -322,11 +322,11 @@ def build(args):
     else:
         raise AssertionError(args.model)
     model.eval()
-    if args.model == "hf_gpt2_lm":
-        # A whole model keeps transformers' own initialisation (post_init:
-        # N(0, 0.02) weights, scaled residual projections), the scale it is
-        # trained from; a small perturbation makes no bias or LayerNorm
-        # parameter trivially 0 or 1.
+    if args.init == "model":
+        # The framework's own initialisation (transformers' post_init:
+        # N(0, 0.02) weights, scaled residual projections), the scale a
+        # model at its real size is trained from; a small perturbation makes
+        # no bias or norm parameter trivially 0 or 1.
         with torch.no_grad():
             for p in model.parameters():
                 p.add_(torch.randn(p.shape, generator=gen) * 0.02)
@@ -619,6 +619,8 @@ def command(args):
         parts.append("--weights-as-constants")
     if args.buffers_as_constants:
         parts.append("--buffers-as-constants")
+    if args.init != ("model" if args.model == "hf_gpt2_lm" else "redraw"):
+        parts += ["--init", args.init]
     parts += ["-o", out]
     return " ".join(parts)
 
@@ -671,6 +673,11 @@ def parse_args(argv):
                         "loss, gradients and SGD update of every float argument")
     p.add_argument("--sgd-lr", type=float, default=0.01,
                    help="--save-sgd-step's learning rate (default 0.01)")
+    p.add_argument("--init", choices=("redraw", "model"),
+                   help="weights: 'redraw' every parameter from N(0, 0.2) (norm scales "
+                        "around 1; the small fixtures), or 'model': the framework's own "
+                        "initialisation, perturbed (real sizes); default: model for "
+                        "hf_gpt2_lm, redraw otherwise")
     p.add_argument("--skip-ir-check", action="store_true",
                    help="do not run the printed IR with MLIR's ExecutionEngine (its naive "
                         "loops take minutes at real size; the compiled program's --expect "
@@ -681,6 +688,8 @@ def parse_args(argv):
     for f in ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"):
         if f not in used and getattr(args, f) is not None:
             p.error(f"--{f.replace('_', '-')} does not apply to {args.model}")
+    if args.init is None:
+        args.init = "model" if args.model == "hf_gpt2_lm" else "redraw"
     defaults = dict(batch=4, seq=8, hidden=32, heads=4, layers=2, vocab=64)
     for f, v in defaults.items():
         if f in used and getattr(args, f) is None:

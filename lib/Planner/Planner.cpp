@@ -729,8 +729,9 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
     // Other region ops (linalg bodies) must not hide communication or GEMMs.
     bool hidden = false;
     op.walk([&](Operation *n) {
-      if (n != &op && (isa<SummaDialect>(n->getDialect()) ||
-                       isa<linalg::MatmulOp, func::CallOp>(n)))
+      if (n != &op && !isa<summa::YieldOp>(n) &&
+          (isa<SummaDialect>(n->getDialect()) ||
+           isa<linalg::MatmulOp, func::CallOp>(n)))
         hidden = true;
     });
     if (hidden)

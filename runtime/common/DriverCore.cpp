@@ -40,7 +40,9 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace summa::rt;
@@ -651,18 +653,42 @@ std::string formatShape(const int64_t *shape, size_t rank) {
 
 } // namespace
 
+namespace {
+/// Drops the pages of [begin, end) of a read-only file mapping from this
+/// process (they are clean: reading them again maps them in again).
+void releaseMappedPages(const char *begin, const char *end) {
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t first =
+      (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+  uintptr_t last = reinterpret_cast<uintptr_t>(end) & ~(page - 1);
+  if (last > first)
+    madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
+}
+} // namespace
+
 size_t summa::rt::driver::uploadTile(const Backend &backend,
                                      const Tensor &tensor,
                                      const int64_t *coords, const void *whole,
-                                     void *buffer) {
+                                     void *buffer, bool mappedFile) {
   size_t bytes = coords ? tensor.localBytes() : tensor.globalBytes();
   HostBuffer host(bytes, "the host copy of '" + tensor.fileName + "'");
   size_t size = tensor.elementSize;
   char *to = static_cast<char *>(host.data());
   const char *from = static_cast<const char *>(whole);
+  // A tile's elements come in increasing global order (row-major tiles of
+  // a row-major tensor): what lies before the last one copied is done.
+  constexpr int64_t kReleaseEvery = 8 << 20;
+  const char *released = from;
   tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
-    std::memcpy(to + local * size, from + global * size, size);
+    const char *at = from + global * size;
+    std::memcpy(to + local * size, at, size);
+    if (mappedFile && at - released > kReleaseEvery && at > released) {
+      releaseMappedPages(released, at);
+      released = at;
+    }
   });
+  if (mappedFile)
+    releaseMappedPages(from, from + tensor.globalBytes());
   upload(backend, buffer, host.data(), bytes);
   return bytes;
 }
@@ -794,8 +820,9 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
             formatShape(stored->shape.data(), stored->shape.size()).c_str(),
             input.fileName.c_str(),
             formatShape(input.desc->globalShape, input.rank).c_str());
-    recordRead(static_cast<int64_t>(
-        uploadTile(backend, input, coords, stored->data, buffers[i])));
+    recordRead(static_cast<int64_t>(uploadTile(backend, input, coords,
+                                               stored->data, buffers[i],
+                                               /*mappedFile=*/true)));
   }
   if (!missing.empty())
     fatal("%s: --inputs '%s' has no tensor named %s (inputs are matched by "

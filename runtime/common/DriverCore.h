@@ -242,9 +242,13 @@ void upload(const Backend &backend, void *buffer, const void *host,
 
 /// Copies the tile of `tensor` held at `coords` (null: the whole tensor)
 /// out of `whole`, the whole tensor in host memory, into `buffer`; returns
-/// the bytes copied.
+/// the bytes copied. With `mappedFile`, `whole` lies in a read-only mapping
+/// of a file, whose pages are dropped from this process behind the copy:
+/// a rank that reads its tile of a large table holds the pages of a few
+/// megabytes of it at a time, not the table.
 size_t uploadTile(const Backend &backend, const Tensor &tensor,
-                  const int64_t *coords, const void *whole, void *buffer);
+                  const int64_t *coords, const void *whole, void *buffer,
+                  bool mappedFile = false);
 
 /// This rank's tile of `tensor` (`buffer`) from every rank, in world-rank
 /// order, on rank 0 (every rank must call it; other ranks get an empty

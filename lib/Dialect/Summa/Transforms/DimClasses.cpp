@@ -139,8 +139,7 @@ void DimClasses::visit(Operation *op) {
     return;
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    for (auto [g, group] :
-         llvm::enumerate(collapse.getReassociationIndices()))
+    for (auto [g, group] : llvm::enumerate(collapse.getReassociationIndices()))
       if (std::optional<int64_t> d = soleNonUnit(collapse.getSrcType(), group))
         unite({collapse.getSrc(), *d},
               {collapse.getResult(), static_cast<int64_t>(g)});
@@ -171,9 +170,9 @@ void DimClasses::visit(Operation *op) {
       if (dest.getDimSize(d) <= 1)
         continue;
       unite({insert.getDest(), d}, {insert.getResult(), d});
-      if (int64_t chunk = chunkOf(dest.getDimSize(d),
-                                  insert.getStaticOffsets()[d],
-                                  insert.getStaticSizes()[d]))
+      if (int64_t chunk =
+              chunkOf(dest.getDimSize(d), insert.getStaticOffsets()[d],
+                      insert.getStaticSizes()[d]))
         addChunk({insert.getResult(), d}, chunk);
     }
     return;
