@@ -752,6 +752,13 @@ struct SummaDifferentiatePass
     auto grad = cast<func::FuncOp>(forward->clone());
     grad.setSymName(name);
     module.getBody()->push_back(grad);
+    // The step is derived from summa-normalize's forms (a product of a
+    // weight repeated over the batch is one GEMM, transposes folded into
+    // products): their adjoints are the SUMMA forms and local GEMMs.
+    if (failed(normalizeForms(grad))) {
+      grad.erase();
+      return signalPassFailure();
+    }
     Differentiator differentiator(grad, sgdLr, params == "floats");
     if (failed(differentiator.run())) {
       grad.erase();

@@ -170,6 +170,54 @@ static LogicalResult raiseContraction(RewriterBase &rewriter,
   return success();
 }
 
+/// The input of `op` and its indexing map on `op`'s result dimensions if
+/// `op` only copies it (a generic whose body yields its one input, an
+/// output written in loop order): a broadcast (torch-mlir repeats a weight
+/// over the batch before a batch_matmul), a transpose or a plain copy.
+static std::optional<std::pair<Value, AffineMap>> copiedInput(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      generic.getBody()->getOperations().size() != 1)
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (yield.getOperand(0) != generic.getBody()->getArgument(0))
+    return std::nullopt;
+  AffineMap out = generic.getIndexingMapsArray()[1];
+  AffineMap in = generic.getIndexingMapsArray()[0];
+  if (!out.isIdentity() || !in.isProjectedPermutation())
+    return std::nullopt;
+  return std::make_pair(generic.getDpsInputOperand(0)->get(), in);
+}
+
+/// Reads of a copy (a broadcast, transpose or copy generic) as reads of
+/// what it copies, through the composed map: the batched product of an
+/// activation with a weight repeated over the batch is then a product with
+/// the weight, whose batch is a dimension of M (raiseContraction makes it
+/// one GEMM), and no copy of the weight per batch element is made. Only
+/// where the consumer is a contraction (its other ops keep their reads).
+static bool foldCopiedOperands(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
+    return false;
+  bool changed = false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    std::optional<std::pair<Value, AffineMap>> copied =
+        copiedInput(input->get().getDefiningOp());
+    if (!copied)
+      continue;
+    unsigned i = input->getOperandNumber();
+    maps[i] = copied->second.compose(maps[i]);
+    input->set(copied->first);
+    changed = true;
+  }
+  if (changed)
+    op.setIndexingMapsAttr(
+        Builder(op.getContext()).getAffineMapArrayAttr(maps));
+  return changed;
+}
+
 /// The input of `op` if it is a 2-D transpose (linalg.transpose, or a
 /// generic that only yields its one input through a swapped map).
 static Value transposedInput(Operation *op) {
@@ -333,79 +381,88 @@ static void reductionsInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
   (void)linalg::interchangeGenericOp(rewriter, op, order);
 }
 
+LogicalResult mlir::summa::normalizeForms(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  // Inputs a body never reads (a derived step's adjoint generics carry
+  // the operands of the op they differentiate) go first: they would keep
+  // buffers alive and hide contractions from raiseContraction.
+  {
+    RewritePatternSet unused(ctx);
+    linalg::populateEraseUnusedOperandsAndResultsPatterns(unused);
+    if (failed(applyPatternsGreedily(root, std::move(unused))))
+      return failure();
+  }
+  IRRewriter rewriter(ctx);
+  root->walk([&](linalg::GenericOp op) {
+    if (op.hasPureTensorSemantics())
+      reductionsInnermost(rewriter, op);
+  });
+  SmallVector<linalg::BatchMatmulOp> batched;
+  root->walk([&](linalg::BatchMatmulOp op) {
+    if (op.hasPureTensorSemantics())
+      batched.push_back(op);
+  });
+  for (linalg::BatchMatmulOp op : batched) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::generalizeNamedOp(rewriter, op))) {
+      op.emitError() << "summa-normalize: cannot write this "
+                        "linalg.batch_matmul as a linalg.generic";
+      return failure();
+    }
+  }
+  // Mixed-precision products take their inputs widened.
+  SmallVector<linalg::MatmulOp> matmuls;
+  root->walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+  for (linalg::MatmulOp op : matmuls)
+    (void)widenMixedMatmul(rewriter, op);
+  // Contractions read what broadcasts and copies copy; contractions
+  // spelled as generics become linalg.matmul.
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  for (linalg::GenericOp op : generics)
+    if (linalg::isaContractionOpInterface(op))
+      (void)foldCopiedOperands(op);
+  for (linalg::GenericOp op : generics) {
+    rewriter.setInsertionPoint(op);
+    (void)raiseContraction(rewriter, op);
+  }
+  // Products of transposed operands read the operands themselves.
+  matmuls.clear();
+  root->walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+  for (linalg::MatmulOp op : matmuls)
+    (void)foldTransposedOperands(rewriter, op);
+  // Transposes of backward products become the swapped products.
+  SmallVector<Operation *> transposes;
+  root->walk([&](Operation *op) {
+    if (transposedInput(op))
+      transposes.push_back(op);
+  });
+  for (Operation *op : transposes)
+    (void)foldTransposeIntoProduct(rewriter, op);
+  // Fold the reshapes on either side of a batched contraction into it.
+  RewritePatternSet patterns(ctx);
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *fused) {
+        Operation *producer = fused->get().getDefiningOp();
+        Operation *consumer = fused->getOwner();
+        return isBatchedContraction(producer) || isBatchedContraction(consumer);
+      });
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  if (failed(applyPatternsGreedily(root, std::move(patterns))))
+    return failure();
+  return success();
+}
+
 namespace {
 struct SummaNormalizePass
     : summa::impl::SummaNormalizeBase<SummaNormalizePass> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    // Inputs a body never reads (a derived step's adjoint generics carry
-    // the operands of the op they differentiate) go first: they would keep
-    // buffers alive and hide contractions from raiseContraction.
-    {
-      RewritePatternSet unused(ctx);
-      linalg::populateEraseUnusedOperandsAndResultsPatterns(unused);
-      if (failed(applyPatternsGreedily(getOperation(), std::move(unused))))
-        return signalPassFailure();
-    }
-    IRRewriter rewriter(ctx);
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (op.hasPureTensorSemantics())
-        reductionsInnermost(rewriter, op);
-    });
-    SmallVector<linalg::BatchMatmulOp> batched;
-    getOperation().walk([&](linalg::BatchMatmulOp op) {
-      if (op.hasPureTensorSemantics())
-        batched.push_back(op);
-    });
-    for (linalg::BatchMatmulOp op : batched) {
-      rewriter.setInsertionPoint(op);
-      if (failed(linalg::generalizeNamedOp(rewriter, op))) {
-        op.emitError() << "summa-normalize: cannot write this "
-                          "linalg.batch_matmul as a linalg.generic";
-        return signalPassFailure();
-      }
-    }
-    // Mixed-precision products take their inputs widened.
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    for (linalg::MatmulOp op : matmuls)
-      (void)widenMixedMatmul(rewriter, op);
-    // Contractions spelled as generics become linalg.matmul.
-    SmallVector<linalg::GenericOp> generics;
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics) {
-      rewriter.setInsertionPoint(op);
-      (void)raiseContraction(rewriter, op);
-    }
-    // Products of transposed operands read the operands themselves.
-    matmuls.clear();
-    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-    for (linalg::MatmulOp op : matmuls)
-      (void)foldTransposedOperands(rewriter, op);
-    // Transposes of backward products become the swapped products.
-    SmallVector<Operation *> transposes;
-    getOperation().walk([&](Operation *op) {
-      if (transposedInput(op))
-        transposes.push_back(op);
-    });
-    for (Operation *op : transposes)
-      (void)foldTransposeIntoProduct(rewriter, op);
-    // Fold the reshapes on either side of a batched contraction into it.
-    RewritePatternSet patterns(ctx);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(
-        patterns, [](OpOperand *fused) {
-          Operation *producer = fused->get().getDefiningOp();
-          Operation *consumer = fused->getOwner();
-          return isBatchedContraction(producer) ||
-                 isBatchedContraction(consumer);
-        });
-    linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
-    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
-    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
-    tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
-    tensor::populateFoldTensorEmptyPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    if (failed(normalizeForms(getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -74,3 +74,33 @@ func.func @unused_input(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// torch-mlir's projection of a 3-D activation through a view it cannot
+// collapse (Llama's o_proj after the heads' transpose): the [out, in]
+// weight transposed, repeated over the batch, then a batch_matmul. The
+// product reads the weight itself (the batch becomes part of M): one GEMM
+// of all the tokens, no copy of the weight per batch element.
+// CHECK-LABEL: func.func @repeated_weight
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8x16xf32>, %[[W:.*]]: tensor<12x16xf32>)
+// CHECK: %[[X2:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x8x16xf32> into tensor<16x16xf32>
+// CHECK: %[[Y:.*]] = linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%[[X2]], %[[W]] : tensor<16x16xf32>, tensor<12x16xf32>)
+// CHECK: tensor.expand_shape %[[Y]] {{\[}}[0, 1], [2]] output_shape [2, 8, 12] : tensor<16x12xf32> into tensor<2x8x12xf32>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.batch_matmul
+func.func @repeated_weight(%x: tensor<2x8x16xf32>, %w: tensor<12x16xf32>) -> tensor<2x8x12xf32> {
+  %te = tensor.empty() : tensor<16x12xf32>
+  %t = linalg.transpose ins(%w : tensor<12x16xf32>) outs(%te : tensor<16x12xf32>) permutation = [1, 0]
+  %be = tensor.empty() : tensor<2x16x12xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<16x12xf32>) outs(%be : tensor<2x16x12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x16x12xf32>
+  %zero = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<2x8x12xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%o : tensor<2x8x12xf32>) -> tensor<2x8x12xf32>
+  %y = linalg.batch_matmul ins(%x, %b : tensor<2x8x16xf32>, tensor<2x16x12xf32>) outs(%f : tensor<2x8x12xf32>) -> tensor<2x8x12xf32>
+  return %y : tensor<2x8x12xf32>
+}

@@ -20,6 +20,11 @@ namespace mlir::summa {
 #define GEN_PASS_DECL
 #include "summa/Transforms/Passes.h.inc"
 
+/// summa-normalize's rewrites on `root` (the pass runs them on the module;
+/// summa-differentiate on the function it derives a step from, so that the
+/// backward is derived from the forms the partitioner reads).
+LogicalResult normalizeForms(Operation *root);
+
 #define GEN_PASS_REGISTRATION
 #include "summa/Transforms/Passes.h.inc"
 

@@ -36,9 +36,11 @@ using namespace mlir::summa;
 
 namespace {
 
-/// The loop dimensions of a contraction.
+/// The loop dimensions of a contraction: each of M, N and K may span
+/// several loops (a grouped-query attention's query groups and rows), which
+/// the GEMM takes as one where every operand lays them out contiguously.
 struct Contraction {
-  unsigned m, n, k;
+  SmallVector<unsigned> m, n, k;
   SmallVector<unsigned> batch;
 };
 
@@ -65,47 +67,35 @@ bool isMulAdd(linalg::GenericOp op) {
 
 std::optional<Contraction> matchContraction(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
       !isMulAdd(op))
     return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (!llvm::all_of(maps,
                     [](AffineMap m) { return m.isProjectedPermutation(); }))
     return std::nullopt;
-  std::optional<Contraction> result = Contraction();
-  SmallVector<bool> seen(3, false); // m, n, k
+  Contraction result;
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    bool inA = maps[0]
-                   .getResultPosition(getAffineDimExpr(d, op.getContext()))
-                   .has_value(),
-         inB = maps[1]
-                   .getResultPosition(getAffineDimExpr(d, op.getContext()))
-                   .has_value(),
-         inC = maps[2]
-                   .getResultPosition(getAffineDimExpr(d, op.getContext()))
-                   .has_value();
+    auto in = [&](unsigned operand) {
+      return maps[operand]
+          .getResultPosition(getAffineDimExpr(d, op.getContext()))
+          .has_value();
+    };
+    bool inA = in(0), inB = in(1), inC = in(2);
     bool reduction =
         op.getIteratorTypesArray()[d] == utils::IteratorType::reduction;
-    unsigned *slot = nullptr;
-    int which = -1;
     if (reduction && inA && inB && !inC)
-      slot = &result->k, which = 2;
+      result.k.push_back(d);
     else if (!reduction && inA && inB && inC)
-      result->batch.push_back(d);
+      result.batch.push_back(d);
     else if (!reduction && inA && !inB && inC)
-      slot = &result->m, which = 0;
+      result.m.push_back(d);
     else if (!reduction && !inA && inB && inC)
-      slot = &result->n, which = 1;
+      result.n.push_back(d);
     else
       return std::nullopt;
-    if (slot) {
-      if (seen[which])
-        return std::nullopt; // two m (or n) dimensions: not one GEMM
-      seen[which] = true;
-      *slot = d;
-    }
   }
-  if (!seen[0] || !seen[1] || !seen[2])
+  if (result.m.empty() || result.n.empty() || result.k.empty())
     return std::nullopt;
   return result;
 }
@@ -138,6 +128,10 @@ struct Gemm {
   /// output is contiguous along the first input's own dimension (it is
   /// then computed as Cᵀ = Bᵀ·Aᵀ read row by row, the same buffer).
   std::array<unsigned, 2> inputs = {0, 1};
+  /// The innermost loop of M, N and K, and the extent of each (its loops'
+  /// product).
+  unsigned m = 0, n = 0, k = 0;
+  int64_t mSize = 0, nSize = 0, kSize = 0;
   int32_t dtype = -1;
   SmallVector<int64_t> ranges;
   bool transA = false, transB = false;
@@ -173,19 +167,51 @@ FailureOr<Gemm> matchGemm(linalg::GenericOp op, std::string &why) {
     return failure();
   }
   SmallVector<SmallVector<std::optional<int64_t>>> strides = loopStrides(op);
-  if (strides[2][c->n] != 1 && strides[2][c->m] == 1) {
+  // Each of M, N and K as one dimension of every operand that holds it:
+  // its loops outer to inner (by stride), each the next one's extent apart.
+  auto collapse = [&](ArrayRef<unsigned> group, ArrayRef<unsigned> operands,
+                      unsigned &inner, int64_t &size) {
+    SmallVector<unsigned> order;
+    for (unsigned operand : operands) {
+      SmallVector<unsigned> dims(group);
+      if (llvm::any_of(dims, [&](unsigned d) { return !strides[operand][d]; }))
+        return false;
+      llvm::stable_sort(dims, [&](unsigned a, unsigned b) {
+        return *strides[operand][a] > *strides[operand][b];
+      });
+      for (size_t i = 0; i + 1 < dims.size(); ++i)
+        if (*strides[operand][dims[i]] !=
+            *strides[operand][dims[i + 1]] * g.ranges[dims[i + 1]])
+          return false;
+      if (!order.empty() && order != dims)
+        return false;
+      order = dims;
+    }
+    inner = order.back();
+    size = 1;
+    for (unsigned d : group)
+      size *= g.ranges[d];
+    return true;
+  };
+  why = "M, N or K spans loops that an operand does not lay out contiguously";
+  if (!collapse(c->m, {0, 2}, g.m, g.mSize) ||
+      !collapse(c->n, {1, 2}, g.n, g.nSize) ||
+      !collapse(c->k, {0, 1}, g.k, g.kSize))
+    return failure();
+  if (strides[2][g.n] != 1 && strides[2][g.m] == 1) {
     // The output is contiguous along the first input's dimension: the
     // inputs swap roles (an attention backward's dK = dSᵀ·Q as torch
     // writes it).
-    std::swap(g.c.m, g.c.n);
+    std::swap(g.m, g.n);
+    std::swap(g.mSize, g.nSize);
     g.inputs = {1, 0};
   }
   auto stride = [&](unsigned operand, unsigned d) {
     return strides[operand < 2 ? g.inputs[operand] : operand][d];
   };
-  std::optional<int64_t> aM = stride(0, g.c.m), aK = stride(0, g.c.k),
-                         bK = stride(1, g.c.k), bN = stride(1, g.c.n),
-                         cM = stride(2, g.c.m), cN = stride(2, g.c.n);
+  std::optional<int64_t> aM = stride(0, g.m), aK = stride(0, g.k),
+                         bK = stride(1, g.k), bN = stride(1, g.n),
+                         cM = stride(2, g.m), cN = stride(2, g.n);
   why = "operand strides that are not a (transposed) row-major matrix";
   if (!aM || !aK || !bK || !bN || !cM || !cN || *cN != 1)
     return failure();
@@ -254,9 +280,9 @@ void emitGemm(linalg::GenericOp op, ModuleOp module, const Gemm &g) {
         int64_t count = batch.empty() ? 1 : g.ranges[batch.back()];
         // The scalar arguments first, the leading dimensions and strides in
         // the call's order (tests read the constants in this order).
-        Value dt = i32(g.dtype), m = index(g.ranges[g.c.m]),
-              n = index(g.ranges[g.c.n]), k = index(g.ranges[g.c.k]),
-              ta = i32(g.transA), tb = i32(g.transB), acc = i32(1);
+        Value dt = i32(g.dtype), m = index(g.mSize), n = index(g.nSize),
+              k = index(g.kSize), ta = i32(g.transA), tb = i32(g.transB),
+              acc = i32(1);
         abi::createCall(nb, loc, module, abi::kMatmulBatched,
                         {dt,
                          bases[0],

@@ -149,3 +149,32 @@ func.func @transposed_output(%x: memref<3x5xf32>, %y: memref<5x7xf32>, %zt: memr
   }
   return
 }
+
+// -----
+
+// Grouped-query attention's P·V after summa-normalize: each key/value head
+// serves 3 query heads, so M spans two loops (the group g and the query
+// row i), laid out contiguously in P and in the output: one GEMM per
+// (batch, key/value head) with m = 3 x 8 = 24 rows (lda 8, ldc 4), k = 8,
+// n = 4; the batch of 2 key/value heads, the batch loop around it.
+#p = affine_map<(b, h, g, i, d, j) -> (b, h, g, i, j)>
+#v = affine_map<(b, h, g, i, d, j) -> (b, h, j, d)>
+#o = affine_map<(b, h, g, i, d, j) -> (b, h, g, i, d)>
+// CHECK-LABEL: func.func @grouped_query
+// CHECK: scf.for
+// CHECK: arith.constant 0 : i32
+// CHECK-NEXT: arith.constant 24 : index
+// CHECK-NEXT: arith.constant 4 : index
+// CHECK-NEXT: arith.constant 8 : index
+// CHECK: call @summaRtMatmulBatched
+// CHECK-NOT: linalg.generic
+func.func @grouped_query(%p: memref<2x2x3x8x8xf32>, %v: memref<2x2x8x4xf32>, %o: memref<2x2x3x8x4xf32>) {
+  linalg.generic {indexing_maps = [#p, #v, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%p, %v : memref<2x2x3x8x8xf32>, memref<2x2x8x4xf32>) outs(%o : memref<2x2x3x8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
