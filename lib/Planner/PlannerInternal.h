@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Helpers shared by the IR planner (Planner.cpp), the 1D / data-parallel
-// models (SplitModel.cpp), the closed-form GPT planner (Describe.cpp) and
-// the reports (Report.cpp). Not installed.
+// Helpers shared by the parts of the planner: the IR planner (Planner.cpp,
+// Counting.cpp, Liveness.cpp, ModelInfo.cpp), the 1D / data-parallel models
+// (SplitModel.cpp), the closed-form GPT planner (Describe.cpp), the cost
+// model (CostModel.cpp), the choice (Choose.cpp) and the reports
+// (Report.cpp). Not installed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "summa/Planner/Planner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
@@ -66,6 +69,17 @@ struct LivenessResult {
 /// of a value that starts a new buffer.
 LivenessResult peakLiveness(func::FuncOp func,
                             function_ref<int64_t(Value)> bytesOf);
+
+/// 2*m*n*k of a linalg.matmul, whatever its indexing maps (A*B, A*B^T,
+/// A^T*B): twice the product of its static loop ranges; 0 if dynamic.
+int64_t matmulFlops(linalg::MatmulOp mm);
+
+/// Counts, on the partitioned `func` of `module` (with its summa.grid
+/// @grid), the collectives and GEMMs one call executes into `out`; fails
+/// with `error` where that cannot be done statically.
+LogicalResult countPartitioned(ModuleOp module, func::FuncOp func,
+                               const PlanOptions &options, StrategyPlan &out,
+                               std::string &error);
 
 /// Reads the model's dimensions from the unpartitioned entry function.
 ModelInfo describeModel(func::FuncOp func);

@@ -14,6 +14,52 @@ using namespace mlir::summa;
 using namespace mlir::summa::plan;
 using namespace mlir::summa::plan::detail;
 
+//===----------------------------------------------------------------------===//
+// Formatting helpers
+//===----------------------------------------------------------------------===//
+
+std::string mlir::summa::plan::detail::gridName(ArrayRef<int64_t> grid) {
+  std::string s = "[";
+  for (auto [i, v] : llvm::enumerate(grid)) {
+    if (i)
+      s += ",";
+    s += std::to_string(v);
+  }
+  return s + "]";
+}
+
+std::string mlir::summa::plan::detail::formatBytes(double bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (unit == 0)
+    os << llvm::format("%.0f %s", bytes, units[unit]);
+  else
+    os << llvm::format("%.2f %s", bytes, units[unit]);
+  return text;
+}
+
+std::string mlir::summa::plan::detail::formatSeconds(double seconds) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (seconds == 0)
+    os << "0 s";
+  else if (seconds < 1e-6)
+    os << llvm::format("%.2f ns", seconds * 1e9);
+  else if (seconds < 1e-3)
+    os << llvm::format("%.2f us", seconds * 1e6);
+  else if (seconds < 1)
+    os << llvm::format("%.3f ms", seconds * 1e3);
+  else
+    os << llvm::format("%.3f s", seconds);
+  return text;
+}
+
 static const char *kindName(StrategyKind kind) {
   switch (kind) {
   case StrategyKind::Grid:

@@ -1,0 +1,195 @@
+//===- CostModel.cpp - collectives, GEMMs and their time --------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The planner's cost model: options, the runtime's names of collectives
+// and groups, the alpha-beta time and wire bytes of a collective, the GEMM
+// rate, and the per-strategy totals (docs/Planner.md, "Time").
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::summa;
+using namespace mlir::summa::plan;
+using namespace mlir::summa::plan::detail;
+
+double PlanOptions::gemmRate(int64_t bytes) const {
+  double peak = peakFlopsOverride ? *peakFlopsOverride
+                : bytes <= 2      ? peakFlops16
+                : bytes == 4      ? peakFlops32
+                                  : peakFlops64;
+  return peak * gemmEfficiency;
+}
+
+int64_t StrategyPlan::payloadBytes() const {
+  int64_t total = 0;
+  for (const CollectiveStat &c : collectives)
+    total += c.bytes;
+  return total;
+}
+
+int64_t StrategyPlan::broadcastBytes() const {
+  int64_t total = 0;
+  for (const CollectiveStat &c : collectives)
+    if (c.op == "broadcast")
+      total += c.bytes;
+  return total;
+}
+
+double StrategyPlan::wireBytes() const {
+  double total = 0;
+  for (const CollectiveStat &c : collectives)
+    total += c.wireBytes;
+  return total;
+}
+
+SmallVector<SmallVector<int64_t, 3>> plan::enumerateGrids(int64_t ranks) {
+  SmallVector<SmallVector<int64_t, 3>> grids;
+  for (int64_t q = 1; q * q <= ranks; ++q)
+    if (ranks % (q * q) == 0)
+      grids.push_back({q, q, ranks / (q * q)});
+  return grids;
+}
+
+std::string plan::groupName(ArrayRef<int32_t> axes) {
+  // Profile.cpp: the spanned axes in the order row, col, depth.
+  static const char *const names[3] = {"row", "col", "depth"};
+  int mask = 0;
+  for (int32_t a : axes)
+    mask |= 1 << a;
+  std::string name;
+  for (int a = 0; a < 3; ++a) {
+    if (!(mask & (1 << a)))
+      continue;
+    if (!name.empty())
+      name += '+';
+    name += names[a];
+  }
+  return name;
+}
+
+int mlir::summa::plan::detail::collectiveKindIndex(StringRef op) {
+  return llvm::StringSwitch<int>(op)
+      .Case("broadcast", 0)
+      .Case("reduce", 1)
+      .Case("all_reduce", 2)
+      .Case("all_gather", 3)
+      .Case("reduce_scatter", 4)
+      .Default(5);
+}
+
+double plan::collectiveSeconds(StringRef op, int64_t p, int64_t count,
+                               int64_t bytes, const LinkParams &link) {
+  if (p <= 1)
+    return 0;
+  double alpha = link.alpha, beta = 1.0 / link.bytesPerSecond;
+  double n = static_cast<double>(count), b = static_cast<double>(bytes);
+  double pd = static_cast<double>(p);
+  if (op == "broadcast" || op == "reduce")
+    return n * alpha * static_cast<double>(llvm::Log2_64_Ceil(p)) + beta * b;
+  if (op == "all_reduce")
+    return n * 2 * (pd - 1) * alpha + beta * 2 * (pd - 1) / pd * b;
+  // all_gather: b is the source (one block); reduce_scatter: b is the
+  // destination (one block). Both move (p-1) blocks per rank on a ring.
+  return n * (pd - 1) * alpha + beta * (pd - 1) * b;
+}
+
+double plan::collectiveWireBytes(StringRef op, int64_t p, int64_t bytes) {
+  if (p <= 1)
+    return 0;
+  double b = static_cast<double>(bytes), pd = static_cast<double>(p);
+  if (op == "broadcast" || op == "reduce")
+    return 2 * b; // pipelined chain: receive the buffer once, send it once
+  if (op == "all_reduce")
+    return 2 * 2 * (pd - 1) / pd * b;
+  return 2 * (pd - 1) * b;
+}
+
+void CollectiveTable::add(StringRef op, int mask, StringRef group,
+                          int64_t groupSize, int64_t count,
+                          int64_t payloadBytes) {
+  if (groupSize <= 1)
+    return; // The runtime does not count groups of one rank.
+  CollectiveStat &c = entries[{collectiveKindIndex(op), mask == 0 ? 8 : mask}];
+  c.op = op.str();
+  c.group = group.str();
+  c.axesMask = mask;
+  c.groupSize = groupSize;
+  c.count += count;
+  c.bytes += payloadBytes;
+}
+
+SmallVector<CollectiveStat> CollectiveTable::take() const {
+  SmallVector<CollectiveStat> out;
+  for (const auto &entry : entries)
+    out.push_back(entry.second);
+  return out;
+}
+
+int64_t mlir::summa::plan::detail::elementBytes(Type type) {
+  if (type.isIntOrFloat())
+    return (type.getIntOrFloatBitWidth() + 7) / 8;
+  if (isa<IndexType>(type))
+    return 8;
+  return 0;
+}
+
+int64_t mlir::summa::plan::detail::staticBytes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 0;
+  return shaped.getNumElements() * elementBytes(shaped.getElementType());
+}
+
+bool mlir::summa::plan::detail::isIntraNode(int64_t q, int64_t d, int mask,
+                                            int64_t gpn) {
+  int64_t ranks = q * q * d;
+  if (gpn <= 0)
+    return false;
+  if (ranks <= gpn)
+    return true;
+  // Group key: the coordinates on the axes the group does not span.
+  std::vector<int64_t> lo(ranks, std::numeric_limits<int64_t>::max());
+  std::vector<int64_t> hi(ranks, -1);
+  for (int64_t k = 0; k < d; ++k)
+    for (int64_t i = 0; i < q; ++i)
+      for (int64_t j = 0; j < q; ++j) {
+        int64_t rank = k * q * q + i * q + j;
+        int64_t key = ((mask & 4) ? 0 : k) * q * q + ((mask & 1) ? 0 : i) * q +
+                      ((mask & 2) ? 0 : j);
+        int64_t node = rank / gpn;
+        lo[key] = std::min(lo[key], node);
+        hi[key] = std::max(hi[key], node);
+      }
+  for (int64_t key = 0; key < ranks; ++key)
+    if (hi[key] >= 0 && lo[key] != hi[key])
+      return false;
+  return true;
+}
+
+void mlir::summa::plan::detail::finishStrategy(
+    StrategyPlan &s, const PlanOptions &options,
+    function_ref<bool(const CollectiveStat &)> intra) {
+  s.commSeconds = 0;
+  for (CollectiveStat &c : s.collectives) {
+    c.intraNode = intra(c);
+    const LinkParams &link = c.intraNode ? options.nvlink : options.network;
+    c.seconds = collectiveSeconds(c.op, c.groupSize, c.count, c.bytes, link);
+    c.wireBytes = collectiveWireBytes(c.op, c.groupSize, c.bytes);
+    s.commSeconds += c.seconds;
+  }
+  s.fitsMemory =
+      options.memoryCapacityBytes <= 0 ||
+      static_cast<double>(s.memory.total()) <= options.memoryCapacityBytes;
+}
