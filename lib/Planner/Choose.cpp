@@ -29,7 +29,6 @@ static std::string formatRatio(double r) {
   return text;
 }
 
-
 /// a is better than b: less time, then less memory (times within 1e-9
 /// relative are a tie).
 static bool better(const StrategyPlan &a, const StrategyPlan &b) {

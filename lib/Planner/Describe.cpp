@@ -456,9 +456,11 @@ FailureOr<Plan> plan::planDescribed(const GptDescription &model,
   info.tokens = g.T;
   info.hidden = g.h;
   info.batch = g.b;
+  info.seq = g.s;
   info.matmuls = 6 * g.L;
   info.weightMatrices = 6 * g.L;
   info.layers = g.L;
+  info.layersFrom = "described";
   info.parameters = g.L * (g.matrixElems + g.biasElems) +
                     (model.finalLayerNorm ? 2 * g.h : 0);
   info.flops = 2.0 * g.L * g.T * static_cast<double>(g.matrixElems);

@@ -25,7 +25,6 @@ using namespace mlir::summa;
 using namespace mlir::summa::plan;
 using namespace mlir::summa::plan::detail;
 
-
 /// The value whose buffer `result` reuses, if any (docs/Planner.md).
 static Value aliasSource(OpResult result) {
   Operation *op = result.getOwner();

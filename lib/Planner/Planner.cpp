@@ -20,6 +20,7 @@
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Support/Functions.h"
+#include "summa/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -155,6 +156,22 @@ static SmallVector<unsigned> annotateArgumentLayouts(ModuleOp module,
   return annotated;
 }
 
+/// The module as the description and the 1D and data-parallel models read
+/// it: a clone after summa-normalize (contractions as linalg.matmul, batch
+/// matmuls as generics, as the grids see them), or a plain clone where
+/// summa-normalize fails.
+static OwningOpRef<ModuleOp> normalizedClone(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> clone = module.clone();
+  ScopedDiagnosticHandler quiet(context,
+                                [](Diagnostic &) { return success(); });
+  PassManager pm(context);
+  pm.addPass(createSummaNormalize());
+  if (succeeded(pm.run(*clone)))
+    return clone;
+  return module.clone();
+}
+
 FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   if (options.ranks <= 0)
     return module.emitError()
@@ -182,9 +199,12 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
       entry.removeArgAttr(i, kLayoutAttrName);
   };
   llvm::scope_exit<decltype(removeAnnotations)> restore(removeAnnotations);
+  OwningOpRef<ModuleOp> normalized = normalizedClone(module);
+  auto unpartitioned =
+      normalized->lookupSymbol<func::FuncOp>(entry.getSymName());
   Plan plan;
   plan.ranks = options.ranks;
-  plan.model = describeModel(entry);
+  plan.model = describeModel(unpartitioned);
   SmallVector<SmallVector<int64_t, 3>> grids;
   if (options.grid)
     grids.push_back(*options.grid);
@@ -193,10 +213,10 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   for (ArrayRef<int64_t> grid : grids)
     plan.strategies.push_back(
         planGrid(module, entry.getSymName(), grid, options));
-  plan.strategies.push_back(
-      planSplit(entry, StrategyKind::Megatron1D, options.ranks, options));
-  plan.strategies.push_back(
-      planSplit(entry, StrategyKind::DataParallel, options.ranks, options));
+  plan.strategies.push_back(planSplit(unpartitioned, StrategyKind::Megatron1D,
+                                      options.ranks, options));
+  plan.strategies.push_back(planSplit(unpartitioned, StrategyKind::DataParallel,
+                                      options.ranks, options));
   chooseBest(plan);
   return plan;
 }

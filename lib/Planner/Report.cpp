@@ -106,13 +106,18 @@ static void printPlanHeader(const Plan &plan, const PlanOptions &options,
   os << "summa-plan: @" << m.entry << " ("
      << (m.source == "ir" ? "read from the IR" : "described")
      << "): " << m.tokens << " tokens";
-  if (m.batch)
-    os << " (batch " << m.batch << ")";
-  os << ", hidden " << m.hidden << ", " << m.elementType << "; "
-     << m.weightMatrices
+  if (m.batch && m.seq)
+    os << " (" << m.batch << " sequence" << (m.batch == 1 ? "" : "s") << " of "
+       << m.seq << (m.tokenIds ? ", token ids " + m.idType : "") << ")";
+  else if (m.tokenIds)
+    os << " (token ids " << m.idType << ")";
+  os << ", hidden " << m.hidden;
+  if (m.vocab)
+    os << ", vocabulary " << m.vocab;
+  os << ", " << m.elementType << "; " << m.weightMatrices
      << (m.weightMatrices == 1 ? " weight matrix" : " weight matrices");
   if (m.layers)
-    os << " (" << m.layers << " GPT layer" << (m.layers == 1 ? "" : "s") << ")";
+    os << " (" << m.layers << " layer" << (m.layers == 1 ? "" : "s") << ")";
   os << ", " << m.parameters << " parameter elements, " << formatFlops(m.flops)
      << " per call\n";
   os << "machine: " << plan.ranks << " ranks, " << options.gpusPerNode
@@ -246,9 +251,14 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                  {"tokens", m.tokens},
                  {"hidden", m.hidden},
                  {"batch", m.batch},
+                 {"seq", m.seq},
+                 {"token_ids", m.tokenIds},
+                 {"id_type", m.idType},
+                 {"vocab", m.vocab},
                  {"matmuls", m.matmuls},
                  {"weight_matrices", m.weightMatrices},
                  {"layers", m.layers},
+                 {"layers_from", m.layersFrom},
                  {"parameters", m.parameters},
                  {"flops", m.flops}});
     writeObject(j, "options",

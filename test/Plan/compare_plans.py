@@ -15,7 +15,7 @@ import json
 import math
 import sys
 
-MODEL_KEYS = ("tokens", "hidden", "batch", "matmuls", "weight_matrices",
+MODEL_KEYS = ("tokens", "hidden", "batch", "seq", "vocab", "matmuls", "weight_matrices",
               "layers", "parameters", "flops", "element_bytes")
 MEMORY_KEYS = ("parameters", "activations", "results", "peak_intermediates",
                "panels")

@@ -170,16 +170,26 @@ struct ModelInfo {
   std::string entry;
   std::string elementType;
   int64_t elementBytes = 0;
-  /// Tokens (leading dimension of the activation argument) and hidden size
-  /// (its trailing dimension).
+  /// Tokens per call and the hidden size: from the token ids and the
+  /// embedding table of a language model, else from the float activation
+  /// argument ([tokens, hidden] or [batch, seq, hidden]).
   int64_t tokens = 0, hidden = 0;
-  /// Sequences (outer dimension a reshape splits the tokens into), or 0.
-  int64_t batch = 0;
+  /// Sequences and tokens per sequence, or 0 where the IR does not say.
+  int64_t batch = 0, seq = 0;
+  /// The inputs are token ids (integers of type idType) that reach an
+  /// embedding of `vocab` rows.
+  bool tokenIds = false;
+  std::string idType;
+  int64_t vocab = 0;
   int64_t matmuls = 0;
-  /// Arguments used as the rhs of a (non-transposed) linalg.matmul.
+  /// Float parameter matrices that reach an operand of a linalg.matmul.
   int64_t weightMatrices = 0;
-  /// weightMatrices / 6 for GPT layers; 0 if not a multiple of 6.
+  /// Transformer layers, or 0 if unknown; layersFrom says how they were
+  /// counted: "names" (layer numbers in the weights' names), "structure"
+  /// (the period of the weight matrices' shapes), "attention" (one
+  /// attention and no repetition), "described".
   int64_t layers = 0;
+  std::string layersFrom;
   /// Elements of the arguments that are not activations: weights, biases,
   /// LayerNorm scales and, in a training step, optimizer state.
   int64_t parameters = 0;
