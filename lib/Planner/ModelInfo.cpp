@@ -264,21 +264,33 @@ static bool isProduct(Operation *op) {
          linalg::isaContractionOpInterface(generic);
 }
 
+bool mlir::summa::plan::detail::argumentCarriesTokens(func::FuncOp func,
+                                                      unsigned index,
+                                                      int64_t tokens) {
+  if (auto role = func.getArgAttrOfType<StringAttr>(index, kRoleAttrName))
+    return role.getValue() == "activation";
+  if (argumentRole(func, index) != ArgRole::Activation)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[index]);
+  if (tokens <= 0 || !type || !type.hasStaticShape())
+    return true;
+  int64_t leading = 1;
+  for (int64_t size : type.getShape()) {
+    leading *= size;
+    if (leading == tokens)
+      return true;
+  }
+  return false;
+}
+
 /// Float matrices (arguments or constants) that reach an operand of a
 /// product, in the order of their first use, except arguments that carry
-/// tokens: those with the role "activation" or, with an activation layout,
-/// a dimension of `tokens` elements (an exporter's [out, in] weight
-/// contracted as a batched product may get an activation's layout).
+/// tokens.
 static SmallVector<Value> findWeightMatrices(func::FuncOp func,
                                              int64_t tokens) {
   llvm::SetVector<Value> weights;
   auto carriesTokens = [&](BlockArgument arg) {
-    unsigned i = arg.getArgNumber();
-    if (auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttrName))
-      return role.getValue() == "activation";
-    auto type = cast<RankedTensorType>(arg.getType());
-    return argumentRole(func, i) == ArgRole::Activation &&
-           llvm::is_contained(type.getShape(), tokens);
+    return argumentCarriesTokens(func, arg.getArgNumber(), tokens);
   };
   func.walk([&](Operation *op) {
     if (!isProduct(op))

@@ -213,10 +213,10 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   for (ArrayRef<int64_t> grid : grids)
     plan.strategies.push_back(
         planGrid(module, entry.getSymName(), grid, options));
-  plan.strategies.push_back(planSplit(unpartitioned, StrategyKind::Megatron1D,
-                                      options.ranks, options));
-  plan.strategies.push_back(planSplit(unpartitioned, StrategyKind::DataParallel,
-                                      options.ranks, options));
+  for (StrategyKind kind :
+       {StrategyKind::Megatron1D, StrategyKind::DataParallel})
+    plan.strategies.push_back(planSplit(unpartitioned, kind, options.ranks,
+                                        plan.model.tokens, options));
   chooseBest(plan);
   return plan;
 }

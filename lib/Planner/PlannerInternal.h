@@ -90,10 +90,18 @@ ModelInfo describeModel(func::FuncOp func);
 enum class ArgRole { Activation, Parameter };
 ArgRole argumentRole(func::FuncOp func, unsigned index);
 
+/// Whether argument `index` carries the model's `tokens` tokens: the role
+/// "activation", or an activation's layout and leading dimensions of
+/// `tokens` elements (an exporter's [out, in] weight contracted as a
+/// batched product may get an activation's layout; it carries no tokens).
+/// Without `tokens` (0), every argument with an activation's layout.
+bool argumentCarriesTokens(func::FuncOp func, unsigned index, int64_t tokens);
+
 /// The 1D Megatron or data-parallel plan of the unpartitioned `func` on
-/// `ranks` ranks.
+/// `ranks` ranks; data parallelism splits the arguments that carry the
+/// model's `tokens`.
 StrategyPlan planSplit(func::FuncOp func, StrategyKind kind, int64_t ranks,
-                       const PlanOptions &options);
+                       int64_t tokens, const PlanOptions &options);
 
 /// "[q,q,d]".
 std::string gridName(ArrayRef<int64_t> grid);
