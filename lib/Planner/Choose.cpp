@@ -60,7 +60,9 @@ static std::string compare(const StrategyPlan &best,
      << formatSeconds(to) << ": collectives " << formatSeconds(best.commSeconds)
      << " against " << formatSeconds(other.commSeconds) << ", GEMMs "
      << formatSeconds(best.gemmSeconds) << " against "
-     << formatSeconds(other.gemmSeconds) << ")";
+     << formatSeconds(other.gemmSeconds) << ", local "
+     << formatSeconds(best.localSeconds) << " against "
+     << formatSeconds(other.localSeconds) << ")";
   return text;
 }
 

@@ -32,6 +32,16 @@ double PlanOptions::gemmRate(int64_t bytes) const {
   return peak * gemmEfficiency;
 }
 
+double PlanOptions::gemmSeconds(int64_t calls, double flops,
+                                int64_t elementBytes) const {
+  (void)calls;
+  return flops / gemmRate(elementBytes);
+}
+
+double PlanOptions::localSeconds(double bytes) const {
+  return bytes / localBytesPerSecond;
+}
+
 int64_t StrategyPlan::payloadBytes() const {
   int64_t total = 0;
   for (const CollectiveStat &c : collectives)
@@ -189,6 +199,7 @@ void mlir::summa::plan::detail::finishStrategy(
     c.wireBytes = collectiveWireBytes(c.op, c.groupSize, c.bytes);
     s.commSeconds += c.seconds;
   }
+  s.localSeconds = options.localSeconds(static_cast<double>(s.localBytes));
   s.fitsMemory =
       options.memoryCapacityBytes <= 0 ||
       static_cast<double>(s.memory.total()) <= options.memoryCapacityBytes;

@@ -126,10 +126,14 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
       out.gemmCount += times;
       out.gemmFlops += times * flops;
       auto type = cast<ShapedType>(mm.getDpsInputOperand(0)->get().getType());
-      out.gemmSeconds += static_cast<double>(times * flops) /
-                         options.gemmRate(elementBytes(type.getElementType()));
+      out.gemmSeconds +=
+          options.gemmSeconds(times, static_cast<double>(times * flops),
+                              elementBytes(type.getElementType()));
       continue;
     }
+    out.localBytes += times * localTraffic(&op, [](Value v) {
+                        return staticBytes(v.getType());
+                      });
     if (isa<summa::MatmulOp>(op))
       return fail("a summa.matmul was not expanded");
     if (op.getNumRegions() == 0)

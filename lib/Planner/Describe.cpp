@@ -166,24 +166,40 @@ class Tape {
 public:
   explicit Tape(const Sizes &z) : z(z) {}
 
+  /// What a step's op does, for the bytes the local loop nests move
+  /// (LocalWork.cpp): an elementwise op reads its inputs and `argElems`
+  /// elements of arguments (a bias, a LayerNorm's scale and shift) and
+  /// writes its result; a reduction also fills and reads its accumulator;
+  /// a GEMM moves only its accumulator's fill.
+  enum class Kind { Map, Reduce, Gemm };
+
   int add(int64_t elems, std::initializer_list<int> reads,
-          int64_t transient = 0) {
+          int64_t transient = 0, Kind kind = Kind::Map, int64_t argElems = 0) {
     steps.push_back({elems * z.e, SmallVector<int, 4>(reads), transient});
+    int64_t bytes = elems * z.e;
+    if (kind != Kind::Gemm) {
+      for (int r : reads)
+        bytes += r >= 0 ? steps[r].bytes : z.rows * z.hc * z.e;
+      bytes += argElems * z.e;
+    }
+    if (kind == Kind::Reduce)
+      bytes += 2 * elems * z.e;
+    traffic += bytes;
     return steps.size() - 1;
   }
 
   int layerNorm(int x) {
-    int sum = add(z.rows, {x});
+    int sum = add(z.rows, {x}, 0, Kind::Reduce);
     int mean = add(z.rows, {sum});
     int c = add(z.rows * z.hc, {x, mean});
-    int var = add(z.rows, {c});
+    int var = add(z.rows, {c}, 0, Kind::Reduce);
     int rstd = add(z.rows, {var});
-    return add(z.rows * z.hc, {c, rstd});
+    return add(z.rows * z.hc, {c, rstd}, 0, Kind::Map, 2 * z.hc);
   }
 
   int linear(int x, Linear l, int64_t cols) {
-    int mm = add(z.rows * cols, {x}, z.panels(l));
-    return add(z.rows * cols, {mm}); // bias add
+    int mm = add(z.rows * cols, {x}, z.panels(l), Kind::Gemm);
+    return add(z.rows * cols, {mm}, 0, Kind::Map, cols); // bias add
   }
 
   int layer(int x, int64_t h, int64_t f) {
@@ -191,19 +207,19 @@ public:
     // Q, K and V share one SUMMA loop: their three accumulators come first,
     // then the loop (one activation panel and one weight panel live at a
     // time), then the three bias adds.
-    int mq = add(z.rows * z.ac, {ln1});
-    int mk = add(z.rows * z.ac, {ln1});
-    int mv = add(z.rows * z.ac, {ln1}, z.panels({h, h}));
-    int q = add(z.rows * z.ac, {mq});
-    int k = add(z.rows * z.ac, {mk});
-    int v = add(z.rows * z.ac, {mv});
-    int scores = add(z.scores, {q, k});
+    int mq = add(z.rows * z.ac, {ln1}, 0, Kind::Gemm);
+    int mk = add(z.rows * z.ac, {ln1}, 0, Kind::Gemm);
+    int mv = add(z.rows * z.ac, {ln1}, z.panels({h, h}), Kind::Gemm);
+    int q = add(z.rows * z.ac, {mq}, 0, Kind::Map, z.ac);
+    int k = add(z.rows * z.ac, {mk}, 0, Kind::Map, z.ac);
+    int v = add(z.rows * z.ac, {mv}, 0, Kind::Map, z.ac);
+    int scores = add(z.scores, {q, k}, 0, Kind::Reduce);
     int masked = add(z.scores, {scores});
-    int mx = add(z.probs, {masked});
+    int mx = add(z.probs, {masked}, 0, Kind::Reduce);
     int ex = add(z.scores, {masked, mx});
-    int sum = add(z.probs, {ex});
+    int sum = add(z.probs, {ex}, 0, Kind::Reduce);
     int probs = add(z.scores, {ex, sum});
-    int ctx = add(z.rows * z.ac, {probs, v});
+    int ctx = add(z.rows * z.ac, {probs, v}, 0, Kind::Reduce);
     int o = linear(ctx, {h, h}, z.oc);
     int res1 = add(z.rows * z.hc, {x, o});
     int ln2 = layerNorm(res1);
@@ -247,21 +263,27 @@ private:
   };
   const Sizes &z;
   SmallVector<Step> steps;
+
+public:
+  /// Bytes the local loop nests of the steps so far read and write.
+  int64_t traffic = 0;
 };
 
 } // namespace
 
-/// Peak intermediate bytes of `layers` generated GPT layers and an optional
-/// final LayerNorm.
-static int64_t modelPeak(const Sizes &z, int64_t layers, bool finalLN,
-                         int64_t h, int64_t f) {
+/// The peak of intermediate bytes and the local traffic of `layers`
+/// generated GPT layers and an optional final LayerNorm; sets the
+/// strategy's memory and local bytes.
+static void replayModel(StrategyPlan &st, const Sizes &z, int64_t layers,
+                        bool finalLN, int64_t h, int64_t f) {
   Tape tape(z);
   int x = -1;
   for (int64_t l = 0; l < layers; ++l)
     x = tape.layer(x, h, f);
   if (finalLN)
     x = tape.layerNorm(x);
-  return tape.peak(x);
+  st.memory.peakIntermediateBytes = tape.peak(x);
+  st.localBytes = tape.traffic;
 }
 
 namespace {
@@ -273,8 +295,7 @@ struct GptSizes {
   Linear linears[6];
   int64_t matrixElems, biasElems;
   bool finalLayerNorm;
-  /// GEMM flops per second at this element size.
-  double rate;
+  const PlanOptions &options;
 
   GptSizes(const GptDescription &model, const PlanOptions &options)
       : e(model.dtype == "f64"   ? 8
@@ -286,7 +307,13 @@ struct GptSizes {
         linears{{h, h, false}, {h, h, true},  {h, h, true},
                 {h, h, false}, {h, f, false}, {f, h, false}},
         matrixElems(4 * h * h + 2 * h * f), biasElems(9 * h + f),
-        finalLayerNorm(model.finalLayerNorm), rate(options.gemmRate(e)) {}
+        finalLayerNorm(model.finalLayerNorm), options(options) {}
+
+  /// Seconds of the strategy's GEMMs.
+  double gemmSeconds(const StrategyPlan &st) const {
+    return options.gemmSeconds(st.gemmCount, static_cast<double>(st.gemmFlops),
+                               e);
+  }
 };
 
 /// Marks `st` infeasible, unless it already is, when `size` (the model's
@@ -334,7 +361,7 @@ StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
   if (q > 1)
     table.add("all_reduce", 2, "col", q, 2 * lns, 2 * lns * rows * e);
   st.collectives = table.take();
-  st.gemmSeconds = static_cast<double>(st.gemmFlops) / g.rate;
+  st.gemmSeconds = g.gemmSeconds(st);
   st.memory.parameterBytes = (L * (g.matrixElems / (q * q) + g.biasElems / q) +
                               (g.finalLayerNorm ? 2 * h / q : 0)) *
                              e;
@@ -349,7 +376,7 @@ StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
   z.panels = [&](Linear l) -> int64_t {
     return q > 1 ? (rows * (l.k / q) + (l.k / q) * (l.n / q)) * e : 0;
   };
-  st.memory.peakIntermediateBytes = modelPeak(z, L, g.finalLayerNorm, h, f);
+  replayModel(st, z, L, g.finalLayerNorm, h, f);
   for (Linear l : linears)
     st.memory.panelBytes = std::max(st.memory.panelBytes, z.panels(l));
   finishStrategy(st, options, [&](const CollectiveStat &c) {
@@ -366,7 +393,7 @@ void countSplitGemms(StrategyPlan &st, const GptSizes &g) {
     st.gemmCount += g.L;
     st.gemmFlops += g.L * (2 * g.T * l.n * l.k / g.P);
   }
-  st.gemmSeconds = static_cast<double>(st.gemmFlops) / g.rate;
+  st.gemmSeconds = g.gemmSeconds(st);
 }
 
 /// 1D tensor parallelism (Megatron) over all ranks.
@@ -399,7 +426,7 @@ StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
     z.scores = b * (nh / P) * s * s;
     z.probs = b * (nh / P) * s;
     z.panels = [](Linear) -> int64_t { return 0; };
-    st.memory.peakIntermediateBytes = modelPeak(z, L, g.finalLayerNorm, h, f);
+    replayModel(st, z, L, g.finalLayerNorm, h, f);
     finishStrategy(st, options, [&](const CollectiveStat &) {
       return options.gpusPerNode > 0 && P <= options.gpusPerNode;
     });
@@ -429,7 +456,7 @@ StrategyPlan planDataParallel(const GptSizes &g, const PlanOptions &options,
     z.scores = (b / P) * nh * s * s;
     z.probs = (b / P) * nh * s;
     z.panels = [](Linear) -> int64_t { return 0; };
-    st.memory.peakIntermediateBytes = modelPeak(z, g.L, g.finalLayerNorm, h, f);
+    replayModel(st, z, g.L, g.finalLayerNorm, h, f);
     finishStrategy(st, options, [&](const CollectiveStat &) { return true; });
   }
   return st;

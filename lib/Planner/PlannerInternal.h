@@ -52,7 +52,8 @@ int64_t staticBytes(Type type);
 bool isIntraNode(int64_t q, int64_t d, int mask, int64_t gpusPerNode);
 
 /// Fills seconds / wireBytes / intraNode of the collectives of a strategy
-/// (links decided by `intra(mask)`), its commSeconds, and fitsMemory.
+/// (links decided by `intra(mask)`), its commSeconds, its localSeconds
+/// (from localBytes) and fitsMemory.
 void finishStrategy(StrategyPlan &strategy, const PlanOptions &options,
                     function_ref<bool(const CollectiveStat &)> intra);
 
@@ -80,6 +81,10 @@ int64_t matmulFlops(linalg::MatmulOp mm);
 LogicalResult countPartitioned(ModuleOp module, func::FuncOp func,
                                const PlanOptions &options, StrategyPlan &out,
                                std::string &error);
+
+/// Bytes one execution of `op` reads and writes on its local tiles (0 for
+/// GEMMs, views and collectives); `bytesOf` gives a tensor's local size.
+int64_t localTraffic(Operation *op, function_ref<int64_t(Value)> bytesOf);
 
 /// Reads the model's dimensions from the unpartitioned entry function.
 ModelInfo describeModel(func::FuncOp func);

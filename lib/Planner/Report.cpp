@@ -130,7 +130,9 @@ static void printPlanHeader(const Plan &plan, const PlanOptions &options,
                      options.gemmRate(m.elementBytes ? m.elementBytes : 2) /
                          1e12)
      << " TFLOP/s (" << m.elementType << ", "
-     << llvm::format("%.2g", options.gemmEfficiency) << " of peak)\n";
+     << llvm::format("%.2g", options.gemmEfficiency)
+     << " of peak); local loop nests "
+     << llvm::format("%.4g", options.localBytesPerSecond / 1e9) << " GB/s\n";
   os << "per rank and per call; payload: the bytes SUMMA_PROFILE counts; "
         "wire: sent + received by the modelled algorithm\n\n";
 }
@@ -141,7 +143,7 @@ static void printStrategyTable(const Plan &plan, const PlanOptions &options,
   os << "  " << pad("strategy", 11) << pad("status", 9)
      << padLeft("payload", 12) << padLeft("wire", 12) << padLeft("GEMMs", 8)
      << padLeft("memory", 12) << padLeft("comm", 12) << padLeft("GEMM", 12)
-     << padLeft("total", 12) << "\n";
+     << padLeft("local", 12) << padLeft("total", 12) << "\n";
   for (auto [i, s] : llvm::enumerate(plan.strategies)) {
     os << (static_cast<int>(i) == plan.best ? "* " : "  ") << pad(s.name, 11);
     if (!s.feasible) {
@@ -157,6 +159,7 @@ static void printStrategyTable(const Plan &plan, const PlanOptions &options,
        << padLeft(formatBytes(s.memory.total()), 12)
        << padLeft(formatSeconds(s.commSeconds), 12)
        << padLeft(formatSeconds(s.gemmSeconds), 12)
+       << padLeft(formatSeconds(s.localSeconds), 12)
        << padLeft(formatSeconds(s.seconds()), 12) << "\n";
   }
   os << "\n(counted: from the partitioned IR, equal to the runtime's "
@@ -179,7 +182,9 @@ static void printStrategyDetails(const StrategyPlan &s,
      << formatBytes(s.memory.peakIntermediateBytes);
   if (s.memory.panelBytes)
     os << " (SUMMA panels " << formatBytes(s.memory.panelBytes) << ")";
-  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops) << "\n";
+  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops)
+     << "; local loop nests " << formatBytes(static_cast<double>(s.localBytes))
+     << "\n";
   if (s.withoutReuse) {
     const StrategyPlan::WithoutReuse &w = *s.withoutReuse;
     os << "    panel reuse (memory budget ";
@@ -270,6 +275,7 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                  {"gemm_flops_per_s",
                   options.gemmRate(m.elementBytes ? m.elementBytes : 2)},
                  {"gemm_efficiency", options.gemmEfficiency},
+                 {"local_bytes_per_s", options.localBytesPerSecond},
                  {"memory_capacity_bytes", options.memoryCapacityBytes}});
     j.attributeArray("strategies", [&] {
       for (const StrategyPlan &s : plan.strategies) {
@@ -311,10 +317,12 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                        {"panels", s.memory.panelBytes},
                        {"total", s.memory.total()}});
           writeFields(j, {{"payload_bytes", s.payloadBytes()},
-                          {"wire_bytes", s.wireBytes()}});
+                          {"wire_bytes", s.wireBytes()},
+                          {"local_bytes", s.localBytes}});
           writeObject(j, "seconds",
                       {{"comm", s.commSeconds},
                        {"gemm", s.gemmSeconds},
+                       {"local", s.localSeconds},
                        {"total", s.seconds()}});
           if (const auto &w = s.withoutReuse)
             writeObject(j, "without_panel_reuse",

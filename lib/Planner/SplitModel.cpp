@@ -217,8 +217,8 @@ void SplitModel::gather(Value v) {
   }
   if (getSplit(v) < 0)
     return;
-  if (v.getDefiningOp<tensor::EmptyOp>()) {
-    unsplit(v); // storage, no data
+  if (v.getDefiningOp<tensor::EmptyOp>() || v.getDefiningOp<linalg::FillOp>()) {
+    unsplit(v); // storage, or a constant each rank writes whole
     return;
   }
   // The runtime counts an all-gather by its source, the local block.
@@ -354,8 +354,8 @@ LogicalResult SplitModel::visitMatmul(linalg::MatmulOp op) {
   auto type = cast<ShapedType>(a.getType());
   out.gemmCount += 1;
   out.gemmFlops += flops;
-  out.gemmSeconds += static_cast<double>(flops) /
-                     options.gemmRate(elementBytes(type.getElementType()));
+  out.gemmSeconds += options.gemmSeconds(1, static_cast<double>(flops),
+                                         elementBytes(type.getElementType()));
   return success();
 }
 
@@ -711,16 +711,26 @@ LogicalResult SplitModel::run() {
       if (argumentCarriesTokens(func, arg.getArgNumber(), tokens) &&
           failed(setSplit(arg, 0)))
         return failure();
-  for (Operation &op : body) {
-    if (failed(visit(&op)))
-      return failure();
-  }
-  out.collectives = table.take();
-
   auto localBytes = [&](Value v) -> int64_t {
     int64_t bytes = staticBytes(v.getType());
     return getSplit(v) >= 0 ? bytes / ranks : bytes;
   };
+  SmallVector<Operation *> fills;
+  for (Operation &op : body) {
+    if (failed(visit(&op)))
+      return failure();
+    // The op's traffic with the splits its operands and results have as it
+    // runs (a value gathered later was computed split); a fill's once the
+    // op that accumulates into it has given it its split.
+    if (isa<linalg::FillOp>(op))
+      fills.push_back(&op);
+    else
+      out.localBytes += localTraffic(&op, localBytes);
+  }
+  for (Operation *fill : fills)
+    out.localBytes += localTraffic(fill, localBytes);
+  out.collectives = table.take();
+
   for (BlockArgument arg : func.getArguments()) {
     bool activation =
         argumentRole(func, arg.getArgNumber()) == ArgRole::Activation;

@@ -91,6 +91,12 @@ static cl::opt<double>
     gemmEfficiency("gemm-efficiency",
                    cl::desc("fraction of the GEMM peak reached (default 0.7)"),
                    cl::init(0.7), cl::cat(category));
+static cl::opt<double> localGBps(
+    "local-gbps",
+    cl::desc("bytes per second the local loop nests (every linalg op but "
+             "the GEMMs) read and write, GB/s (default 3360: H200's 4.8 TB/s "
+             "at 0.7)"),
+    cl::init(3360), cl::cat(category));
 static cl::opt<bool>
     timePlanning("time",
                  cl::desc("print the seconds spent planning (parsing "
@@ -168,6 +174,8 @@ int main(int argc, char **argv) {
     return fail("--gemm-tflops must be positive");
   if (memoryGB < 0)
     return fail("--memory-gb must not be negative");
+  if (localGBps <= 0)
+    return fail("--local-gbps must be positive");
   options.entry = entryOpt;
   options.gpusPerNode = gpusPerNode;
   options.nvlink = {nvlinkAlphaUs * 1e-6, nvlinkGBps * 1e9};
@@ -175,6 +183,7 @@ int main(int argc, char **argv) {
   if (gemmTflops.getNumOccurrences())
     options.peakFlopsOverride = gemmTflops * 1e12;
   options.gemmEfficiency = gemmEfficiency;
+  options.localBytesPerSecond = localGBps * 1e9;
   options.memoryCapacityBytes = memoryGB * 1e9;
   std::string reuseError;
   options.panelReuseBudget = panelReuse.budgetOrNone(reuseError);

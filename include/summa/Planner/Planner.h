@@ -20,7 +20,8 @@
 //    results), and the peak of the intermediate tiles and SUMMA panels live
 //    at once in a simple liveness walk;
 //  * time, with an alpha-beta model per link class (NVLink inside a node, a
-//    network across nodes) and a GEMM rate.
+//    network across nodes), a GEMM rate and a memory rate for the local
+//    loop nests (the bytes every other linalg op reads and writes).
 //
 // docs/Planner.md describes every formula and what is not modelled.
 //
@@ -70,6 +71,10 @@ struct PlanOptions {
   /// If set, the peak for every element type.
   std::optional<double> peakFlopsOverride;
   double gemmEfficiency = 0.7;
+  /// Bytes per second one rank's local loop nests (every linalg op but the
+  /// GEMMs: elementwise ops, reductions, gathers) read and write: H200's
+  /// HBM3e, 4.8 TB/s, at 0.7.
+  double localBytesPerSecond = 4.8e12 * 0.7;
 
   /// Memory per rank (H200: 141 GB); a strategy that needs more is marked
   /// as not fitting and is not picked while one that fits exists. 0: no
@@ -82,6 +87,10 @@ struct PlanOptions {
 
   /// The GEMM rate (flops per second) for elements of `bytes` bytes.
   double gemmRate(int64_t elementBytes) const;
+  /// Seconds of `calls` GEMMs of `flops` flops in all.
+  double gemmSeconds(int64_t calls, double flops, int64_t elementBytes) const;
+  /// Seconds of local loop nests that read and write `bytes` bytes.
+  double localSeconds(double bytes) const;
 };
 
 enum class StrategyKind { Grid, Megatron1D, DataParallel };
@@ -144,9 +153,13 @@ struct StrategyPlan {
   SmallVector<CollectiveStat> collectives;
   int64_t gemmCount = 0;
   int64_t gemmFlops = 0;
+  /// Bytes the local loop nests (every linalg op but the GEMMs) read and
+  /// write on this rank's tiles per call.
+  int64_t localBytes = 0;
   MemoryStat memory;
   double commSeconds = 0;
   double gemmSeconds = 0;
+  double localSeconds = 0;
   /// With PlanOptions::panelReuseBudget: the same grid without panel reuse
   /// (payload bytes and memory per rank), and the budget.
   struct WithoutReuse {
@@ -156,7 +169,7 @@ struct StrategyPlan {
     double seconds = 0;
   };
   std::optional<WithoutReuse> withoutReuse;
-  double seconds() const { return commSeconds + gemmSeconds; }
+  double seconds() const { return commSeconds + gemmSeconds + localSeconds; }
   /// Payload bytes of the broadcasts.
   int64_t broadcastBytes() const;
   int64_t payloadBytes() const;
