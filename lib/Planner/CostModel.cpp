@@ -32,14 +32,77 @@ double PlanOptions::gemmRate(int64_t bytes) const {
   return peak * gemmEfficiency;
 }
 
-double PlanOptions::gemmSeconds(int64_t calls, double flops,
-                                int64_t elementBytes) const {
-  (void)calls;
-  return flops / gemmRate(elementBytes);
+double PlanOptions::effectiveGemmRate(int64_t elementBytes) const {
+  if (machine)
+    if (auto [entry, scale] = machine->gemmFor(elementBytes, ranks); entry)
+      return entry->flopsPerSecond * scale;
+  return gemmRate(elementBytes);
 }
 
-double PlanOptions::localSeconds(double bytes) const {
-  return bytes / localBytesPerSecond;
+double PlanOptions::effectiveLocalRate() const {
+  if (machine)
+    if (auto [entry, scale] = machine->localFor(ranks); entry)
+      return entry->bytesPerSecond * scale;
+  return localBytesPerSecond;
+}
+
+double PlanOptions::gemmSeconds(int64_t calls, double flops,
+                                int64_t elementBytes) const {
+  double overhead = 0;
+  if (machine)
+    if (const Machine::Gemm *entry =
+            machine->gemmFor(elementBytes, ranks).first)
+      overhead = entry->overheadSeconds;
+  return static_cast<double>(calls) * overhead +
+         flops / effectiveGemmRate(elementBytes);
+}
+
+double PlanOptions::effectiveIterationRate() const {
+  if (machine)
+    if (auto [entry, scale] = machine->localFor(ranks);
+        entry && entry->iterationsPerSecond > 0)
+      return entry->iterationsPerSecond * scale;
+  return loopIterationsPerSecond;
+}
+
+double PlanOptions::localSeconds(double bytes, double iterations) const {
+  double memory = bytes / effectiveLocalRate();
+  double rate = effectiveIterationRate();
+  return rate > 0 ? std::max(memory, iterations / rate) : memory;
+}
+
+void mlir::summa::plan::detail::addLocalWork(StrategyPlan &s,
+                                             const LocalWork &work,
+                                             int64_t times,
+                                             int64_t elementBytes,
+                                             const PlanOptions &options) {
+  if (work.gemmFlops > 0) {
+    s.localGemmCount += times;
+    s.localGemmFlops += times * work.gemmFlops;
+    s.gemmSeconds += options.gemmSeconds(
+        times, static_cast<double>(times * work.gemmFlops), elementBytes);
+    return;
+  }
+  if (work.bytes == 0 && work.iterations == 0)
+    return;
+  s.localBytes += times * work.bytes;
+  s.localIterations += times * work.iterations;
+  s.localSeconds += static_cast<double>(times) *
+                    options.localSeconds(static_cast<double>(work.bytes),
+                                         static_cast<double>(work.iterations));
+}
+
+double PlanOptions::collectiveSeconds(StringRef op, int64_t groupSize,
+                                      int64_t count, int64_t bytes,
+                                      bool intraNode) const {
+  if (groupSize <= 1)
+    return 0;
+  if (machine)
+    if (std::optional<double> seconds =
+            machine->collectiveSeconds(op, groupSize, count, bytes, ranks))
+      return *seconds;
+  return plan::collectiveSeconds(op, groupSize, count, bytes,
+                                 intraNode ? nvlink : network);
 }
 
 int64_t StrategyPlan::payloadBytes() const {
@@ -99,20 +162,33 @@ int mlir::summa::plan::detail::collectiveKindIndex(StringRef op) {
       .Default(5);
 }
 
+double mlir::summa::plan::detail::collectiveSteps(StringRef op, int64_t p) {
+  double pd = static_cast<double>(p);
+  if (op == "broadcast" || op == "reduce")
+    return static_cast<double>(llvm::Log2_64_Ceil(p));
+  if (op == "all_reduce")
+    return 2 * (pd - 1);
+  return pd - 1; // all_gather, reduce_scatter: a ring
+}
+
+double mlir::summa::plan::detail::collectiveFactor(StringRef op, int64_t p) {
+  double pd = static_cast<double>(p);
+  if (op == "broadcast" || op == "reduce")
+    return 1; // pipelined
+  if (op == "all_reduce")
+    return 2 * (pd - 1) / pd;
+  // all_gather: the payload is the source (one block); reduce_scatter: the
+  // destination (one block). Both move (p-1) blocks per rank on a ring.
+  return pd - 1;
+}
+
 double plan::collectiveSeconds(StringRef op, int64_t p, int64_t count,
                                int64_t bytes, const LinkParams &link) {
   if (p <= 1)
     return 0;
-  double alpha = link.alpha, beta = 1.0 / link.bytesPerSecond;
   double n = static_cast<double>(count), b = static_cast<double>(bytes);
-  double pd = static_cast<double>(p);
-  if (op == "broadcast" || op == "reduce")
-    return n * alpha * static_cast<double>(llvm::Log2_64_Ceil(p)) + beta * b;
-  if (op == "all_reduce")
-    return n * 2 * (pd - 1) * alpha + beta * 2 * (pd - 1) / pd * b;
-  // all_gather: b is the source (one block); reduce_scatter: b is the
-  // destination (one block). Both move (p-1) blocks per rank on a ring.
-  return n * (pd - 1) * alpha + beta * (pd - 1) * b;
+  return n * link.alpha * collectiveSteps(op, p) +
+         b * collectiveFactor(op, p) / link.bytesPerSecond;
 }
 
 double plan::collectiveWireBytes(StringRef op, int64_t p, int64_t bytes) {
@@ -155,6 +231,13 @@ int64_t mlir::summa::plan::detail::elementBytes(Type type) {
   return 0;
 }
 
+int64_t mlir::summa::plan::detail::resultElementBytes(Operation *op) {
+  if (op->getNumResults() == 0)
+    return 4;
+  int64_t bytes = elementBytes(getElementTypeOrSelf(op->getResult(0)));
+  return bytes ? bytes : 4;
+}
+
 int64_t mlir::summa::plan::detail::staticBytes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
@@ -194,12 +277,11 @@ void mlir::summa::plan::detail::finishStrategy(
   s.commSeconds = 0;
   for (CollectiveStat &c : s.collectives) {
     c.intraNode = intra(c);
-    const LinkParams &link = c.intraNode ? options.nvlink : options.network;
-    c.seconds = collectiveSeconds(c.op, c.groupSize, c.count, c.bytes, link);
+    c.seconds = options.collectiveSeconds(c.op, c.groupSize, c.count, c.bytes,
+                                          c.intraNode);
     c.wireBytes = collectiveWireBytes(c.op, c.groupSize, c.bytes);
     s.commSeconds += c.seconds;
   }
-  s.localSeconds = options.localSeconds(static_cast<double>(s.localBytes));
   s.fitsMemory =
       options.memoryCapacityBytes <= 0 ||
       static_cast<double>(s.memory.total()) <= options.memoryCapacityBytes;

@@ -131,9 +131,9 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
                               elementBytes(type.getElementType()));
       continue;
     }
-    out.localBytes += times * localTraffic(&op, [](Value v) {
-                        return staticBytes(v.getType());
-                      });
+    addLocalWork(
+        out, localWork(&op, [](Value v) { return staticBytes(v.getType()); }),
+        times, resultElementBytes(&op), options);
     if (isa<summa::MatmulOp>(op))
       return fail("a summa.matmul was not expanded");
     if (op.getNumRegions() == 0)

@@ -143,13 +143,15 @@ struct Linear {
 /// Local sizes (elements) of the values of a generated GPT layer under one
 /// strategy.
 struct Sizes {
-  int64_t e = 0;      // bytes per element
-  int64_t rows = 0;   // local tokens
-  int64_t hc = 0;     // local columns of a [T, h] activation (LN, residual)
-  int64_t ac = 0;     // local columns of Q, K, V and the attention context
-  int64_t fc = 0;     // local columns of the [T, f] MLP activation
-  int64_t scores = 0; // local attention scores [b, nh, s, s]
-  int64_t probs = 0;  // local softmax statistics [b, nh, s]
+  int64_t e = 0;       // bytes per element
+  int64_t rows = 0;    // local tokens
+  int64_t hc = 0;      // local columns of a [T, h] activation (LN, residual)
+  int64_t ac = 0;      // local columns of Q, K, V and the attention context
+  int64_t fc = 0;      // local columns of the [T, f] MLP activation
+  int64_t scores = 0;  // local attention scores [b, nh, s, s]
+  int64_t probs = 0;   // local softmax statistics [b, nh, s]
+  int64_t headDim = 0; // elements of a head (never split)
+  int64_t seq = 0;     // tokens of a sequence (never split)
   /// Local columns of the results of O and W2 (hc, or the whole hidden
   /// size when a row-parallel linear leaves them replicated).
   int64_t oc = 0;
@@ -166,33 +168,39 @@ class Tape {
 public:
   explicit Tape(const Sizes &z) : z(z) {}
 
-  /// What a step's op does, for the bytes the local loop nests move
-  /// (LocalWork.cpp): an elementwise op reads its inputs and `argElems`
-  /// elements of arguments (a bias, a LayerNorm's scale and shift) and
-  /// writes its result; a reduction also fills and reads its accumulator;
-  /// a GEMM moves only its accumulator's fill.
-  enum class Kind { Map, Reduce, Gemm };
+  /// What a step's ops do, for the local terms (LocalWork.cpp): an
+  /// elementwise op reads its inputs and `argElems` elements of arguments
+  /// (a bias, a LayerNorm's scale and shift) and writes its result, one
+  /// iteration per element; a reduction is the fill of its accumulator and
+  /// a loop nest of `iterations` that also reads it; a GEMM is its
+  /// accumulator's fill; a contraction (attention's products) its fill and
+  /// a local GEMM of 2 * `iterations` flops.
+  enum class Kind { Map, Reduce, Gemm, Contract };
 
   int add(int64_t elems, std::initializer_list<int> reads,
-          int64_t transient = 0, Kind kind = Kind::Map, int64_t argElems = 0) {
-    steps.push_back({elems * z.e, SmallVector<int, 4>(reads), transient});
+          int64_t transient = 0, Kind kind = Kind::Map, int64_t argElems = 0,
+          int64_t iterations = 0) {
     int64_t bytes = elems * z.e;
-    if (kind != Kind::Gemm) {
-      for (int r : reads)
-        bytes += r >= 0 ? steps[r].bytes : z.rows * z.hc * z.e;
-      bytes += argElems * z.e;
-    }
-    if (kind == Kind::Reduce)
-      bytes += 2 * elems * z.e;
-    traffic += bytes;
+    for (int r : reads)
+      bytes += r >= 0 ? steps[r].bytes : z.rows * z.hc * z.e;
+    bytes += argElems * z.e;
+    steps.push_back({elems * z.e, SmallVector<int, 4>(reads), transient});
+    if (kind != Kind::Map) // the accumulator's fill
+      work.push_back({elems * z.e, elems, 0});
+    if (kind == Kind::Map)
+      work.push_back({bytes, elems, 0});
+    else if (kind == Kind::Reduce)
+      work.push_back({bytes + elems * z.e, iterations, 0});
+    else if (kind == Kind::Contract)
+      work.push_back({0, 0, 2 * iterations});
     return steps.size() - 1;
   }
 
   int layerNorm(int x) {
-    int sum = add(z.rows, {x}, 0, Kind::Reduce);
+    int sum = add(z.rows, {x}, 0, Kind::Reduce, 0, z.rows * z.hc);
     int mean = add(z.rows, {sum});
     int c = add(z.rows * z.hc, {x, mean});
-    int var = add(z.rows, {c}, 0, Kind::Reduce);
+    int var = add(z.rows, {c}, 0, Kind::Reduce, 0, z.rows * z.hc);
     int rstd = add(z.rows, {var});
     return add(z.rows * z.hc, {c, rstd}, 0, Kind::Map, 2 * z.hc);
   }
@@ -213,13 +221,15 @@ public:
     int q = add(z.rows * z.ac, {mq}, 0, Kind::Map, z.ac);
     int k = add(z.rows * z.ac, {mk}, 0, Kind::Map, z.ac);
     int v = add(z.rows * z.ac, {mv}, 0, Kind::Map, z.ac);
-    int scores = add(z.scores, {q, k}, 0, Kind::Reduce);
+    int scores =
+        add(z.scores, {q, k}, 0, Kind::Contract, 0, z.scores * z.headDim);
     int masked = add(z.scores, {scores});
-    int mx = add(z.probs, {masked}, 0, Kind::Reduce);
+    int mx = add(z.probs, {masked}, 0, Kind::Reduce, 0, z.scores);
     int ex = add(z.scores, {masked, mx});
-    int sum = add(z.probs, {ex}, 0, Kind::Reduce);
+    int sum = add(z.probs, {ex}, 0, Kind::Reduce, 0, z.scores);
     int probs = add(z.scores, {ex, sum});
-    int ctx = add(z.rows * z.ac, {probs, v}, 0, Kind::Reduce);
+    int ctx = add(z.rows * z.ac, {probs, v}, 0, Kind::Contract, 0,
+                  z.rows * z.ac * z.seq);
     int o = linear(ctx, {h, h}, z.oc);
     int res1 = add(z.rows * z.hc, {x, o});
     int ln2 = layerNorm(res1);
@@ -265,8 +275,8 @@ private:
   SmallVector<Step> steps;
 
 public:
-  /// Bytes the local loop nests of the steps so far read and write.
-  int64_t traffic = 0;
+  /// The local work of the steps so far, op by op.
+  SmallVector<LocalWork> work;
 };
 
 } // namespace
@@ -275,7 +285,8 @@ public:
 /// generated GPT layers and an optional final LayerNorm; sets the
 /// strategy's memory and local bytes.
 static void replayModel(StrategyPlan &st, const Sizes &z, int64_t layers,
-                        bool finalLN, int64_t h, int64_t f) {
+                        bool finalLN, int64_t h, int64_t f,
+                        const PlanOptions &options) {
   Tape tape(z);
   int x = -1;
   for (int64_t l = 0; l < layers; ++l)
@@ -283,7 +294,8 @@ static void replayModel(StrategyPlan &st, const Sizes &z, int64_t layers,
   if (finalLN)
     x = tape.layerNorm(x);
   st.memory.peakIntermediateBytes = tape.peak(x);
-  st.localBytes = tape.traffic;
+  for (const LocalWork &w : tape.work)
+    addLocalWork(st, w, 1, z.e, options);
 }
 
 namespace {
@@ -373,10 +385,12 @@ StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
   z.fc = f / q;
   z.scores = (b / (d * q)) * (nh / q) * s * s;
   z.probs = (b / (d * q)) * (nh / q) * s;
+  z.headDim = h / nh;
+  z.seq = s;
   z.panels = [&](Linear l) -> int64_t {
     return q > 1 ? (rows * (l.k / q) + (l.k / q) * (l.n / q)) * e : 0;
   };
-  replayModel(st, z, L, g.finalLayerNorm, h, f);
+  replayModel(st, z, L, g.finalLayerNorm, h, f, options);
   for (Linear l : linears)
     st.memory.panelBytes = std::max(st.memory.panelBytes, z.panels(l));
   finishStrategy(st, options, [&](const CollectiveStat &c) {
@@ -425,8 +439,10 @@ StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
     z.fc = f / P;
     z.scores = b * (nh / P) * s * s;
     z.probs = b * (nh / P) * s;
+    z.headDim = h / nh;
+    z.seq = s;
     z.panels = [](Linear) -> int64_t { return 0; };
-    replayModel(st, z, L, g.finalLayerNorm, h, f);
+    replayModel(st, z, L, g.finalLayerNorm, h, f, options);
     finishStrategy(st, options, [&](const CollectiveStat &) {
       return options.gpusPerNode > 0 && P <= options.gpusPerNode;
     });
@@ -455,8 +471,10 @@ StrategyPlan planDataParallel(const GptSizes &g, const PlanOptions &options,
     z.fc = f;
     z.scores = (b / P) * nh * s * s;
     z.probs = (b / P) * nh * s;
+    z.headDim = h / nh;
+    z.seq = s;
     z.panels = [](Linear) -> int64_t { return 0; };
-    replayModel(st, z, g.L, g.finalLayerNorm, h, f);
+    replayModel(st, z, g.L, g.finalLayerNorm, h, f, options);
     finishStrategy(st, options, [&](const CollectiveStat &) { return true; });
   }
   return st;

@@ -4,19 +4,24 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// localTraffic: the bytes one execution of an op reads and writes on its
-// local tiles, for the local term of the time model (docs/Planner.md,
-// "Time"). Every linalg op but linalg.matmul (a GEMM: summaRtMatmul) is a
-// loop nest that is bound by memory on a CPU and in a GPU kernel alike:
+// localWork: what one execution of an op costs on its local tiles, for the
+// local terms of the time model (docs/Planner.md, "Time"). linalg.matmul is
+// a GEMM (summaRtMatmul, counted apart); a generic that sums a product over
+// its reduction loops (attention's products) is a local GEMM
+// (convert-contractions-to-runtime's summaRtMatmulBatched), 2 flops per
+// iteration; every other linalg op is a loop nest, timed by the bytes it
+// moves and by its iterations:
 //
 //  * it reads each tensor input once and writes each result once, and reads
 //    an init whose value the body uses (a reduction's accumulator);
 //  * a table read inside its body (a gather) costs the rows it reads: at
 //    most one element per iteration of the result, at most the table;
+//  * its iterations are the product of its loop ranges;
 //  * tensor.pad and tensor.concat write their result and read their
 //    inputs; tensor.insert_slice reads its source and writes it into the
-//    destination; reshapes, casts and extract_slice are views (their
-//    readers pay); collectives are the communication term.
+//    destination (one iteration per element); reshapes, casts and
+//    extract_slice are views (their readers pay); collectives are the
+//    communication term.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,39 +57,72 @@ static int64_t tableTraffic(Operation *op,
   return bytes;
 }
 
-int64_t
-mlir::summa::plan::detail::localTraffic(Operation *op,
-                                        function_ref<int64_t(Value)> bytesOf) {
+/// The product of the static loop ranges of `op` (0 if one is dynamic).
+static int64_t iterationsOf(linalg::LinalgOp op) {
+  int64_t iterations = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return 0;
+    iterations *= range;
+  }
+  return iterations;
+}
+
+/// Elements of a statically shaped tensor, else 0.
+static int64_t elementsOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() ? type.getNumElements() : 0;
+}
+
+LocalWork mlir::summa::plan::detail::localWork(
+    Operation *op, function_ref<int64_t(Value)> bytesOf, int64_t divisor) {
   auto tensorBytes = [&](Value v) -> int64_t {
     return isa<RankedTensorType>(v.getType()) ? bytesOf(v) : 0;
   };
+  LocalWork work;
   if (isa<linalg::MatmulOp>(op))
-    return 0; // a GEMM
+    return work; // a GEMM: summaRtMatmul
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (!linalgOp.hasPureTensorSemantics())
-      return 0;
-    int64_t bytes = 0;
-    for (Value input : linalgOp.getDpsInputs())
-      bytes += tensorBytes(input);
-    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
-      bytes += tensorBytes(linalgOp.getTiedOpResult(&init));
-      if (linalgOp.payloadUsesValueFromOperand(&init))
-        bytes += tensorBytes(init.get());
+      return work;
+    // A product summed over its reduction loops (attention's Q*K^T and
+    // P*V): convert-contractions-to-runtime makes it a batched GEMM.
+    if (linalg::isaContractionOpInterface(linalgOp)) {
+      work.gemmFlops = 2 * iterationsOf(linalgOp) / divisor;
+      return work;
     }
-    return bytes + tableTraffic(op, bytesOf);
+    for (Value input : linalgOp.getDpsInputs())
+      work.bytes += tensorBytes(input);
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      work.bytes += tensorBytes(linalgOp.getTiedOpResult(&init));
+      if (linalgOp.payloadUsesValueFromOperand(&init))
+        work.bytes += tensorBytes(init.get());
+    }
+    work.bytes += tableTraffic(op, bytesOf);
+    work.iterations = iterationsOf(linalgOp) / divisor;
+    return work;
   }
-  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
-    return tensorBytes(softmax.getInput()) +
-           tensorBytes(softmax.getResult()[0]);
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    work.bytes =
+        tensorBytes(softmax.getInput()) + tensorBytes(softmax.getResult()[0]);
+    work.iterations = elementsOf(softmax.getInput()) / divisor;
+    return work;
+  }
   if (isa<tensor::PadOp, tensor::ConcatOp>(op)) {
-    int64_t bytes = tensorBytes(op->getResult(0));
+    work.bytes = tensorBytes(op->getResult(0));
     for (Value v : op->getOperands())
-      bytes += tensorBytes(v);
-    return bytes;
+      work.bytes += tensorBytes(v);
+    work.iterations = elementsOf(op->getResult(0)) / divisor;
+    return work;
   }
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
-    return 2 * tensorBytes(insert.getSource());
-  if (isa<tensor::GenerateOp, tensor::FromElementsOp, tensor::SplatOp>(op))
-    return tensorBytes(op->getResult(0));
-  return 0;
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    work.bytes = 2 * tensorBytes(insert.getSource());
+    work.iterations = elementsOf(insert.getSource()) / divisor;
+    return work;
+  }
+  if (isa<tensor::GenerateOp, tensor::FromElementsOp, tensor::SplatOp>(op)) {
+    work.bytes = tensorBytes(op->getResult(0));
+    work.iterations = elementsOf(op->getResult(0)) / divisor;
+  }
+  return work;
 }

@@ -42,8 +42,19 @@ private:
 /// The runtime's order of collective kinds (Profile.h CollectiveKind).
 int collectiveKindIndex(StringRef op);
 
+/// The latency steps and the bandwidth factor of the modelled algorithm of
+/// `op` over `p` ranks: seconds = n * alpha * steps + payload * factor /
+/// bandwidth (docs/Planner.md, "Time").
+double collectiveSteps(StringRef op, int64_t p);
+double collectiveFactor(StringRef op, int64_t p);
+
+/// The machine file of `machine` (docs/Planner.md, "Calibration").
+void writeMachineJson(const Machine &machine, raw_ostream &os);
+
 /// Bytes of one element of `type` (an int or float type).
 int64_t elementBytes(Type type);
+/// Bytes of an element of `op`'s first result (4 if it has none).
+int64_t resultElementBytes(Operation *op);
 /// Bytes of a statically shaped tensor or memref; 0 for other types.
 int64_t staticBytes(Type type);
 
@@ -52,8 +63,7 @@ int64_t staticBytes(Type type);
 bool isIntraNode(int64_t q, int64_t d, int mask, int64_t gpusPerNode);
 
 /// Fills seconds / wireBytes / intraNode of the collectives of a strategy
-/// (links decided by `intra(mask)`), its commSeconds, its localSeconds
-/// (from localBytes) and fitsMemory.
+/// (links decided by `intra(mask)`), its commSeconds and fitsMemory.
 void finishStrategy(StrategyPlan &strategy, const PlanOptions &options,
                     function_ref<bool(const CollectiveStat &)> intra);
 
@@ -82,9 +92,22 @@ LogicalResult countPartitioned(ModuleOp module, func::FuncOp func,
                                const PlanOptions &options, StrategyPlan &out,
                                std::string &error);
 
-/// Bytes one execution of `op` reads and writes on its local tiles (0 for
-/// GEMMs, views and collectives); `bytesOf` gives a tensor's local size.
-int64_t localTraffic(Operation *op, function_ref<int64_t(Value)> bytesOf);
+/// What one execution of an op costs on its local tiles.
+struct LocalWork {
+  /// A loop nest: the bytes it reads and writes, and its iterations.
+  int64_t bytes = 0, iterations = 0;
+  /// A contraction the lowering makes a batched GEMM: its flops.
+  int64_t gemmFlops = 0;
+};
+/// The local work of `op` (nothing for GEMMs, views and collectives);
+/// `bytesOf` gives a tensor's local size, `divisor` the ranks its loops
+/// are split over (the unpartitioned IR of the 1D and DP models).
+LocalWork localWork(Operation *op, function_ref<int64_t(Value)> bytesOf,
+                    int64_t divisor = 1);
+/// Adds `times` executions of `work` to a strategy: its local bytes,
+/// iterations and seconds, its local GEMMs (in the GEMM time).
+void addLocalWork(StrategyPlan &s, const LocalWork &work, int64_t times,
+                  int64_t elementBytes, const PlanOptions &options);
 
 /// Reads the model's dimensions from the unpartitioned entry function.
 ModelInfo describeModel(func::FuncOp func);

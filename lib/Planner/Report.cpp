@@ -85,6 +85,20 @@ static std::string formatFlops(double flops) {
   return text;
 }
 
+/// "1.23 G" style.
+static std::string formatCount(double count) {
+  static const char *const units[] = {"", " K", " M", " G", " T", " P"};
+  int unit = 0;
+  while (count >= 1000 && unit < 5) {
+    count /= 1000;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format(unit ? "%.2f%s" : "%.0f%s", count, units[unit]);
+  return text;
+}
+
 static std::string pad(StringRef s, size_t width) {
   std::string out = s.str();
   if (out.size() < width)
@@ -97,6 +111,35 @@ static std::string padLeft(StringRef s, size_t width) {
   if (out.size() < width)
     out.insert(0, width - out.size(), ' ');
   return out;
+}
+
+/// A calibrated machine: where it was measured and the rates a rank gets
+/// with the plan's ranks busy.
+static void printMachine(const Plan &plan, const PlanOptions &options,
+                         raw_ostream &os) {
+  const Machine &machine = *options.machine;
+  int64_t e = plan.model.elementBytes ? plan.model.elementBytes : 4;
+  os << "machine: '" << machine.path << "' (calibrated";
+  if (!machine.host.empty())
+    os << " on " << machine.host;
+  if (machine.cores)
+    os << ", " << machine.cores << " cores";
+  os << "): " << plan.ranks << " ranks, " << options.gpusPerNode
+     << " per node; per rank GEMM "
+     << llvm::format("%.4g", options.effectiveGemmRate(e) / 1e9)
+     << " GFLOP/s, local loop nests "
+     << llvm::format("%.4g", options.effectiveLocalRate() / 1e9)
+     << " GB/s; collectives measured on groups of";
+  SmallVector<int64_t> sizes;
+  for (const Machine::Collective &c : machine.collectives)
+    if (!llvm::is_contained(sizes, c.groupSize))
+      sizes.push_back(c.groupSize);
+  llvm::sort(sizes);
+  for (auto [i, size] : llvm::enumerate(sizes))
+    os << (i ? ", " : " ") << size;
+  if (sizes.empty())
+    os << " none";
+  os << "\n";
 }
 
 /// The model and the machine the plan is for.
@@ -120,19 +163,23 @@ static void printPlanHeader(const Plan &plan, const PlanOptions &options,
     os << " (" << m.layers << " layer" << (m.layers == 1 ? "" : "s") << ")";
   os << ", " << m.parameters << " parameter elements, " << formatFlops(m.flops)
      << " per call\n";
-  os << "machine: " << plan.ranks << " ranks, " << options.gpusPerNode
-     << " per node; NVLink " << llvm::format("%.3g", options.nvlink.alpha * 1e6)
-     << " us + " << llvm::format("%.4g", options.nvlink.bytesPerSecond / 1e9)
-     << " GB/s, network " << llvm::format("%.3g", options.network.alpha * 1e6)
-     << " us + " << llvm::format("%.4g", options.network.bytesPerSecond / 1e9)
-     << " GB/s; GEMM "
-     << llvm::format("%.4g",
-                     options.gemmRate(m.elementBytes ? m.elementBytes : 2) /
-                         1e12)
-     << " TFLOP/s (" << m.elementType << ", "
-     << llvm::format("%.2g", options.gemmEfficiency)
-     << " of peak); local loop nests "
-     << llvm::format("%.4g", options.localBytesPerSecond / 1e9) << " GB/s\n";
+  if (options.machine)
+    printMachine(plan, options, os);
+  else
+    os << "machine: " << plan.ranks << " ranks, " << options.gpusPerNode
+       << " per node; NVLink "
+       << llvm::format("%.3g", options.nvlink.alpha * 1e6) << " us + "
+       << llvm::format("%.4g", options.nvlink.bytesPerSecond / 1e9)
+       << " GB/s, network " << llvm::format("%.3g", options.network.alpha * 1e6)
+       << " us + " << llvm::format("%.4g", options.network.bytesPerSecond / 1e9)
+       << " GB/s; GEMM "
+       << llvm::format("%.4g",
+                       options.gemmRate(m.elementBytes ? m.elementBytes : 2) /
+                           1e12)
+       << " TFLOP/s (" << m.elementType << ", "
+       << llvm::format("%.2g", options.gemmEfficiency)
+       << " of peak); local loop nests "
+       << llvm::format("%.4g", options.localBytesPerSecond / 1e9) << " GB/s\n";
   os << "per rank and per call; payload: the bytes SUMMA_PROFILE counts; "
         "wire: sent + received by the modelled algorithm\n\n";
 }
@@ -182,9 +229,13 @@ static void printStrategyDetails(const StrategyPlan &s,
      << formatBytes(s.memory.peakIntermediateBytes);
   if (s.memory.panelBytes)
     os << " (SUMMA panels " << formatBytes(s.memory.panelBytes) << ")";
-  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops)
-     << "; local loop nests " << formatBytes(static_cast<double>(s.localBytes))
-     << "\n";
+  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops);
+  if (s.localGemmCount)
+    os << " and " << s.localGemmCount << " batched, "
+       << formatFlops(static_cast<double>(s.localGemmFlops));
+  os << "; local loop nests " << formatBytes(static_cast<double>(s.localBytes))
+     << ", " << formatCount(static_cast<double>(s.localIterations))
+     << " iterations\n";
   if (s.withoutReuse) {
     const StrategyPlan::WithoutReuse &w = *s.withoutReuse;
     os << "    panel reuse (memory budget ";
@@ -266,17 +317,21 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                  {"layers_from", m.layersFrom},
                  {"parameters", m.parameters},
                  {"flops", m.flops}});
-    writeObject(j, "options",
-                {{"gpus_per_node", options.gpusPerNode},
-                 {"nvlink_alpha_s", options.nvlink.alpha},
-                 {"nvlink_bytes_per_s", options.nvlink.bytesPerSecond},
-                 {"network_alpha_s", options.network.alpha},
-                 {"network_bytes_per_s", options.network.bytesPerSecond},
-                 {"gemm_flops_per_s",
-                  options.gemmRate(m.elementBytes ? m.elementBytes : 2)},
-                 {"gemm_efficiency", options.gemmEfficiency},
-                 {"local_bytes_per_s", options.localBytesPerSecond},
-                 {"memory_capacity_bytes", options.memoryCapacityBytes}});
+    writeObject(
+        j, "options",
+        {{"gpus_per_node", options.gpusPerNode},
+         {"nvlink_alpha_s", options.nvlink.alpha},
+         {"nvlink_bytes_per_s", options.nvlink.bytesPerSecond},
+         {"network_alpha_s", options.network.alpha},
+         {"network_bytes_per_s", options.network.bytesPerSecond},
+         {"machine", options.machine ? llvm::json::Value(options.machine->path)
+                                     : llvm::json::Value(nullptr)},
+         {"gemm_flops_per_s",
+          options.effectiveGemmRate(m.elementBytes ? m.elementBytes : 2)},
+         {"gemm_efficiency", options.gemmEfficiency},
+         {"local_bytes_per_s", options.effectiveLocalRate()},
+         {"loop_iterations_per_s", options.effectiveIterationRate()},
+         {"memory_capacity_bytes", options.memoryCapacityBytes}});
     j.attributeArray("strategies", [&] {
       for (const StrategyPlan &s : plan.strategies) {
         j.object([&] {
@@ -309,6 +364,9 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
           });
           writeObject(j, "matmul",
                       {{"count", s.gemmCount}, {"flops", s.gemmFlops}});
+          writeObject(
+              j, "local_matmul",
+              {{"count", s.localGemmCount}, {"flops", s.localGemmFlops}});
           writeObject(j, "memory",
                       {{"parameters", s.memory.parameterBytes},
                        {"activations", s.memory.activationBytes},
@@ -318,7 +376,8 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                        {"total", s.memory.total()}});
           writeFields(j, {{"payload_bytes", s.payloadBytes()},
                           {"wire_bytes", s.wireBytes()},
-                          {"local_bytes", s.localBytes}});
+                          {"local_bytes", s.localBytes},
+                          {"local_iterations", s.localIterations}});
           writeObject(j, "seconds",
                       {{"comm", s.commSeconds},
                        {"gemm", s.gemmSeconds},

@@ -715,20 +715,29 @@ LogicalResult SplitModel::run() {
     int64_t bytes = staticBytes(v.getType());
     return getSplit(v) >= 0 ? bytes / ranks : bytes;
   };
+  // An op runs split when an operand or a result is split.
+  auto addWork = [&](Operation *op) {
+    bool split = llvm::any_of(op->getOperands(),
+                              [&](Value v) { return getSplit(v) >= 0; }) ||
+                 llvm::any_of(op->getResults(),
+                              [&](Value v) { return getSplit(v) >= 0; });
+    addLocalWork(out, localWork(op, localBytes, split ? ranks : 1), 1,
+                 resultElementBytes(op), options);
+  };
   SmallVector<Operation *> fills;
   for (Operation &op : body) {
     if (failed(visit(&op)))
       return failure();
-    // The op's traffic with the splits its operands and results have as it
+    // The op's work with the splits its operands and results have as it
     // runs (a value gathered later was computed split); a fill's once the
     // op that accumulates into it has given it its split.
     if (isa<linalg::FillOp>(op))
       fills.push_back(&op);
     else
-      out.localBytes += localTraffic(&op, localBytes);
+      addWork(&op);
   }
   for (Operation *fill : fills)
-    out.localBytes += localTraffic(fill, localBytes);
+    addWork(fill);
   out.collectives = table.take();
 
   for (BlockArgument arg : func.getArguments()) {

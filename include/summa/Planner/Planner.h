@@ -36,8 +36,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::summa::plan {
@@ -48,6 +50,77 @@ struct LinkParams {
   double alpha;
   double bytesPerSecond;
 };
+
+/// A machine measured by `summa-plan --calibrate` (summa-calibrate under
+/// mpiexec), read from its machine file (docs/Planner.md, "Calibration").
+/// Rates are per rank with `ranks` ranks busy at once, as the compiled
+/// programs run.
+struct Machine {
+  /// The file it was read from, and what it says of itself.
+  std::string path, host, created;
+  /// Hardware threads of the machine (0: unknown): more ranks than cores
+  /// share them.
+  int64_t cores = 0;
+  /// Ranks that share a node (0: unknown).
+  int64_t ranksPerNode = 0;
+  /// GEMMs: time = overhead + flops / rate, per call.
+  struct Gemm {
+    int64_t ranks = 0;
+    std::string dtype;
+    double flopsPerSecond = 0, overheadSeconds = 0;
+    /// What the fit was made from (m, n, k, seconds per call); a record,
+    /// not needed by the planner.
+    struct Sample {
+      int64_t m = 0, n = 0, k = 0;
+      double seconds = 0;
+    };
+    std::vector<Sample> samples;
+  };
+  /// Local loop nests: bytes read and written per second on one rank while
+  /// `ranks` ranks run (a compiled elementwise loop nest where measured,
+  /// else a plain loop); the plain loop's rate with every rank busy and on
+  /// one rank alone.
+  struct Local {
+    int64_t ranks = 0;
+    double bytesPerSecond = 0, streamBytesPerSecond = 0,
+           oneRankBytesPerSecond = 0;
+    /// Iterations per second of a compiled loop nest whose operands fit in
+    /// the caches (0: not measured; loops are then bound by memory only).
+    double iterationsPerSecond = 0;
+  };
+  /// A collective over `groupSize` ranks, every group of that size at once
+  /// in a world of `ranks` ranks: time = alpha + payload / rate, per call,
+  /// in the runtime's payload bytes.
+  struct Collective {
+    std::string op;
+    int64_t ranks = 0, groupSize = 0;
+    double alpha = 0, bytesPerSecond = 0;
+    /// (payload bytes, seconds per call) the fit was made from.
+    std::vector<std::pair<int64_t, double>> samples;
+  };
+  std::vector<Gemm> gemm;
+  std::vector<Local> local;
+  std::vector<Collective> collectives;
+
+  /// The GEMM entry for elements of `elementBytes` bytes (its dtype, else
+  /// f32) measured with the most ranks up to `ranks` (else the fewest), and
+  /// the factor its rate is scaled by when `ranks` ranks share fewer cores.
+  std::pair<const Gemm *, double> gemmFor(int64_t elementBytes,
+                                          int64_t ranks) const;
+  std::pair<const Local *, double> localFor(int64_t ranks) const;
+  /// Seconds of `count` calls of `op` moving `bytes` payload bytes in all
+  /// over `groupSize` ranks while `ranks` ranks run: among the entries
+  /// measured with the most ranks up to `ranks` (else the fewest), the one
+  /// of that group size, else the nearest one's link scaled by the
+  /// algorithm (docs/Planner.md); nullopt if `op` was not measured.
+  std::optional<double> collectiveSeconds(StringRef op, int64_t groupSize,
+                                          int64_t count, int64_t bytes,
+                                          int64_t ranks) const;
+};
+
+/// Reads a machine file; fails with `error` naming the file and what is
+/// wrong with it.
+FailureOr<Machine> readMachineFile(StringRef path, std::string &error);
 
 struct PlanOptions {
   /// The number of ranks P (> 0).
@@ -75,6 +148,12 @@ struct PlanOptions {
   /// GEMMs: elementwise ops, reductions, gathers) read and write: H200's
   /// HBM3e, 4.8 TB/s, at 0.7.
   double localBytesPerSecond = 4.8e12 * 0.7;
+  /// Iterations per second of a local loop nest (0: no bound; a GPU runs
+  /// them in parallel, bound by memory).
+  double loopIterationsPerSecond = 0;
+  /// A calibrated machine: its GEMM, local and collective rates replace the
+  /// defaults above (and the link classes) where it has them.
+  std::shared_ptr<const Machine> machine;
 
   /// Memory per rank (H200: 141 GB); a strategy that needs more is marked
   /// as not fitting and is not picked while one that fits exists. 0: no
@@ -89,9 +168,40 @@ struct PlanOptions {
   double gemmRate(int64_t elementBytes) const;
   /// Seconds of `calls` GEMMs of `flops` flops in all.
   double gemmSeconds(int64_t calls, double flops, int64_t elementBytes) const;
-  /// Seconds of local loop nests that read and write `bytes` bytes.
-  double localSeconds(double bytes) const;
+  /// Seconds of a local loop nest that reads and writes `bytes` bytes in
+  /// `iterations` iterations: the slower of the memory and the iterations.
+  double localSeconds(double bytes, double iterations) const;
+  /// Seconds of `count` calls of `op` moving `bytes` in all over a group of
+  /// `groupSize` ranks, on NVLink if `intraNode`, else the network.
+  double collectiveSeconds(StringRef op, int64_t groupSize, int64_t count,
+                           int64_t bytes, bool intraNode) const;
+  /// The GEMM and local rates per rank that the predictions use.
+  double effectiveGemmRate(int64_t elementBytes) const;
+  double effectiveLocalRate() const;
+  double effectiveIterationRate() const;
 };
+
+/// How `summa-plan --calibrate` measures the machine.
+struct CalibrateOptions {
+  /// The machine file to write.
+  std::string output;
+  /// The numbers of ranks to run summa-calibrate with (collectives are
+  /// measured over groups of each, from 2).
+  SmallVector<int64_t> ranks = {1, 2, 4, 8};
+  /// Tiny sizes and short trials (tests).
+  bool quick = false;
+  /// summa-calibrate, mpiexec and the flags it takes after -np N;
+  /// summa-compile (empty: the iteration rate of compiled loop nests is not
+  /// measured).
+  std::string program, mpirun, compiler;
+  SmallVector<std::string> mpirunFlags;
+};
+
+/// Runs summa-calibrate under mpiexec for each number of ranks, fits the
+/// rates and writes the machine file; progress goes to `log`. Fails with
+/// `error` (the command and its output where one failed).
+FailureOr<Machine> calibrateMachine(const CalibrateOptions &options,
+                                    raw_ostream &log, std::string &error);
 
 enum class StrategyKind { Grid, Megatron1D, DataParallel };
 
@@ -153,9 +263,13 @@ struct StrategyPlan {
   SmallVector<CollectiveStat> collectives;
   int64_t gemmCount = 0;
   int64_t gemmFlops = 0;
-  /// Bytes the local loop nests (every linalg op but the GEMMs) read and
-  /// write on this rank's tiles per call.
-  int64_t localBytes = 0;
+  /// Bytes the local loop nests (every linalg op but the GEMMs and
+  /// contractions) read and write on this rank's tiles per call, and
+  /// their iterations.
+  int64_t localBytes = 0, localIterations = 0;
+  /// Contractions the lowering sends to the batched GEMM (attention's
+  /// products): count and flops; their time is in gemmSeconds.
+  int64_t localGemmCount = 0, localGemmFlops = 0;
   MemoryStat memory;
   double commSeconds = 0;
   double gemmSeconds = 0;
