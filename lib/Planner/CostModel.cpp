@@ -67,6 +67,11 @@ double PlanOptions::effectiveIterationRate() const {
 
 double PlanOptions::localSeconds(double bytes, double iterations) const {
   double memory = bytes / effectiveLocalRate();
+  if (machine)
+    if (auto [entry, scale] = machine->localFor(ranks);
+        entry && entry->cacheBytesPerSecond > 0 &&
+        bytes <= static_cast<double>(entry->cacheBytes))
+      memory = bytes / (entry->cacheBytesPerSecond * scale);
   double rate = effectiveIterationRate();
   return rate > 0 ? std::max(memory, iterations / rate) : memory;
 }

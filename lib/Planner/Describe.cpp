@@ -170,11 +170,11 @@ public:
 
   /// What a step's ops do, for the local terms (LocalWork.cpp): an
   /// elementwise op reads its inputs and `argElems` elements of arguments
-  /// (a bias, a LayerNorm's scale and shift) and writes its result, one
-  /// iteration per element; a reduction is the fill of its accumulator and
-  /// a loop nest of `iterations` that also reads it; a GEMM is its
-  /// accumulator's fill; a contraction (attention's products) its fill and
-  /// a local GEMM of 2 * `iterations` flops.
+  /// (a bias, a LayerNorm's scale and shift) and writes its result; a
+  /// reduction is the fill of its accumulator and a loop nest of
+  /// `iterations` that also reads it; a GEMM is its accumulator's fill; a
+  /// contraction (attention's products) its fill and a local GEMM of
+  /// 2 * `iterations` flops.
   enum class Kind { Map, Reduce, Gemm, Contract };
 
   int add(int64_t elems, std::initializer_list<int> reads,
@@ -186,9 +186,9 @@ public:
     bytes += argElems * z.e;
     steps.push_back({elems * z.e, SmallVector<int, 4>(reads), transient});
     if (kind != Kind::Map) // the accumulator's fill
-      work.push_back({elems * z.e, elems, 0});
+      work.push_back({elems * z.e, 0, 0});
     if (kind == Kind::Map)
-      work.push_back({bytes, elems, 0});
+      work.push_back({bytes, 0, 0});
     else if (kind == Kind::Reduce)
       work.push_back({bytes + elems * z.e, iterations, 0});
     else if (kind == Kind::Contract)

@@ -16,12 +16,13 @@
 //    an init whose value the body uses (a reduction's accumulator);
 //  * a table read inside its body (a gather) costs the rows it reads: at
 //    most one element per iteration of the result, at most the table;
-//  * its iterations are the product of its loop ranges;
+//  * one with reduction loops counts its iterations (the product of its
+//    loop ranges: each carries the accumulator to the next); an elementwise
+//    one vectorises and is bound by memory;
 //  * tensor.pad and tensor.concat write their result and read their
 //    inputs; tensor.insert_slice reads its source and writes it into the
-//    destination (one iteration per element); reshapes, casts and
-//    extract_slice are views (their readers pay); collectives are the
-//    communication term.
+//    destination; reshapes, casts and extract_slice are views (their
+//    readers pay); collectives are the communication term.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,7 +100,10 @@ LocalWork mlir::summa::plan::detail::localWork(
         work.bytes += tensorBytes(init.get());
     }
     work.bytes += tableTraffic(op, bytesOf);
-    work.iterations = iterationsOf(linalgOp) / divisor;
+    // An elementwise loop nest vectorises and is bound by memory; one with
+    // reduction loops carries its accumulator from iteration to iteration.
+    if (linalgOp.getNumReductionLoops() > 0)
+      work.iterations = iterationsOf(linalgOp) / divisor;
     return work;
   }
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
@@ -112,17 +116,13 @@ LocalWork mlir::summa::plan::detail::localWork(
     work.bytes = tensorBytes(op->getResult(0));
     for (Value v : op->getOperands())
       work.bytes += tensorBytes(v);
-    work.iterations = elementsOf(op->getResult(0)) / divisor;
     return work;
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     work.bytes = 2 * tensorBytes(insert.getSource());
-    work.iterations = elementsOf(insert.getSource()) / divisor;
     return work;
   }
-  if (isa<tensor::GenerateOp, tensor::FromElementsOp, tensor::SplatOp>(op)) {
+  if (isa<tensor::GenerateOp, tensor::FromElementsOp, tensor::SplatOp>(op))
     work.bytes = tensorBytes(op->getResult(0));
-    work.iterations = elementsOf(op->getResult(0)) / divisor;
-  }
   return work;
 }

@@ -233,6 +233,8 @@ static Machine readMachine(const llvm::json::Object &root, std::string &error) {
     l.streamBytesPerSecond = f.positive("stream_bytes_per_s", false);
     l.oneRankBytesPerSecond = f.positive("one_rank_bytes_per_s", false);
     l.iterationsPerSecond = f.positive("iterations_per_s", false);
+    l.cacheBytesPerSecond = f.positive("cache_bytes_per_s", false);
+    l.cacheBytes = f.count("cache_bytes", false);
     m.local.push_back(l);
   });
   readArray(root, "collectives", error,
@@ -329,6 +331,10 @@ void mlir::summa::plan::detail::writeMachineJson(const Machine &m,
           j.attribute("one_rank_bytes_per_s", l.oneRankBytesPerSecond);
           if (l.iterationsPerSecond > 0)
             j.attribute("iterations_per_s", l.iterationsPerSecond);
+          if (l.cacheBytesPerSecond > 0) {
+            j.attribute("cache_bytes_per_s", l.cacheBytesPerSecond);
+            j.attribute("cache_bytes", l.cacheBytes);
+          }
         });
     });
     j.attributeArray("collectives", [&] {
@@ -338,6 +344,7 @@ void mlir::summa::plan::detail::writeMachineJson(const Machine &m,
           j.attribute("ranks", c.ranks);
           j.attribute("group_size", c.groupSize);
           j.attribute("alpha_s", c.alpha);
+          j.attribute("lockstep_alpha_s", c.lockstepAlpha);
           j.attribute("bytes_per_s", c.bytesPerSecond);
           j.attributeArray("samples", [&] {
             for (auto [bytes, seconds] : c.samples)

@@ -19,7 +19,9 @@
 //    (the buffer, the all-gather's source, the reduce-scatter's
 //    destination), over each group size of a grid of the P ranks ([2,2,2]
 //    for 8: groups of 2, 4 and 8), every group at once as in a compiled
-//    program.
+//    program; and what a one-element call adds to a short local loop
+//    before it (the latency inside a program, where the ranks of a group do
+//    not arrive in lockstep).
 //
 // Every time is the slowest rank's, the best of three trials of repeated
 // calls. Rank 0 writes the samples as JSON to --out; `summa-plan
@@ -168,6 +170,24 @@ struct CollectiveSamples {
   int64_t groupSize;
   int32_t mask;
   std::vector<std::pair<int64_t, double>> samples; // (payload bytes, s)
+  /// Seconds a one-element call adds to a short local loop before it: the
+  /// latency inside a program, where the ranks of a group do not arrive
+  /// in lockstep (on an oversubscribed machine, a partner may not even be
+  /// scheduled).
+  double inProgramSeconds = 0;
+};
+
+/// A short local loop nest (about 10 us on one core): the work a program
+/// does between two collectives.
+struct ShortWork {
+  std::vector<float> a = std::vector<float>(16384, 1.0f),
+                     b = std::vector<float>(16384, 2.0f);
+  void operator()() {
+    float *pa = a.data();
+    const float *pb = b.data();
+    for (size_t i = 0; i < a.size(); ++i)
+      pa[i] = pa[i] * 0.999f + pb[i];
+  }
 };
 
 /// The grid [q, q, d] the run lays its P ranks on: the largest q with
@@ -215,6 +235,8 @@ std::vector<CollectiveSamples> measureCollectives(const Options &options,
   double minSeconds = options.quick ? 0.005 : 0.06;
   const char *ops[] = {"broadcast", "reduce", "all_reduce", "all_gather",
                        "reduce_scatter"};
+  ShortWork work;
+  double workAlone = timeCall([&] { work(); }, minSeconds);
   for (auto [size, mask] : groupMasks(q, d))
     for (const char *op : ops) {
       CollectiveSamples entry{op, size, mask, {}};
@@ -244,6 +266,14 @@ std::vector<CollectiveSamples> measureCollectives(const Options &options,
           };
         entry.samples.push_back({n * static_cast<int64_t>(sizeof(float)),
                                  timeCall(call, minSeconds)});
+        if (n == counts.front())
+          entry.inProgramSeconds = std::max(0.0, timeCall(
+                                                     [&] {
+                                                       work();
+                                                       call();
+                                                     },
+                                                     minSeconds) -
+                                                     workAlone);
       }
       result.push_back(entry);
     }
@@ -298,10 +328,11 @@ void writeJson(std::FILE *f, int64_t ranks, const Options &options,
   for (size_t i = 0; i < collectives.size(); ++i) {
     std::fprintf(f,
                  "%s\n    {\"op\": \"%s\", \"group_size\": %lld, "
-                 "\"mask\": %d, \"samples\": [",
+                 "\"mask\": %d, \"in_program_seconds\": %.9g, "
+                 "\"samples\": [",
                  i ? "," : "", collectives[i].op,
                  static_cast<long long>(collectives[i].groupSize),
-                 collectives[i].mask);
+                 collectives[i].mask, collectives[i].inProgramSeconds);
     const auto &samples = collectives[i].samples;
     for (size_t s = 0; s < samples.size(); ++s)
       std::fprintf(f, "%s{\"bytes\": %lld, \"seconds\": %.9g}", s ? ", " : "",

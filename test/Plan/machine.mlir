@@ -17,18 +17,22 @@
 // RUN: not summa-plan %t/linear.mlir --ranks 1 --machine %t/nolocal.json 2>&1 | FileCheck %s --check-prefix=NOLOCAL
 // RUN: not summa-plan %t/linear.mlir --ranks 1 --machine %t/good.json --calibrate 2>&1 | FileCheck %s --check-prefix=BOTH
 
-// A [64, 32] x [32, 16] linear layer with a bias and a ReLU in f32: 65536
-// GEMM flops; three loop nests of 1024 iterations (the accumulator's fill,
-// the bias add, the ReLU) moving 4096, 8256 and 8192 bytes. At H200's
-// defaults the loops are bound by memory (20544 B at 3360 GB/s); on the
-// machine of good.json (1 GFLOP/s, 1 GB/s, 1e8 iterations/s on one rank)
-// each loop nest takes its slower bound, 1024 iterations = 10.24 us.
-// H200: * [1,1,1]    counted {{.*}}     0 s     1.40 ns     6.11 ns     7.51 ns
+// A [64, 32] x [32, 16] linear layer with a bias and a ReLU, then the sum
+// of each row, in f32: 65536 GEMM flops; elementwise loop nests (the
+// accumulators' fills, the bias add, the ReLU) moving 4096, 256, 8256 and
+// 8192 bytes, and a reduction of 1024 iterations moving 4608 bytes (the
+// ReLU's result, its accumulator read and written). At H200's defaults
+// the loops are bound by memory (25408 B at 3360 GB/s). On the machine of
+// good.json (1 GFLOP/s; 1 GB/s and 1e8 iterations/s on one rank) the
+// reduction takes its slower bound, 1024 iterations = 10.24 us, the others
+// their bytes: 20.80 + 10.24 us.
+// H200: * [1,1,1]    counted {{.*}}     0 s     1.40 ns     7.56 ns     8.96 ns
 // ONE: machine: '{{.*}}good.json' (calibrated on testhost, 2 cores): 1 ranks, 4 per node; per rank GEMM 1 GFLOP/s, local loop nests 1 GB/s; collectives measured on groups of 2
-// ONE: * [1,1,1]    counted {{.*}}     0 s    65.54 us    30.72 us    96.26 us
-// Four ranks on two cores: the entry of two ranks at half its rate.
+// ONE: * [1,1,1]    counted {{.*}}     0 s    65.54 us    31.04 us    96.58 us
+// Four ranks on two cores: the entry of two ranks at half its rate, on a
+// quarter of the rows (the bias is read whole: 31.23 us).
 // FOUR: per rank GEMM 0.25 GFLOP/s, local loop nests 0.25 GB/s
-// FOUR: * [1,1,4]    counted {{.*}}     0 s    65.54 us    30.72 us    96.26 us
+// FOUR: * [1,1,4]    counted {{.*}}     0 s    65.54 us    31.23 us    96.77 us
 // JSON: "machine": "{{.*}}good.json",
 // JSON-NEXT: "gemm_flops_per_s": 1000000000,
 // JSON: "local_bytes_per_s": 1000000000,
@@ -49,9 +53,10 @@
 //--- linear.mlir
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #bias = affine_map<(d0, d1) -> (d1)>
+#row = affine_map<(d0, d1) -> (d0)>
 func.func @linear(%x: tensor<64x32xf32> {summa.role = "activation"},
                   %w: tensor<32x16xf32>, %b: tensor<16xf32>)
-    -> tensor<64x16xf32> {
+    -> tensor<64xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x16xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16xf32>) -> tensor<64x16xf32>
@@ -73,7 +78,16 @@ func.func @linear(%x: tensor<64x32xf32> {summa.role = "activation"},
     %r = arith.maximumf %v, %zero : f32
     linalg.yield %r : f32
   } -> tensor<64x16xf32>
-  return %relu : tensor<64x16xf32>
+  %e3 = tensor.empty() : tensor<64xf32>
+  %acc3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#map, #row],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%relu : tensor<64x16xf32>) outs(%acc3 : tensor<64xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %r = arith.addf %v, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  return %sum : tensor<64xf32>
 }
 
 //--- good.json

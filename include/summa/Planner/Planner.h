@@ -87,6 +87,10 @@ struct Machine {
     /// Iterations per second of a compiled loop nest whose operands fit in
     /// the caches (0: not measured; loops are then bound by memory only).
     double iterationsPerSecond = 0;
+    /// Bytes per second of a compiled elementwise loop nest that moves at
+    /// most `cacheBytes` (it stays in the caches; 0: not measured).
+    double cacheBytesPerSecond = 0;
+    int64_t cacheBytes = 0;
   };
   /// A collective over `groupSize` ranks, every group of that size at once
   /// in a world of `ranks` ranks: time = alpha + payload / rate, per call,
@@ -95,6 +99,9 @@ struct Machine {
     std::string op;
     int64_t ranks = 0, groupSize = 0;
     double alpha = 0, bytesPerSecond = 0;
+    /// The latency fitted to calls in lockstep (a record; `alpha` is the
+    /// latency inside a program where measured, else this).
+    double lockstepAlpha = 0;
     /// (payload bytes, seconds per call) the fit was made from.
     std::vector<std::pair<int64_t, double>> samples;
   };
@@ -169,7 +176,9 @@ struct PlanOptions {
   /// Seconds of `calls` GEMMs of `flops` flops in all.
   double gemmSeconds(int64_t calls, double flops, int64_t elementBytes) const;
   /// Seconds of a local loop nest that reads and writes `bytes` bytes in
-  /// `iterations` iterations: the slower of the memory and the iterations.
+  /// `iterations` iterations: the slower of the memory (the caches' rate
+  /// for a loop nest that fits in them, where calibrated) and the
+  /// iterations.
   double localSeconds(double bytes, double iterations) const;
   /// Seconds of `count` calls of `op` moving `bytes` in all over a group of
   /// `groupSize` ranks, on NVLink if `intraNode`, else the network.
