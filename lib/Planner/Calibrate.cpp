@@ -133,36 +133,65 @@ static LogicalResult runCalibration(const CalibrateOptions &options,
   return run(args, output, error);
 }
 
-/// A loop nest that summa-compile leaves as loops, whose operands fit in
-/// the caches: out[t, j] = sum over k of max(x[t, k], y[k, j]) on a grid
-/// [1, 1, P] (the rows of x split over depth); rows * k * k iterations per
-/// rank.
-static std::string loopKernel(int64_t ranks, int64_t rows, int64_t k) {
+/// A loop nest with a reduction that summa-compile leaves as loops:
+/// out[t, j] = sum over k of max(x[t, k], y[k, j]) on a grid [1, 1, P] (the
+/// rows of x split over depth), rows * k * j iterations per rank; the
+/// innermost loop (k) strides through y, which stays in the caches or not
+/// as k * j * 4 bytes does.
+static std::string loopKernel(int64_t ranks, int64_t rows, int64_t k,
+                              int64_t j) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  std::string x = "tensor<" + std::to_string(rows * ranks) + "x" +
-                  std::to_string(k) + "xf32>";
-  std::string y =
-      "tensor<" + std::to_string(k) + "x" + std::to_string(k) + "xf32>";
+  auto tensor = [](int64_t a, int64_t b) {
+    return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "xf32>";
+  };
+  std::string x = tensor(rows * ranks, k), y = tensor(k, j),
+              o = tensor(rows * ranks, j);
   os << "#x = affine_map<(d0, d1, d2) -> (d0, d2)>\n"
      << "#y = affine_map<(d0, d1, d2) -> (d2, d1)>\n"
      << "#o = affine_map<(d0, d1, d2) -> (d0, d1)>\n"
      << "func.func @loops(%x: " << x
-     << " {summa.role = \"activation\"}, %y: " << y << ") -> " << x << " {\n"
-     << "  %e = tensor.empty() : " << x << "\n"
+     << " {summa.role = \"activation\"}, %y: " << y << ") -> " << o << " {\n"
+     << "  %e = tensor.empty() : " << o << "\n"
      << "  %z = arith.constant 0.0 : f32\n"
-     << "  %f = linalg.fill ins(%z : f32) outs(%e : " << x << ") -> " << x
+     << "  %f = linalg.fill ins(%z : f32) outs(%e : " << o << ") -> " << o
      << "\n"
      << "  %r = linalg.generic {indexing_maps = [#x, #y, #o], iterator_types "
         "= [\"parallel\", \"parallel\", \"reduction\"]} ins(%x, %y : "
-     << x << ", " << y << ") outs(%f : " << x << ") {\n"
+     << x << ", " << y << ") outs(%f : " << o << ") {\n"
      << "  ^bb0(%a: f32, %b: f32, %acc: f32):\n"
      << "    %c = arith.cmpf olt, %a, %b : f32\n"
      << "    %v = arith.select %c, %b, %a : f32\n"
      << "    %s = arith.addf %acc, %v : f32\n"
      << "    linalg.yield %s : f32\n"
-     << "  } -> " << x << "\n"
-     << "  return %r : " << x << "\n"
+     << "  } -> " << o << "\n"
+     << "  return %r : " << o << "\n"
+     << "}\n";
+  return text;
+}
+
+/// A loop nest whose innermost loop strides through an accumulator far
+/// larger than the caches (the one-hot product of an embedding's gradient):
+/// out[k, j] += x[0, j] with k innermost, out [k * P, j] split over depth;
+/// k * j iterations per rank, each a cache line read and written.
+static std::string stridedKernel(int64_t ranks, int64_t k, int64_t j) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::string x = "tensor<1x" + std::to_string(j) + "xf32>";
+  std::string o =
+      "tensor<" + std::to_string(k * ranks) + "x" + std::to_string(j) + "xf32>";
+  os << "#x = affine_map<(d0, d1, d2) -> (d0, d1)>\n"
+     << "#o = affine_map<(d0, d1, d2) -> (d2, d1)>\n"
+     << "func.func @strided(%x: " << x << ", %acc: " << o
+     << " {summa.role = \"activation\"}) -> " << o << " {\n"
+     << "  %r = linalg.generic {indexing_maps = [#x, #o], iterator_types = "
+        "[\"reduction\", \"parallel\", \"parallel\"]} ins(%x : "
+     << x << ") outs(%acc : " << o << ") {\n"
+     << "  ^bb0(%a: f32, %b: f32):\n"
+     << "    %s = arith.addf %b, %a : f32\n"
+     << "    linalg.yield %s : f32\n"
+     << "  } -> " << o << "\n"
+     << "  return %r : " << o << "\n"
      << "}\n";
   return text;
 }
@@ -254,12 +283,12 @@ static LogicalResult measureCompiledLoops(const CalibrateOptions &options,
                                           std::string &error) {
   if (options.compiler.empty())
     return success();
-  int64_t rows = options.quick ? 64 : 4096, cols = 1024;
-  FailureOr<double> ms =
-      timeCompiled(options, ranks, elementwiseKernel(ranks, rows, cols), error);
+  int64_t streamRows = options.quick ? 64 : 4096, cols = 1024;
+  FailureOr<double> ms = timeCompiled(
+      options, ranks, elementwiseKernel(ranks, streamRows, cols), error);
   if (failed(ms))
     return failure();
-  local.bytesPerSecond = 3.0 * rows * cols * 4 / (*ms * 1e-3);
+  local.bytesPerSecond = 3.0 * streamRows * cols * 4 / (*ms * 1e-3);
   // The same in the caches: a quarter of the level-2 cache moved (else of
   // 1 MiB); loop nests up to the cache's size take this rate.
   int64_t cache = cacheSize();
@@ -270,12 +299,22 @@ static LogicalResult measureCompiledLoops(const CalibrateOptions &options,
     return failure();
   local.cacheBytesPerSecond = 3.0 * small * cols * 4 / (*ms * 1e-3);
   local.cacheBytes = cache;
-  int64_t loopRows = options.quick ? 8 : 64, k = options.quick ? 64 : 256;
-  ms = timeCompiled(options, ranks, loopKernel(ranks, loopRows, k), error);
+  // A reduction whose operands stay in the caches (y: a quarter of the
+  // cache).
+  int64_t j = options.quick ? 16 : 256;
+  int64_t inCache = std::max<int64_t>(1, cache / 4 / (j * 4));
+  int64_t rows = options.quick ? 2 : 64;
+  ms = timeCompiled(options, ranks, loopKernel(ranks, rows, inCache, j), error);
   if (failed(ms))
     return failure();
   local.iterationsPerSecond =
-      static_cast<double>(loopRows * k * k) / (*ms * 1e-3);
+      static_cast<double>(rows * inCache * j) / (*ms * 1e-3);
+  // One striding through 64 MiB per rank (1 MiB quick).
+  int64_t k = (options.quick ? 1 << 20 : 64 << 20) / (j * 4);
+  ms = timeCompiled(options, ranks, stridedKernel(ranks, k, j), error);
+  if (failed(ms))
+    return failure();
+  local.stridedIterationsPerSecond = static_cast<double>(k * j) / (*ms * 1e-3);
   return success();
 }
 

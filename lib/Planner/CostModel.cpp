@@ -65,14 +65,18 @@ double PlanOptions::effectiveIterationRate() const {
   return loopIterationsPerSecond;
 }
 
-double PlanOptions::localSeconds(double bytes, double iterations) const {
+double PlanOptions::localSeconds(double bytes, double iterations,
+                                 double stridedBytes) const {
   double memory = bytes / effectiveLocalRate();
-  if (machine)
-    if (auto [entry, scale] = machine->localFor(ranks);
-        entry && entry->cacheBytesPerSecond > 0 &&
-        bytes <= static_cast<double>(entry->cacheBytes))
-      memory = bytes / (entry->cacheBytesPerSecond * scale);
   double rate = effectiveIterationRate();
+  if (machine)
+    if (auto [entry, scale] = machine->localFor(ranks); entry) {
+      double cache = static_cast<double>(entry->cacheBytes);
+      if (entry->cacheBytesPerSecond > 0 && bytes <= cache)
+        memory = bytes / (entry->cacheBytesPerSecond * scale);
+      if (entry->stridedIterationsPerSecond > 0 && stridedBytes > cache)
+        rate = entry->stridedIterationsPerSecond * scale;
+    }
   return rate > 0 ? std::max(memory, iterations / rate) : memory;
 }
 
@@ -92,9 +96,11 @@ void mlir::summa::plan::detail::addLocalWork(StrategyPlan &s,
     return;
   s.localBytes += times * work.bytes;
   s.localIterations += times * work.iterations;
-  s.localSeconds += static_cast<double>(times) *
-                    options.localSeconds(static_cast<double>(work.bytes),
-                                         static_cast<double>(work.iterations));
+  s.localSeconds +=
+      static_cast<double>(times) *
+      options.localSeconds(static_cast<double>(work.bytes),
+                           static_cast<double>(work.iterations),
+                           static_cast<double>(work.stridedBytes));
 }
 
 double PlanOptions::collectiveSeconds(StringRef op, int64_t groupSize,

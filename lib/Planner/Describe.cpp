@@ -186,13 +186,13 @@ public:
     bytes += argElems * z.e;
     steps.push_back({elems * z.e, SmallVector<int, 4>(reads), transient});
     if (kind != Kind::Map) // the accumulator's fill
-      work.push_back({elems * z.e, 0, 0});
+      work.push_back(loopNest(elems * z.e, 0));
     if (kind == Kind::Map)
-      work.push_back({bytes, 0, 0});
+      work.push_back(loopNest(bytes, 0));
     else if (kind == Kind::Reduce)
-      work.push_back({bytes + elems * z.e, iterations, 0});
+      work.push_back(loopNest(bytes + elems * z.e, iterations));
     else if (kind == Kind::Contract)
-      work.push_back({0, 0, 2 * iterations});
+      work.push_back(localGemm(2 * iterations));
     return steps.size() - 1;
   }
 
@@ -271,6 +271,18 @@ private:
     SmallVector<int, 4> reads;
     int64_t transient;
   };
+  static LocalWork loopNest(int64_t bytes, int64_t iterations) {
+    LocalWork w;
+    w.bytes = bytes;
+    w.iterations = iterations;
+    return w;
+  }
+  static LocalWork localGemm(int64_t flops) {
+    LocalWork w;
+    w.gemmFlops = flops;
+    return w;
+  }
+
   const Sizes &z;
   SmallVector<Step> steps;
 

@@ -69,6 +69,27 @@ static int64_t iterationsOf(linalg::LinalgOp op) {
   return iterations;
 }
 
+/// The bytes of the largest operand (input or accumulator) that the
+/// innermost loop (the last loop dimension: convert-linalg-to-loops keeps
+/// their order) walks along a dimension that is not the operand's last: an
+/// element a cache line apart from the previous one every iteration.
+static int64_t stridedOperandBytes(linalg::LinalgOp op,
+                                   function_ref<int64_t(Value)> bytesOf) {
+  AffineExpr inner = getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+  int64_t bytes = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() < 2)
+      continue;
+    std::optional<unsigned> at = map.getResultPosition(inner);
+    if (at && *at + 1 != map.getNumResults())
+      bytes = std::max(bytes, bytesOf(operand.get()));
+  }
+  return bytes;
+}
+
 /// Elements of a statically shaped tensor, else 0.
 static int64_t elementsOf(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -102,8 +123,10 @@ LocalWork mlir::summa::plan::detail::localWork(
     work.bytes += tableTraffic(op, bytesOf);
     // An elementwise loop nest vectorises and is bound by memory; one with
     // reduction loops carries its accumulator from iteration to iteration.
-    if (linalgOp.getNumReductionLoops() > 0)
+    if (linalgOp.getNumReductionLoops() > 0) {
       work.iterations = iterationsOf(linalgOp) / divisor;
+      work.stridedBytes = stridedOperandBytes(linalgOp, bytesOf);
+    }
     return work;
   }
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {

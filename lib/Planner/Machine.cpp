@@ -233,6 +233,8 @@ static Machine readMachine(const llvm::json::Object &root, std::string &error) {
     l.streamBytesPerSecond = f.positive("stream_bytes_per_s", false);
     l.oneRankBytesPerSecond = f.positive("one_rank_bytes_per_s", false);
     l.iterationsPerSecond = f.positive("iterations_per_s", false);
+    l.stridedIterationsPerSecond =
+        f.positive("strided_iterations_per_s", false);
     l.cacheBytesPerSecond = f.positive("cache_bytes_per_s", false);
     l.cacheBytes = f.count("cache_bytes", false);
     m.local.push_back(l);
@@ -331,6 +333,9 @@ void mlir::summa::plan::detail::writeMachineJson(const Machine &m,
           j.attribute("one_rank_bytes_per_s", l.oneRankBytesPerSecond);
           if (l.iterationsPerSecond > 0)
             j.attribute("iterations_per_s", l.iterationsPerSecond);
+          if (l.stridedIterationsPerSecond > 0)
+            j.attribute("strided_iterations_per_s",
+                        l.stridedIterationsPerSecond);
           if (l.cacheBytesPerSecond > 0) {
             j.attribute("cache_bytes_per_s", l.cacheBytesPerSecond);
             j.attribute("cache_bytes", l.cacheBytes);

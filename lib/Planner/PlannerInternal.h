@@ -94,8 +94,9 @@ LogicalResult countPartitioned(ModuleOp module, func::FuncOp func,
 
 /// What one execution of an op costs on its local tiles.
 struct LocalWork {
-  /// A loop nest: the bytes it reads and writes, and its iterations.
-  int64_t bytes = 0, iterations = 0;
+  /// A loop nest: the bytes it reads and writes, and its iterations; the
+  /// largest operand its innermost loop strides through (0: none).
+  int64_t bytes = 0, iterations = 0, stridedBytes = 0;
   /// A contraction the lowering makes a batched GEMM: its flops.
   int64_t gemmFlops = 0;
 };

@@ -35,7 +35,7 @@ def main(argv):
             errors.append("gemm entry %s" % g)
     for l in m["local"]:
         for key in ("bytes_per_s", "stream_bytes_per_s", "one_rank_bytes_per_s",
-                    "iterations_per_s"):
+                    "iterations_per_s", "strided_iterations_per_s", "cache_bytes_per_s"):
             if not l.get(key, 0) > 0:
                 errors.append("local entry for %d ranks: %s" % (l["ranks"], key))
     groups = 0

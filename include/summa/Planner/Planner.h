@@ -87,6 +87,10 @@ struct Machine {
     /// Iterations per second of a compiled loop nest whose operands fit in
     /// the caches (0: not measured; loops are then bound by memory only).
     double iterationsPerSecond = 0;
+    /// Iterations per second of a compiled loop nest whose innermost loop
+    /// strides through an operand larger than `cacheBytes` (a cache miss
+    /// an iteration; 0: not measured).
+    double stridedIterationsPerSecond = 0;
     /// Bytes per second of a compiled elementwise loop nest that moves at
     /// most `cacheBytes` (it stays in the caches; 0: not measured).
     double cacheBytesPerSecond = 0;
@@ -176,10 +180,12 @@ struct PlanOptions {
   /// Seconds of `calls` GEMMs of `flops` flops in all.
   double gemmSeconds(int64_t calls, double flops, int64_t elementBytes) const;
   /// Seconds of a local loop nest that reads and writes `bytes` bytes in
-  /// `iterations` iterations: the slower of the memory (the caches' rate
-  /// for a loop nest that fits in them, where calibrated) and the
-  /// iterations.
-  double localSeconds(double bytes, double iterations) const;
+  /// `iterations` iterations, its innermost loop striding through
+  /// `stridedBytes` of an operand: the slower of the memory (the caches'
+  /// rate for a loop nest that fits in them, where calibrated) and the
+  /// iterations (at the strided rate where the operand exceeds the cache).
+  double localSeconds(double bytes, double iterations,
+                      double stridedBytes = 0) const;
   /// Seconds of `count` calls of `op` moving `bytes` in all over a group of
   /// `groupSize` ranks, on NVLink if `intraNode`, else the network.
   double collectiveSeconds(StringRef op, int64_t groupSize, int64_t count,
