@@ -48,6 +48,7 @@ LAYOUT = [
     ("runtime/include/summa/Runtime", False, "the C ABI (SummaRuntime.h, SummaModel.h, SummaRuntimeKernels.h)"),
     ("runtime/common", False, "what both backends share: driver, grid state, errors, profile, tensor files"),
     ("runtime/cpu", False, "libsumma_runtime.so: MPI collectives, OpenBLAS GEMMs"),
+    ("runtime/calibrate", False, "summa-calibrate: measures the machine for summa-plan --calibrate"),
     ("runtime/gpu", True, "libsumma_runtime_cuda.so: NCCL, cuBLAS(Lt), device pool; its tests"),
     ("runtime/test", True, "runtime tests: unit, driver, fatal paths, fault injection"),
     ("test", True, "lit + FileCheck: dialect, passes, pipelines, plans, end-to-end"),

@@ -143,13 +143,15 @@ struct Linear {
 /// Local sizes (elements) of the values of a generated GPT layer under one
 /// strategy.
 struct Sizes {
-  int64_t e = 0;      // bytes per element
-  int64_t rows = 0;   // local tokens
-  int64_t hc = 0;     // local columns of a [T, h] activation (LN, residual)
-  int64_t ac = 0;     // local columns of Q, K, V and the attention context
-  int64_t fc = 0;     // local columns of the [T, f] MLP activation
-  int64_t scores = 0; // local attention scores [b, nh, s, s]
-  int64_t probs = 0;  // local softmax statistics [b, nh, s]
+  int64_t e = 0;       // bytes per element
+  int64_t rows = 0;    // local tokens
+  int64_t hc = 0;      // local columns of a [T, h] activation (LN, residual)
+  int64_t ac = 0;      // local columns of Q, K, V and the attention context
+  int64_t fc = 0;      // local columns of the [T, f] MLP activation
+  int64_t scores = 0;  // local attention scores [b, nh, s, s]
+  int64_t probs = 0;   // local softmax statistics [b, nh, s]
+  int64_t headDim = 0; // elements of a head (never split)
+  int64_t seq = 0;     // tokens of a sequence (never split)
   /// Local columns of the results of O and W2 (hc, or the whole hidden
   /// size when a row-parallel linear leaves them replicated).
   int64_t oc = 0;
@@ -166,24 +168,46 @@ class Tape {
 public:
   explicit Tape(const Sizes &z) : z(z) {}
 
+  /// What a step's ops do, for the local terms (LocalWork.cpp): an
+  /// elementwise op reads its inputs and `argElems` elements of arguments
+  /// (a bias, a LayerNorm's scale and shift) and writes its result; a
+  /// reduction is the fill of its accumulator and a loop nest of
+  /// `iterations` that also reads it; a GEMM is its accumulator's fill; a
+  /// contraction (attention's products) its fill and a local GEMM of
+  /// 2 * `iterations` flops.
+  enum class Kind { Map, Reduce, Gemm, Contract };
+
   int add(int64_t elems, std::initializer_list<int> reads,
-          int64_t transient = 0) {
+          int64_t transient = 0, Kind kind = Kind::Map, int64_t argElems = 0,
+          int64_t iterations = 0) {
+    int64_t bytes = elems * z.e;
+    for (int r : reads)
+      bytes += r >= 0 ? steps[r].bytes : z.rows * z.hc * z.e;
+    bytes += argElems * z.e;
     steps.push_back({elems * z.e, SmallVector<int, 4>(reads), transient});
+    if (kind != Kind::Map) // the accumulator's fill
+      work.push_back(loopNest(elems * z.e, 0));
+    if (kind == Kind::Map)
+      work.push_back(loopNest(bytes, 0));
+    else if (kind == Kind::Reduce)
+      work.push_back(loopNest(bytes + elems * z.e, iterations));
+    else if (kind == Kind::Contract)
+      work.push_back(localGemm(2 * iterations));
     return steps.size() - 1;
   }
 
   int layerNorm(int x) {
-    int sum = add(z.rows, {x});
+    int sum = add(z.rows, {x}, 0, Kind::Reduce, 0, z.rows * z.hc);
     int mean = add(z.rows, {sum});
     int c = add(z.rows * z.hc, {x, mean});
-    int var = add(z.rows, {c});
+    int var = add(z.rows, {c}, 0, Kind::Reduce, 0, z.rows * z.hc);
     int rstd = add(z.rows, {var});
-    return add(z.rows * z.hc, {c, rstd});
+    return add(z.rows * z.hc, {c, rstd}, 0, Kind::Map, 2 * z.hc);
   }
 
   int linear(int x, Linear l, int64_t cols) {
-    int mm = add(z.rows * cols, {x}, z.panels(l));
-    return add(z.rows * cols, {mm}); // bias add
+    int mm = add(z.rows * cols, {x}, z.panels(l), Kind::Gemm);
+    return add(z.rows * cols, {mm}, 0, Kind::Map, cols); // bias add
   }
 
   int layer(int x, int64_t h, int64_t f) {
@@ -191,19 +215,21 @@ public:
     // Q, K and V share one SUMMA loop: their three accumulators come first,
     // then the loop (one activation panel and one weight panel live at a
     // time), then the three bias adds.
-    int mq = add(z.rows * z.ac, {ln1});
-    int mk = add(z.rows * z.ac, {ln1});
-    int mv = add(z.rows * z.ac, {ln1}, z.panels({h, h}));
-    int q = add(z.rows * z.ac, {mq});
-    int k = add(z.rows * z.ac, {mk});
-    int v = add(z.rows * z.ac, {mv});
-    int scores = add(z.scores, {q, k});
+    int mq = add(z.rows * z.ac, {ln1}, 0, Kind::Gemm);
+    int mk = add(z.rows * z.ac, {ln1}, 0, Kind::Gemm);
+    int mv = add(z.rows * z.ac, {ln1}, z.panels({h, h}), Kind::Gemm);
+    int q = add(z.rows * z.ac, {mq}, 0, Kind::Map, z.ac);
+    int k = add(z.rows * z.ac, {mk}, 0, Kind::Map, z.ac);
+    int v = add(z.rows * z.ac, {mv}, 0, Kind::Map, z.ac);
+    int scores =
+        add(z.scores, {q, k}, 0, Kind::Contract, 0, z.scores * z.headDim);
     int masked = add(z.scores, {scores});
-    int mx = add(z.probs, {masked});
+    int mx = add(z.probs, {masked}, 0, Kind::Reduce, 0, z.scores);
     int ex = add(z.scores, {masked, mx});
-    int sum = add(z.probs, {ex});
+    int sum = add(z.probs, {ex}, 0, Kind::Reduce, 0, z.scores);
     int probs = add(z.scores, {ex, sum});
-    int ctx = add(z.rows * z.ac, {probs, v});
+    int ctx = add(z.rows * z.ac, {probs, v}, 0, Kind::Contract, 0,
+                  z.rows * z.ac * z.seq);
     int o = linear(ctx, {h, h}, z.oc);
     int res1 = add(z.rows * z.hc, {x, o});
     int ln2 = layerNorm(res1);
@@ -245,23 +271,43 @@ private:
     SmallVector<int, 4> reads;
     int64_t transient;
   };
+  static LocalWork loopNest(int64_t bytes, int64_t iterations) {
+    LocalWork w;
+    w.bytes = bytes;
+    w.iterations = iterations;
+    return w;
+  }
+  static LocalWork localGemm(int64_t flops) {
+    LocalWork w;
+    w.gemmFlops = flops;
+    return w;
+  }
+
   const Sizes &z;
   SmallVector<Step> steps;
+
+public:
+  /// The local work of the steps so far, op by op.
+  SmallVector<LocalWork> work;
 };
 
 } // namespace
 
-/// Peak intermediate bytes of `layers` generated GPT layers and an optional
-/// final LayerNorm.
-static int64_t modelPeak(const Sizes &z, int64_t layers, bool finalLN,
-                         int64_t h, int64_t f) {
+/// The peak of intermediate bytes and the local traffic of `layers`
+/// generated GPT layers and an optional final LayerNorm; sets the
+/// strategy's memory and local bytes.
+static void replayModel(StrategyPlan &st, const Sizes &z, int64_t layers,
+                        bool finalLN, int64_t h, int64_t f,
+                        const PlanOptions &options) {
   Tape tape(z);
   int x = -1;
   for (int64_t l = 0; l < layers; ++l)
     x = tape.layer(x, h, f);
   if (finalLN)
     x = tape.layerNorm(x);
-  return tape.peak(x);
+  st.memory.peakIntermediateBytes = tape.peak(x);
+  for (const LocalWork &w : tape.work)
+    addLocalWork(st, w, 1, z.e, options);
 }
 
 namespace {
@@ -273,8 +319,7 @@ struct GptSizes {
   Linear linears[6];
   int64_t matrixElems, biasElems;
   bool finalLayerNorm;
-  /// GEMM flops per second at this element size.
-  double rate;
+  const PlanOptions &options;
 
   GptSizes(const GptDescription &model, const PlanOptions &options)
       : e(model.dtype == "f64"   ? 8
@@ -286,7 +331,13 @@ struct GptSizes {
         linears{{h, h, false}, {h, h, true},  {h, h, true},
                 {h, h, false}, {h, f, false}, {f, h, false}},
         matrixElems(4 * h * h + 2 * h * f), biasElems(9 * h + f),
-        finalLayerNorm(model.finalLayerNorm), rate(options.gemmRate(e)) {}
+        finalLayerNorm(model.finalLayerNorm), options(options) {}
+
+  /// Seconds of the strategy's GEMMs.
+  double gemmSeconds(const StrategyPlan &st) const {
+    return options.gemmSeconds(st.gemmCount, static_cast<double>(st.gemmFlops),
+                               e);
+  }
 };
 
 /// Marks `st` infeasible, unless it already is, when `size` (the model's
@@ -334,7 +385,7 @@ StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
   if (q > 1)
     table.add("all_reduce", 2, "col", q, 2 * lns, 2 * lns * rows * e);
   st.collectives = table.take();
-  st.gemmSeconds = static_cast<double>(st.gemmFlops) / g.rate;
+  st.gemmSeconds = g.gemmSeconds(st);
   st.memory.parameterBytes = (L * (g.matrixElems / (q * q) + g.biasElems / q) +
                               (g.finalLayerNorm ? 2 * h / q : 0)) *
                              e;
@@ -346,10 +397,12 @@ StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
   z.fc = f / q;
   z.scores = (b / (d * q)) * (nh / q) * s * s;
   z.probs = (b / (d * q)) * (nh / q) * s;
+  z.headDim = h / nh;
+  z.seq = s;
   z.panels = [&](Linear l) -> int64_t {
     return q > 1 ? (rows * (l.k / q) + (l.k / q) * (l.n / q)) * e : 0;
   };
-  st.memory.peakIntermediateBytes = modelPeak(z, L, g.finalLayerNorm, h, f);
+  replayModel(st, z, L, g.finalLayerNorm, h, f, options);
   for (Linear l : linears)
     st.memory.panelBytes = std::max(st.memory.panelBytes, z.panels(l));
   finishStrategy(st, options, [&](const CollectiveStat &c) {
@@ -366,7 +419,7 @@ void countSplitGemms(StrategyPlan &st, const GptSizes &g) {
     st.gemmCount += g.L;
     st.gemmFlops += g.L * (2 * g.T * l.n * l.k / g.P);
   }
-  st.gemmSeconds = static_cast<double>(st.gemmFlops) / g.rate;
+  st.gemmSeconds = g.gemmSeconds(st);
 }
 
 /// 1D tensor parallelism (Megatron) over all ranks.
@@ -398,8 +451,10 @@ StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
     z.fc = f / P;
     z.scores = b * (nh / P) * s * s;
     z.probs = b * (nh / P) * s;
+    z.headDim = h / nh;
+    z.seq = s;
     z.panels = [](Linear) -> int64_t { return 0; };
-    st.memory.peakIntermediateBytes = modelPeak(z, L, g.finalLayerNorm, h, f);
+    replayModel(st, z, L, g.finalLayerNorm, h, f, options);
     finishStrategy(st, options, [&](const CollectiveStat &) {
       return options.gpusPerNode > 0 && P <= options.gpusPerNode;
     });
@@ -428,8 +483,10 @@ StrategyPlan planDataParallel(const GptSizes &g, const PlanOptions &options,
     z.fc = f;
     z.scores = (b / P) * nh * s * s;
     z.probs = (b / P) * nh * s;
+    z.headDim = h / nh;
+    z.seq = s;
     z.panels = [](Linear) -> int64_t { return 0; };
-    st.memory.peakIntermediateBytes = modelPeak(z, g.L, g.finalLayerNorm, h, f);
+    replayModel(st, z, g.L, g.finalLayerNorm, h, f, options);
     finishStrategy(st, options, [&](const CollectiveStat &) { return true; });
   }
   return st;
@@ -456,9 +513,11 @@ FailureOr<Plan> plan::planDescribed(const GptDescription &model,
   info.tokens = g.T;
   info.hidden = g.h;
   info.batch = g.b;
+  info.seq = g.s;
   info.matmuls = 6 * g.L;
   info.weightMatrices = 6 * g.L;
   info.layers = g.L;
+  info.layersFrom = "described";
   info.parameters = g.L * (g.matrixElems + g.biasElems) +
                     (model.finalLayerNorm ? 2 * g.h : 0);
   info.flops = 2.0 * g.L * g.T * static_cast<double>(g.matrixElems);

@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Helpers shared by the IR planner (Planner.cpp), the 1D / data-parallel
-// models (SplitModel.cpp), the closed-form GPT planner (Describe.cpp) and
-// the reports (Report.cpp). Not installed.
+// Helpers shared by the parts of the planner: the IR planner (Planner.cpp,
+// Counting.cpp, Liveness.cpp, ModelInfo.cpp), the 1D / data-parallel models
+// (SplitModel.cpp), the closed-form GPT planner (Describe.cpp), the cost
+// model (CostModel.cpp), the choice (Choose.cpp) and the reports
+// (Report.cpp). Not installed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "summa/Planner/Planner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
@@ -39,8 +42,19 @@ private:
 /// The runtime's order of collective kinds (Profile.h CollectiveKind).
 int collectiveKindIndex(StringRef op);
 
+/// The latency steps and the bandwidth factor of the modelled algorithm of
+/// `op` over `p` ranks: seconds = n * alpha * steps + payload * factor /
+/// bandwidth (docs/Planner.md, "Time").
+double collectiveSteps(StringRef op, int64_t p);
+double collectiveFactor(StringRef op, int64_t p);
+
+/// The machine file of `machine` (docs/Planner.md, "Calibration").
+void writeMachineJson(const Machine &machine, raw_ostream &os);
+
 /// Bytes of one element of `type` (an int or float type).
 int64_t elementBytes(Type type);
+/// Bytes of an element of `op`'s first result (4 if it has none).
+int64_t resultElementBytes(Operation *op);
 /// Bytes of a statically shaped tensor or memref; 0 for other types.
 int64_t staticBytes(Type type);
 
@@ -49,7 +63,7 @@ int64_t staticBytes(Type type);
 bool isIntraNode(int64_t q, int64_t d, int mask, int64_t gpusPerNode);
 
 /// Fills seconds / wireBytes / intraNode of the collectives of a strategy
-/// (links decided by `intra(mask)`), its commSeconds, and fitsMemory.
+/// (links decided by `intra(mask)`), its commSeconds and fitsMemory.
 void finishStrategy(StrategyPlan &strategy, const PlanOptions &options,
                     function_ref<bool(const CollectiveStat &)> intra);
 
@@ -67,6 +81,35 @@ struct LivenessResult {
 LivenessResult peakLiveness(func::FuncOp func,
                             function_ref<int64_t(Value)> bytesOf);
 
+/// 2*m*n*k of a linalg.matmul, whatever its indexing maps (A*B, A*B^T,
+/// A^T*B): twice the product of its static loop ranges; 0 if dynamic.
+int64_t matmulFlops(linalg::MatmulOp mm);
+
+/// Counts, on the partitioned `func` of `module` (with its summa.grid
+/// @grid), the collectives and GEMMs one call executes into `out`; fails
+/// with `error` where that cannot be done statically.
+LogicalResult countPartitioned(ModuleOp module, func::FuncOp func,
+                               const PlanOptions &options, StrategyPlan &out,
+                               std::string &error);
+
+/// What one execution of an op costs on its local tiles.
+struct LocalWork {
+  /// A loop nest: the bytes it reads and writes, and its iterations; the
+  /// largest operand its innermost loop strides through (0: none).
+  int64_t bytes = 0, iterations = 0, stridedBytes = 0;
+  /// A contraction the lowering makes a batched GEMM: its flops.
+  int64_t gemmFlops = 0;
+};
+/// The local work of `op` (nothing for GEMMs, views and collectives);
+/// `bytesOf` gives a tensor's local size, `divisor` the ranks its loops
+/// are split over (the unpartitioned IR of the 1D and DP models).
+LocalWork localWork(Operation *op, function_ref<int64_t(Value)> bytesOf,
+                    int64_t divisor = 1);
+/// Adds `times` executions of `work` to a strategy: its local bytes,
+/// iterations and seconds, its local GEMMs (in the GEMM time).
+void addLocalWork(StrategyPlan &s, const LocalWork &work, int64_t times,
+                  int64_t elementBytes, const PlanOptions &options);
+
 /// Reads the model's dimensions from the unpartitioned entry function.
 ModelInfo describeModel(func::FuncOp func);
 
@@ -76,10 +119,18 @@ ModelInfo describeModel(func::FuncOp func);
 enum class ArgRole { Activation, Parameter };
 ArgRole argumentRole(func::FuncOp func, unsigned index);
 
+/// Whether argument `index` carries the model's `tokens` tokens: the role
+/// "activation", or an activation's layout and leading dimensions of
+/// `tokens` elements (an exporter's [out, in] weight contracted as a
+/// batched product may get an activation's layout; it carries no tokens).
+/// Without `tokens` (0), every argument with an activation's layout.
+bool argumentCarriesTokens(func::FuncOp func, unsigned index, int64_t tokens);
+
 /// The 1D Megatron or data-parallel plan of the unpartitioned `func` on
-/// `ranks` ranks.
+/// `ranks` ranks; data parallelism splits the arguments that carry the
+/// model's `tokens`.
 StrategyPlan planSplit(func::FuncOp func, StrategyKind kind, int64_t ranks,
-                       const PlanOptions &options);
+                       int64_t tokens, const PlanOptions &options);
 
 /// "[q,q,d]".
 std::string gridName(ArrayRef<int64_t> grid);

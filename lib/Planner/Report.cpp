@@ -14,6 +14,52 @@ using namespace mlir::summa;
 using namespace mlir::summa::plan;
 using namespace mlir::summa::plan::detail;
 
+//===----------------------------------------------------------------------===//
+// Formatting helpers
+//===----------------------------------------------------------------------===//
+
+std::string mlir::summa::plan::detail::gridName(ArrayRef<int64_t> grid) {
+  std::string s = "[";
+  for (auto [i, v] : llvm::enumerate(grid)) {
+    if (i)
+      s += ",";
+    s += std::to_string(v);
+  }
+  return s + "]";
+}
+
+std::string mlir::summa::plan::detail::formatBytes(double bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (unit == 0)
+    os << llvm::format("%.0f %s", bytes, units[unit]);
+  else
+    os << llvm::format("%.2f %s", bytes, units[unit]);
+  return text;
+}
+
+std::string mlir::summa::plan::detail::formatSeconds(double seconds) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (seconds == 0)
+    os << "0 s";
+  else if (seconds < 1e-6)
+    os << llvm::format("%.2f ns", seconds * 1e9);
+  else if (seconds < 1e-3)
+    os << llvm::format("%.2f us", seconds * 1e6);
+  else if (seconds < 1)
+    os << llvm::format("%.3f ms", seconds * 1e3);
+  else
+    os << llvm::format("%.3f s", seconds);
+  return text;
+}
+
 static const char *kindName(StrategyKind kind) {
   switch (kind) {
   case StrategyKind::Grid:
@@ -39,6 +85,20 @@ static std::string formatFlops(double flops) {
   return text;
 }
 
+/// "1.23 G" style.
+static std::string formatCount(double count) {
+  static const char *const units[] = {"", " K", " M", " G", " T", " P"};
+  int unit = 0;
+  while (count >= 1000 && unit < 5) {
+    count /= 1000;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format(unit ? "%.2f%s" : "%.0f%s", count, units[unit]);
+  return text;
+}
+
 static std::string pad(StringRef s, size_t width) {
   std::string out = s.str();
   if (out.size() < width)
@@ -53,6 +113,35 @@ static std::string padLeft(StringRef s, size_t width) {
   return out;
 }
 
+/// A calibrated machine: where it was measured and the rates a rank gets
+/// with the plan's ranks busy.
+static void printMachine(const Plan &plan, const PlanOptions &options,
+                         raw_ostream &os) {
+  const Machine &machine = *options.machine;
+  int64_t e = plan.model.elementBytes ? plan.model.elementBytes : 4;
+  os << "machine: '" << machine.path << "' (calibrated";
+  if (!machine.host.empty())
+    os << " on " << machine.host;
+  if (machine.cores)
+    os << ", " << machine.cores << " cores";
+  os << "): " << plan.ranks << " ranks, " << options.gpusPerNode
+     << " per node; per rank GEMM "
+     << llvm::format("%.4g", options.effectiveGemmRate(e) / 1e9)
+     << " GFLOP/s, local loop nests "
+     << llvm::format("%.4g", options.effectiveLocalRate() / 1e9)
+     << " GB/s; collectives measured on groups of";
+  SmallVector<int64_t> sizes;
+  for (const Machine::Collective &c : machine.collectives)
+    if (!llvm::is_contained(sizes, c.groupSize))
+      sizes.push_back(c.groupSize);
+  llvm::sort(sizes);
+  for (auto [i, size] : llvm::enumerate(sizes))
+    os << (i ? ", " : " ") << size;
+  if (sizes.empty())
+    os << " none";
+  os << "\n";
+}
+
 /// The model and the machine the plan is for.
 static void printPlanHeader(const Plan &plan, const PlanOptions &options,
                             raw_ostream &os) {
@@ -60,26 +149,37 @@ static void printPlanHeader(const Plan &plan, const PlanOptions &options,
   os << "summa-plan: @" << m.entry << " ("
      << (m.source == "ir" ? "read from the IR" : "described")
      << "): " << m.tokens << " tokens";
-  if (m.batch)
-    os << " (batch " << m.batch << ")";
-  os << ", hidden " << m.hidden << ", " << m.elementType << "; "
-     << m.weightMatrices
+  if (m.batch && m.seq)
+    os << " (" << m.batch << " sequence" << (m.batch == 1 ? "" : "s") << " of "
+       << m.seq << (m.tokenIds ? ", token ids " + m.idType : "") << ")";
+  else if (m.tokenIds)
+    os << " (token ids " << m.idType << ")";
+  os << ", hidden " << m.hidden;
+  if (m.vocab)
+    os << ", vocabulary " << m.vocab;
+  os << ", " << m.elementType << "; " << m.weightMatrices
      << (m.weightMatrices == 1 ? " weight matrix" : " weight matrices");
   if (m.layers)
-    os << " (" << m.layers << " GPT layer" << (m.layers == 1 ? "" : "s") << ")";
+    os << " (" << m.layers << " layer" << (m.layers == 1 ? "" : "s") << ")";
   os << ", " << m.parameters << " parameter elements, " << formatFlops(m.flops)
      << " per call\n";
-  os << "machine: " << plan.ranks << " ranks, " << options.gpusPerNode
-     << " per node; NVLink " << llvm::format("%.3g", options.nvlink.alpha * 1e6)
-     << " us + " << llvm::format("%.4g", options.nvlink.bytesPerSecond / 1e9)
-     << " GB/s, network " << llvm::format("%.3g", options.network.alpha * 1e6)
-     << " us + " << llvm::format("%.4g", options.network.bytesPerSecond / 1e9)
-     << " GB/s; GEMM "
-     << llvm::format("%.4g",
-                     options.gemmRate(m.elementBytes ? m.elementBytes : 2) /
-                         1e12)
-     << " TFLOP/s (" << m.elementType << ", "
-     << llvm::format("%.2g", options.gemmEfficiency) << " of peak)\n";
+  if (options.machine)
+    printMachine(plan, options, os);
+  else
+    os << "machine: " << plan.ranks << " ranks, " << options.gpusPerNode
+       << " per node; NVLink "
+       << llvm::format("%.3g", options.nvlink.alpha * 1e6) << " us + "
+       << llvm::format("%.4g", options.nvlink.bytesPerSecond / 1e9)
+       << " GB/s, network " << llvm::format("%.3g", options.network.alpha * 1e6)
+       << " us + " << llvm::format("%.4g", options.network.bytesPerSecond / 1e9)
+       << " GB/s; GEMM "
+       << llvm::format("%.4g",
+                       options.gemmRate(m.elementBytes ? m.elementBytes : 2) /
+                           1e12)
+       << " TFLOP/s (" << m.elementType << ", "
+       << llvm::format("%.2g", options.gemmEfficiency)
+       << " of peak); local loop nests "
+       << llvm::format("%.4g", options.localBytesPerSecond / 1e9) << " GB/s\n";
   os << "per rank and per call; payload: the bytes SUMMA_PROFILE counts; "
         "wire: sent + received by the modelled algorithm\n\n";
 }
@@ -90,7 +190,7 @@ static void printStrategyTable(const Plan &plan, const PlanOptions &options,
   os << "  " << pad("strategy", 11) << pad("status", 9)
      << padLeft("payload", 12) << padLeft("wire", 12) << padLeft("GEMMs", 8)
      << padLeft("memory", 12) << padLeft("comm", 12) << padLeft("GEMM", 12)
-     << padLeft("total", 12) << "\n";
+     << padLeft("local", 12) << padLeft("total", 12) << "\n";
   for (auto [i, s] : llvm::enumerate(plan.strategies)) {
     os << (static_cast<int>(i) == plan.best ? "* " : "  ") << pad(s.name, 11);
     if (!s.feasible) {
@@ -106,6 +206,7 @@ static void printStrategyTable(const Plan &plan, const PlanOptions &options,
        << padLeft(formatBytes(s.memory.total()), 12)
        << padLeft(formatSeconds(s.commSeconds), 12)
        << padLeft(formatSeconds(s.gemmSeconds), 12)
+       << padLeft(formatSeconds(s.localSeconds), 12)
        << padLeft(formatSeconds(s.seconds()), 12) << "\n";
   }
   os << "\n(counted: from the partitioned IR, equal to the runtime's "
@@ -128,7 +229,13 @@ static void printStrategyDetails(const StrategyPlan &s,
      << formatBytes(s.memory.peakIntermediateBytes);
   if (s.memory.panelBytes)
     os << " (SUMMA panels " << formatBytes(s.memory.panelBytes) << ")";
-  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops) << "\n";
+  os << "; " << s.gemmCount << " GEMMs, " << formatFlops(s.gemmFlops);
+  if (s.localGemmCount)
+    os << " and " << s.localGemmCount << " batched, "
+       << formatFlops(static_cast<double>(s.localGemmFlops));
+  os << "; local loop nests " << formatBytes(static_cast<double>(s.localBytes))
+     << ", " << formatCount(static_cast<double>(s.localIterations))
+     << " iterations\n";
   if (s.withoutReuse) {
     const StrategyPlan::WithoutReuse &w = *s.withoutReuse;
     os << "    panel reuse (memory budget ";
@@ -200,21 +307,31 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                  {"tokens", m.tokens},
                  {"hidden", m.hidden},
                  {"batch", m.batch},
+                 {"seq", m.seq},
+                 {"token_ids", m.tokenIds},
+                 {"id_type", m.idType},
+                 {"vocab", m.vocab},
                  {"matmuls", m.matmuls},
                  {"weight_matrices", m.weightMatrices},
                  {"layers", m.layers},
+                 {"layers_from", m.layersFrom},
                  {"parameters", m.parameters},
                  {"flops", m.flops}});
-    writeObject(j, "options",
-                {{"gpus_per_node", options.gpusPerNode},
-                 {"nvlink_alpha_s", options.nvlink.alpha},
-                 {"nvlink_bytes_per_s", options.nvlink.bytesPerSecond},
-                 {"network_alpha_s", options.network.alpha},
-                 {"network_bytes_per_s", options.network.bytesPerSecond},
-                 {"gemm_flops_per_s",
-                  options.gemmRate(m.elementBytes ? m.elementBytes : 2)},
-                 {"gemm_efficiency", options.gemmEfficiency},
-                 {"memory_capacity_bytes", options.memoryCapacityBytes}});
+    writeObject(
+        j, "options",
+        {{"gpus_per_node", options.gpusPerNode},
+         {"nvlink_alpha_s", options.nvlink.alpha},
+         {"nvlink_bytes_per_s", options.nvlink.bytesPerSecond},
+         {"network_alpha_s", options.network.alpha},
+         {"network_bytes_per_s", options.network.bytesPerSecond},
+         {"machine", options.machine ? llvm::json::Value(options.machine->path)
+                                     : llvm::json::Value(nullptr)},
+         {"gemm_flops_per_s",
+          options.effectiveGemmRate(m.elementBytes ? m.elementBytes : 2)},
+         {"gemm_efficiency", options.gemmEfficiency},
+         {"local_bytes_per_s", options.effectiveLocalRate()},
+         {"loop_iterations_per_s", options.effectiveIterationRate()},
+         {"memory_capacity_bytes", options.memoryCapacityBytes}});
     j.attributeArray("strategies", [&] {
       for (const StrategyPlan &s : plan.strategies) {
         j.object([&] {
@@ -247,6 +364,9 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
           });
           writeObject(j, "matmul",
                       {{"count", s.gemmCount}, {"flops", s.gemmFlops}});
+          writeObject(
+              j, "local_matmul",
+              {{"count", s.localGemmCount}, {"flops", s.localGemmFlops}});
           writeObject(j, "memory",
                       {{"parameters", s.memory.parameterBytes},
                        {"activations", s.memory.activationBytes},
@@ -255,10 +375,13 @@ void plan::printPlanJson(const Plan &plan, const PlanOptions &options,
                        {"panels", s.memory.panelBytes},
                        {"total", s.memory.total()}});
           writeFields(j, {{"payload_bytes", s.payloadBytes()},
-                          {"wire_bytes", s.wireBytes()}});
+                          {"wire_bytes", s.wireBytes()},
+                          {"local_bytes", s.localBytes},
+                          {"local_iterations", s.localIterations}});
           writeObject(j, "seconds",
                       {{"comm", s.commSeconds},
                        {"gemm", s.gemmSeconds},
+                       {"local", s.localSeconds},
                        {"total", s.seconds()}});
           if (const auto &w = s.withoutReuse)
             writeObject(j, "without_panel_reuse",

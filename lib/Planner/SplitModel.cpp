@@ -5,15 +5,17 @@
 //===----------------------------------------------------------------------===//
 //
 // The two reference strategies the planner puts beside the grids, modelled
-// on the unpartitioned IR by one dataflow over "which dimension of a value
-// is split P ways" (none: the value is replicated):
+// on the unpartitioned (normalized) IR by one dataflow over "which
+// dimension of a value is split P ways" (none: the value is replicated; or
+// every rank holds a partial sum of it):
 //
 //  * 1D Megatron (Shoeybi et al. 2019): a linalg.matmul whose lhs is
 //    replicated is column-parallel (its weight and result are split along N);
 //    one whose lhs is split along K is row-parallel (its weight is split
 //    along K; the partial results are summed by an all-reduce of the whole
-//    [M, N] result over the P ranks). Elementwise ops and attention keep the
-//    split; a reduction over the split dimension needs an all-reduce.
+//    [M, N] result over the P ranks). An embedding table is split along the
+//    vocabulary at its first lookup (Megatron's VocabParallelEmbedding:
+//    each rank looks up the rows it owns, the partial rows are summed).
 //    A GPT block is column (Q, K, V), row (O), column (W1), row (W2): two
 //    all-reduces of a [tokens, hidden] activation per layer.
 //  * Data parallel: activation arguments are split along their leading
@@ -23,15 +25,24 @@
 // Every linalg op, linalg.matmul included, follows one rule: the loop its
 // split inputs are split along is split; a result indexed by that loop is
 // split along the matching dimension, any other result is a partial sum.
-// A partial sum is completed by one all-reduce over the P ranks where a use
-// needs the sum; ops that only add partial sums (and reshapes) pass them on,
-// so dX = dQ Wq^T + dK Wk^T + dV Wv^T costs one all-reduce, as in
-// Megatron's fused QKV. So in a training step the
-// backward's collectives come out of the IR instead of being assumed: for
-// data parallelism dW = X^T * dY contracts over the split tokens (the
+// A table read inside a body (a gather) at an index computed from the data
+// along its split dimension gives partial sums too (zero where a rank does
+// not own the row). A partial sum is completed by one all-reduce over the
+// P ranks where a use needs the sum; ops that only add partial sums (and
+// reshapes and slices) pass them on, so dX = dQ Wq^T + dK Wk^T + dV Wv^T
+// costs one all-reduce, as in Megatron's fused QKV. So in a training step
+// the backward's collectives come out of the IR instead of being assumed:
+// for data parallelism dW = X^T * dY contracts over the split tokens (the
 // gradient all-reduce), for 1D dX = dY * W^T of a column-parallel linear
-// contracts over the split N (Megatron's backward all-reduce). Results are
-// returned as the computation leaves them (replicated or split).
+// contracts over the split N (Megatron's backward all-reduce).
+//
+// Reshapes, slices, inserts, concatenations and pads keep a split where the
+// dimension stays whole or is cut into pieces that P divides (the layout
+// of a fused QKV weight that Megatron stores by heads); any op that cannot
+// keep its operands' splits gets them whole first (an all-gather over the
+// P ranks, after the all-reduce of a partial sum), and computes on every
+// rank. Results are returned as the computation leaves them (replicated or
+// split).
 //
 // Neither strategy is compiled by summa, so these numbers are a model
 // (StrategyPlan::counted is false).
@@ -40,10 +51,14 @@
 
 #include "PlannerInternal.h"
 
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
 
@@ -59,8 +74,9 @@ constexpr int kPartial = -2;
 class SplitModel {
 public:
   SplitModel(func::FuncOp func, StrategyKind kind, int64_t ranks,
-             const PlanOptions &options, StrategyPlan &out)
-      : func(func), kind(kind), ranks(ranks), options(options), out(out) {}
+             int64_t tokens, const PlanOptions &options, StrategyPlan &out)
+      : func(func), kind(kind), ranks(ranks), tokens(tokens), options(options),
+        out(out) {}
 
   LogicalResult run();
   std::string error;
@@ -73,17 +89,53 @@ private:
     return it == splits.end() ? -1 : it->second;
   }
   bool isPartial(Value v) const { return getSplit(v) == kPartial; }
+  /// How many groups the split dimension of `v` is cut into, each split P
+  /// ways (a [batch, heads] pair collapsed into one dimension with the
+  /// heads split: batch groups); 1 for a plain split.
+  int64_t getOuter(Value v) const {
+    auto it = outers.find(v);
+    return it == outers.end() ? 1 : it->second;
+  }
+  void unsplit(Value v) {
+    splits.erase(v);
+    outers.erase(v);
+  }
   /// All-reduces a partial sum (once) before a use that needs the sum.
   void materialize(Value v);
+  /// Makes `v` whole on every rank: the all-reduce of a partial sum, the
+  /// all-gather of a split value.
+  void gather(Value v);
   /// Whether `op` only adds its inputs elementwise (so partial sums may
   /// flow through it and be all-reduced once, after the sum).
   static bool isSumOfInputs(linalg::LinalgOp op);
-  LogicalResult setSplit(Value v, int dim);
-  LogicalResult unsupported(Operation *op, const Twine &why);
+  /// Whether dimension `dim` of `type` may be split P ways.
+  bool divisible(Type type, int dim) const;
+  LogicalResult setSplit(Value v, int dim, int64_t outer = 1);
   LogicalResult visit(Operation *op);
+  LogicalResult visitLinalg(linalg::LinalgOp op);
   LogicalResult visitMatmul(linalg::MatmulOp op);
+  /// Lays out a weight, or the transpose of one, along `dim` (and the
+  /// parameter it comes from), unless its parameter already has a layout.
+  LogicalResult splitWeight(Value w, int dim);
   /// `loop`: the loop dimension the op is split along, or -1.
   LogicalResult visitStructured(linalg::LinalgOp op, int &loop);
+  /// The tables `op` reads inside its body: sets `loop` where one is split
+  /// along a dimension a loop indexes, `partial` where one is split along a
+  /// dimension indexed by the data. Fails if the splits disagree.
+  LogicalResult visitTables(linalg::LinalgOp op, int &loop, bool &partial);
+  LogicalResult visitSoftmax(linalg::SoftmaxOp op);
+  LogicalResult visitExpand(tensor::ExpandShapeOp op);
+  LogicalResult visitCollapse(tensor::CollapseShapeOp op);
+  LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
+  LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
+  LogicalResult visitConcat(tensor::ConcatOp op);
+  LogicalResult visitPad(tensor::PadOp op);
+  /// Any other op: its operands whole, its results replicated.
+  LogicalResult replicate(Operation *op);
+  /// Whether a slice along `dim` of `source` (offset, size, stride) keeps
+  /// the split: the dimension whole, or cut into pieces that P divides.
+  bool keepsSplit(int64_t offset, int64_t size, int64_t stride,
+                  int64_t whole) const;
   void allReduce(Value v);
   /// A block argument of the entry function with a parameter role.
   bool isParameterArgument(Value v);
@@ -94,29 +146,33 @@ private:
   func::FuncOp func;
   StrategyKind kind;
   int64_t ranks;
+  /// The model's tokens per call (0: unknown).
+  int64_t tokens;
   const PlanOptions &options;
   StrategyPlan &out;
-  /// The dimension each split value is split along (absent: replicated).
+  /// The dimension each split value is split along (absent: replicated),
+  /// and the groups it is cut into where there are several.
   DenseMap<Value, int> splits;
+  DenseMap<Value, int64_t> outers;
   CollectiveTable table;
 };
 
 } // namespace
 
-LogicalResult SplitModel::unsupported(Operation *op, const Twine &why) {
-  if (error.empty())
-    error = (Twine("'") + op->getName().getStringRef() + "': " + why).str();
-  return failure();
+bool SplitModel::divisible(Type type, int dim) const {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  return shaped && shaped.hasStaticShape() && dim >= 0 &&
+         dim < shaped.getRank() && shaped.getDimSize(dim) % ranks == 0;
 }
 
-LogicalResult SplitModel::setSplit(Value v, int dim) {
+LogicalResult SplitModel::setSplit(Value v, int dim, int64_t outer) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type || !type.hasStaticShape()) {
     error = "a split value has no static shape";
     return failure();
   }
   int64_t size = type.getDimSize(dim);
-  if (size % ranks != 0) {
+  if (size % (outer * ranks) != 0) {
     if (error.empty()) {
       llvm::raw_string_ostream os(error);
       os << strategy() << " over " << ranks << " ranks splits dimension " << dim
@@ -126,20 +182,21 @@ LogicalResult SplitModel::setSplit(Value v, int dim) {
     return failure();
   }
   splits[v] = dim;
-  // The accumulator a result is written into (linalg.fill of a
-  // tensor.empty) holds the same tile.
+  if (outer != 1)
+    outers[v] = outer;
+  // The accumulator a result is written into (a linalg.fill or a
+  // tensor.empty used only there) holds the same tile.
   Value init = v;
   while (auto result = dyn_cast<OpResult>(init)) {
-    Operation *def = result.getOwner();
-    if (isa<tensor::EmptyOp>(def))
-      break;
-    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    auto dps = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
     if (!dps || !dps.hasPureTensorSemantics())
       break;
     init = dps.getTiedOpOperand(result)->get();
-    if (splits.count(init))
+    if (!init.hasOneUse() || splits.count(init))
       break;
     splits[init] = dim;
+    if (outer != 1)
+      outers[init] = outer;
   }
   return success();
 }
@@ -152,7 +209,24 @@ void SplitModel::materialize(Value v) {
   if (!isPartial(v))
     return;
   allReduce(v);
-  splits.erase(v);
+  unsplit(v);
+}
+
+void SplitModel::gather(Value v) {
+  if (isPartial(v)) {
+    materialize(v);
+    return;
+  }
+  if (getSplit(v) < 0)
+    return;
+  if (v.getDefiningOp<tensor::EmptyOp>() || v.getDefiningOp<linalg::FillOp>()) {
+    unsplit(v); // storage, or a constant each rank writes whole
+    return;
+  }
+  // The runtime counts an all-gather by its source, the local block.
+  table.add("all_gather", 0, "world", ranks, 1,
+            staticBytes(v.getType()) / ranks);
+  unsplit(v);
 }
 
 bool SplitModel::isSumOfInputs(linalg::LinalgOp op) {
@@ -185,6 +259,79 @@ bool SplitModel::isParameterArgument(Value v) {
          argumentRole(func, arg.getArgNumber()) == ArgRole::Parameter;
 }
 
+bool SplitModel::keepsSplit(int64_t offset, int64_t size, int64_t stride,
+                            int64_t whole) const {
+  if (ShapedType::isDynamic(offset) || ShapedType::isDynamic(size) ||
+      ShapedType::isDynamic(stride) || stride != 1)
+    return false;
+  if (offset == 0 && size == whole)
+    return true;
+  return size % ranks == 0 && offset % size == 0;
+}
+
+LogicalResult SplitModel::replicate(Operation *op) {
+  for (Value v : op->getOperands())
+    gather(v);
+  // Values a region reads from outside (a table read inside a body).
+  op->walk([&](Operation *inner) {
+    if (inner != op)
+      for (Value v : inner->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+          gather(v);
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// linalg ops
+//===----------------------------------------------------------------------===//
+
+/// The dimension of its input that dimension `dim` of the result of a
+/// transpose (linalg.transpose, or a generic that yields its one input,
+/// converted or not, under a permutation) comes from; nullopt for other
+/// ops.
+static std::optional<int> transposedFrom(Operation *op, int dim) {
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
+    return static_cast<int>(transpose.getPermutation()[dim]);
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return std::nullopt;
+  AffineMap in = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  AffineMap res = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
+  if (!in.isPermutation() || !res.isIdentity())
+    return std::nullopt;
+  Block *body = generic.getBody();
+  Value yielded = body->getTerminator()->getOperand(0);
+  if (Operation *def = yielded.getDefiningOp();
+      def && def->getNumOperands() == 1 &&
+      isa<arith::ExtFOp, arith::TruncFOp>(def))
+    yielded = def->getOperand(0);
+  if (yielded != body->getArgument(0))
+    return std::nullopt;
+  return in.getResultPosition(getAffineDimExpr(dim, op->getContext()));
+}
+
+LogicalResult SplitModel::splitWeight(Value w, int dim) {
+  // Through transposes (an exporter's [out, in] weight) to the parameter.
+  SmallVector<std::pair<Value, int>> chain{{w, dim}};
+  while (!isParameterArgument(chain.back().first)) {
+    Operation *def = chain.back().first.getDefiningOp();
+    std::optional<int> from =
+        def ? transposedFrom(def, chain.back().second) : std::nullopt;
+    if (!from)
+      return success(); // not a weight: nothing to lay out
+    chain.push_back({def->getOperand(0), *from});
+  }
+  if (getSplit(chain.back().first) >= 0)
+    return success();
+  for (auto [v, d] : chain)
+    if (failed(setSplit(v, d)))
+      return failure();
+  return success();
+}
+
 LogicalResult SplitModel::visitMatmul(linalg::MatmulOp op) {
   Value a = op.getDpsInputOperand(0)->get();
   Value w = op.getDpsInputOperand(1)->get();
@@ -192,57 +339,152 @@ LogicalResult SplitModel::visitMatmul(linalg::MatmulOp op) {
   // along N) after a replicated lhs, row-parallel (split along K) after an
   // lhs split along K. Later uses (the backward's A*W^T and A^T*B, the
   // update) follow the layout the weight has by then.
-  if (kind == StrategyKind::Megatron1D && !op.hasUserDefinedMaps() &&
-      isParameterArgument(w) && getSplit(w) < 0) {
+  // The weight's N and K dimensions: [K, N] in A*W, [N, K] in A*W^T (an
+  // [out, in] weight whose transpose summa-normalize folded into the
+  // product).
+  std::optional<summa::MatmulForm> form =
+      summa::getMatmulForm(op.getIndexingMapsArray());
+  if (kind == StrategyKind::Megatron1D && form &&
+      *form != summa::MatmulForm::atb && getSplit(w) < 0) {
+    int weightN = *form == summa::MatmulForm::abt ? 0 : 1;
     int sa = getSplit(a);
-    if (sa < 0 && failed(setSplit(w, 1)))
+    if (sa < 0 && failed(splitWeight(w, weightN)))
       return failure();
-    if (sa == 1 && failed(setSplit(w, 0)))
+    if (sa == 1 && failed(splitWeight(w, 1 - weightN)))
       return failure();
   }
   int loop = -1;
   if (failed(visitStructured(op, loop)))
     return failure();
-  int64_t flops = 2;
-  for (int64_t range : op.getStaticLoopRanges())
-    flops *= range;
+  int64_t flops = matmulFlops(op);
   if (loop >= 0)
     flops /= ranks;
   auto type = cast<ShapedType>(a.getType());
   out.gemmCount += 1;
   out.gemmFlops += flops;
-  out.gemmSeconds += static_cast<double>(flops) /
-                     options.gemmRate(elementBytes(type.getElementType()));
+  out.gemmSeconds += options.gemmSeconds(1, static_cast<double>(flops),
+                                         elementBytes(type.getElementType()));
   return success();
+}
+
+/// The body argument of an input that `index` is computed from, or the
+/// loop of the linalg.index it is, through casts.
+static Value indexRoot(Value index) {
+  while (Operation *def = index.getDefiningOp()) {
+    if (def->getNumOperands() != 1 ||
+        !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+             arith::ExtUIOp>(def))
+      break;
+    index = def->getOperand(0);
+  }
+  return index;
+}
+
+/// Whether `v` is computed from an integer argument of `func` (token ids),
+/// looking back through at most 64 ops.
+static bool fromIntegerArgument(func::FuncOp func, Value v) {
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty() && seen.size() < 64) {
+    Value u = work.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(u)) {
+      if (arg.getOwner() == &func.getBody().front() &&
+          isa<IntegerType>(getElementTypeOrSelf(arg.getType())))
+        return true;
+      continue;
+    }
+    Operation *def = u.getDefiningOp();
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
+      llvm::append_range(work, dps.getDpsInputs());
+    else
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+LogicalResult SplitModel::visitTables(linalg::LinalgOp op, int &loop,
+                                      bool &partial) {
+  LogicalResult result = success();
+  op->walk([&](tensor::ExtractOp extract) {
+    Value table = extract.getTensor();
+    if (op->isAncestor(table.getParentBlock()->getParentOp()))
+      return;
+    materialize(table);
+    int s = getSplit(table);
+    // 1D Megatron splits an embedding table along the rows the token ids
+    // pick at its first lookup (vocabulary-parallel).
+    if (s < 0 && kind == StrategyKind::Megatron1D && isParameterArgument(table))
+      for (auto [d, index] : llvm::enumerate(extract.getIndices()))
+        if (auto arg = dyn_cast<BlockArgument>(indexRoot(index));
+            arg && arg.getOwner() == op.getBlock() &&
+            arg.getArgNumber() < op.getNumDpsInputs() &&
+            fromIntegerArgument(func, op.getDpsInputs()[arg.getArgNumber()]) &&
+            divisible(table.getType(), d)) {
+          (void)setSplit(table, d);
+          s = d;
+          break;
+        }
+    if (s < 0)
+      return;
+    Value root = indexRoot(extract.getIndices()[s]);
+    if (auto index = root.getDefiningOp<linalg::IndexOp>()) {
+      int l = index.getDim();
+      if (loop >= 0 && loop != l)
+        result = failure();
+      loop = l;
+      return;
+    }
+    partial = true; // the rows a rank owns; zero elsewhere
+  });
+  return result;
 }
 
 LogicalResult SplitModel::visitStructured(linalg::LinalgOp op, int &loop) {
   // The loop every split input is split along.
   loop = -1;
+  bool agree = true;
+  int64_t outer = 1;
   for (OpOperand *input : op.getDpsInputOperands()) {
     int s = getSplit(input->get());
     if (s < 0)
       continue;
     auto dim =
         dyn_cast<AffineDimExpr>(op.getMatchingIndexingMap(input).getResult(s));
-    if (!dim)
-      return unsupported(op, "a split dimension is not indexed by a loop");
-    int l = dim.getPosition();
-    if (loop >= 0 && loop != l)
-      return unsupported(op, "inputs are split along different loops");
-    loop = l;
+    if (!dim || (loop >= 0 && (loop != static_cast<int>(dim.getPosition()) ||
+                               outer != getOuter(input->get())))) {
+      agree = false;
+      break;
+    }
+    loop = dim.getPosition();
+    outer = getOuter(input->get());
+  }
+  bool partial = false;
+  if (agree && failed(visitTables(op, loop, partial)))
+    agree = false;
+  if (!agree || (partial && loop >= 0)) {
+    // Splits that disagree: every operand whole, the op on every rank.
+    loop = -1;
+    return replicate(op);
+  }
+  if (partial) {
+    for (Value result : op->getResults())
+      splits[result] = kPartial;
+    return success();
   }
   if (loop < 0)
     return success();
-  // A replicated parameter read along the split loop is stored split.
+  // A replicated parameter read along the split loop is stored split, where
+  // P divides it.
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (getSplit(input->get()) >= 0 || !isParameterArgument(input->get()))
       continue;
     std::optional<unsigned> position =
         op.getMatchingIndexingMap(input).getResultPosition(
             getAffineDimExpr(loop, op.getContext()));
-    if (position && failed(setSplit(input->get(), *position)))
-      return failure();
+    if (position && outer == 1 && divisible(input->get().getType(), *position))
+      (void)setSplit(input->get(), *position);
   }
   for (OpOperand &init : op.getDpsInitsMutable()) {
     AffineMap map = op.getMatchingIndexingMap(&init);
@@ -250,7 +492,7 @@ LogicalResult SplitModel::visitStructured(linalg::LinalgOp op, int &loop) {
     std::optional<unsigned> position =
         map.getResultPosition(getAffineDimExpr(loop, op.getContext()));
     if (position) {
-      if (failed(setSplit(result, *position)))
+      if (failed(setSplit(result, *position, outer)))
         return failure();
     } else {
       // A reduction over the split loop leaves partial sums, all-reduced
@@ -261,102 +503,251 @@ LogicalResult SplitModel::visitStructured(linalg::LinalgOp op, int &loop) {
   return success();
 }
 
-LogicalResult SplitModel::visit(Operation *op) {
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    bool anyPartial =
-        llvm::any_of(op->getOperands(), [&](Value v) { return isPartial(v); });
-    if (anyPartial && isSumOfInputs(linalgOp) &&
-        llvm::all_of(linalgOp.getDpsInputs(),
-                     [&](Value v) { return isPartial(v); })) {
-      splits[op->getResult(0)] = kPartial; // a sum of partial sums
-      return success();
-    }
-    for (Value v : op->getOperands())
-      materialize(v);
-  }
-  if (isa<linalg::SoftmaxOp, func::ReturnOp>(op))
-    for (Value v : op->getOperands())
-      materialize(v);
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) &&
-      isPartial(op->getOperand(0))) {
-    splits[op->getResult(0)] = kPartial; // reshaping a partial sum
+LogicalResult SplitModel::visitLinalg(linalg::LinalgOp op) {
+  bool anyPartial =
+      llvm::any_of(op->getOperands(), [&](Value v) { return isPartial(v); });
+  if (anyPartial && isSumOfInputs(op) &&
+      llvm::all_of(op.getDpsInputs(), [&](Value v) { return isPartial(v); })) {
+    splits[op->getResult(0)] = kPartial; // a sum of partial sums
     return success();
   }
-  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+  for (Value v : op->getOperands())
+    materialize(v);
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation()))
     return visitMatmul(mm);
-  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
-    int s = getSplit(softmax.getInput());
-    if (s < 0)
-      return success();
-    if (s == static_cast<int>(softmax.getDimension()))
-      return unsupported(op, "a softmax over the split dimension");
-    return setSplit(softmax.getResult()[0], s);
-  }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    int loop;
-    return visitStructured(linalgOp, loop);
-  }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    int s = getSplit(expand.getSrc());
-    if (s < 0)
-      return success();
-    // The split lands on the outermost dimension of its group.
-    return setSplit(expand.getResult(),
-                    expand.getReassociationIndices()[s].front());
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    int s = getSplit(collapse.getSrc());
-    if (s < 0)
-      return success();
-    for (auto [g, group] :
-         llvm::enumerate(collapse.getReassociationIndices())) {
-      if (!llvm::is_contained(group, s))
-        continue;
-      if (group.front() != s)
-        return unsupported(op, "the split dimension is not the outermost "
-                               "of its group");
-      return setSplit(collapse.getResult(), g);
-    }
-    return unsupported(op, "malformed reassociation");
-  }
-  // Results are returned as the computation leaves them (like summa's
-  // partitioned functions, which return local tiles).
-  if (isa<func::ReturnOp>(op))
+  int loop;
+  return visitStructured(op, loop);
+}
+
+LogicalResult SplitModel::visitSoftmax(linalg::SoftmaxOp op) {
+  for (Value v : op->getOperands())
+    materialize(v);
+  int s = getSplit(op.getInput());
+  if (s < 0)
     return success();
+  if (s == static_cast<int>(op.getDimension()))
+    return replicate(op); // a softmax over the split dimension
+  return setSplit(op.getResult()[0], s, getOuter(op.getInput()));
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplitModel::visitExpand(tensor::ExpandShapeOp op) {
+  int s = getSplit(op.getSrc());
+  if (s == kPartial) {
+    splits[op.getResult()] = kPartial; // reshaping a partial sum
+    return success();
+  }
+  if (s < 0)
+    return success();
+  // The split lands on the dimension of its group where its groups are cut:
+  // the outermost that is not of size 1 for a plain split (a dimension of
+  // size 1 is never split), an inner one for a factored split (the heads of
+  // [batch * heads] back in [batch, heads]).
+  int64_t outer = getOuter(op.getSrc()), before = 1;
+  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+  for (int64_t d : groups[s]) {
+    int64_t size = op.getResultType().getDimSize(d);
+    if (outer % before == 0 && outer < before * size && size != 1)
+      return setSplit(op.getResult(), d, outer / before);
+    before *= size;
+  }
+  return replicate(op);
+}
+
+LogicalResult SplitModel::visitCollapse(tensor::CollapseShapeOp op) {
+  int s = getSplit(op.getSrc());
+  if (s == kPartial) {
+    splits[op.getResult()] = kPartial;
+    return success();
+  }
+  if (s < 0)
+    return success();
+  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    if (!llvm::is_contained(group, s))
+      continue;
+    // The dimensions before the split one in its group cut the collapsed
+    // dimension into groups, each split P ways.
+    int64_t outer = getOuter(op.getSrc());
+    for (int64_t d : group) {
+      if (d == s)
+        return setSplit(op.getResult(), g, outer);
+      outer *= op.getSrcType().getDimSize(d);
+    }
+    return replicate(op);
+  }
+  return replicate(op);
+}
+
+LogicalResult SplitModel::visitExtractSlice(tensor::ExtractSliceOp op) {
+  int s = getSplit(op.getSource());
+  if (s == kPartial) {
+    splits[op.getResult()] = kPartial; // a slice of a partial sum
+    return success();
+  }
+  if (s < 0)
+    return success();
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  int64_t whole = op.getSourceType().getDimSize(s);
+  bool isWhole = op.getStaticOffsets()[s] == 0 &&
+                 op.getStaticSizes()[s] == whole &&
+                 op.getStaticStrides()[s] == 1;
+  if (dropped.test(s) || (!isWhole && getOuter(op.getSource()) != 1) ||
+      !keepsSplit(op.getStaticOffsets()[s], op.getStaticSizes()[s],
+                  op.getStaticStrides()[s], whole))
+    return replicate(op);
+  int kept = 0;
+  for (int d = 0; d < s; ++d)
+    kept += dropped.test(d) ? 0 : 1;
+  return setSplit(op.getResult(), kept, getOuter(op.getSource()));
+}
+
+LogicalResult SplitModel::visitInsertSlice(tensor::InsertSliceOp op) {
+  Value source = op.getSource(), dest = op.getDest();
+  if (isPartial(source) && isPartial(dest)) {
+    splits[op.getResult()] = kPartial;
+    return success();
+  }
+  materialize(source);
+  materialize(dest);
+  int ss = getSplit(source), sd = getSplit(dest);
+  // The source's split as a dimension of the destination.
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  int sourceAsDest = -1;
+  for (int d = 0, kept = 0; d < op.getDestType().getRank() && ss >= 0; ++d) {
+    if (dropped.test(d))
+      continue;
+    if (kept++ == ss)
+      sourceAsDest = d;
+  }
+  int s = sd >= 0 ? sd : sourceAsDest;
+  if (s < 0)
+    return success();
+  if ((ss >= 0 && sourceAsDest != s) || getOuter(source) != 1 ||
+      getOuter(dest) != 1 ||
+      !keepsSplit(op.getStaticOffsets()[s], op.getStaticSizes()[s],
+                  op.getStaticStrides()[s], op.getDestType().getDimSize(s)))
+    return replicate(op);
+  return setSplit(op.getResult(), s);
+}
+
+LogicalResult SplitModel::visitConcat(tensor::ConcatOp op) {
+  for (Value v : op.getInputs())
+    materialize(v);
+  int s = -1;
+  int64_t outer = 1;
+  for (Value v : op.getInputs()) {
+    int sv = getSplit(v);
+    if (sv < 0)
+      continue;
+    if (s >= 0 && (s != sv || outer != getOuter(v)))
+      return replicate(op);
+    s = sv;
+    outer = getOuter(v);
+  }
+  if (s < 0)
+    return success();
+  // Along the concatenated dimension each piece must be split evenly.
+  if (s == static_cast<int>(op.getDim()))
+    for (Value v : op.getInputs())
+      if (getSplit(v) != s || outer != 1 || !divisible(v.getType(), s))
+        return replicate(op);
+  return setSplit(op.getResult(), s, outer);
+}
+
+LogicalResult SplitModel::visitPad(tensor::PadOp op) {
+  materialize(op.getSource());
+  int s = getSplit(op.getSource());
+  if (s < 0)
+    return success();
+  if (op.getStaticLow()[s] != 0 || op.getStaticHigh()[s] != 0)
+    return replicate(op);
+  return setSplit(op.getResult(), s, getOuter(op.getSource()));
+}
+
+LogicalResult SplitModel::visit(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return visitLinalg(linalgOp);
+  if (isa<func::ReturnOp>(op)) {
+    // Results are returned as the computation leaves them (like summa's
+    // partitioned functions, which return local tiles), partial sums
+    // summed.
+    for (Value v : op->getOperands())
+      materialize(v);
+    return success();
+  }
   if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
     return success();
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    materialize(extract.getTensor()); // an element read: its owner's
+    return success();
+  }
   bool touchesTensors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>);
   if (!touchesTensors && op->getNumRegions() == 0)
     return success();
-  return unsupported(op,
-                     Twine("not modelled by the ") + strategy() + " strategy");
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](linalg::SoftmaxOp o) { return visitSoftmax(o); })
+      .Case([&](tensor::ExpandShapeOp o) { return visitExpand(o); })
+      .Case([&](tensor::CollapseShapeOp o) { return visitCollapse(o); })
+      .Case([&](tensor::ExtractSliceOp o) { return visitExtractSlice(o); })
+      .Case([&](tensor::InsertSliceOp o) { return visitInsertSlice(o); })
+      .Case([&](tensor::ConcatOp o) { return visitConcat(o); })
+      .Case([&](tensor::PadOp o) { return visitPad(o); })
+      .Default([&](Operation *o) { return replicate(o); });
 }
 
 LogicalResult SplitModel::run() {
-  if (func.isExternal() || !func.getBody().hasOneBlock())
-    return unsupported(func, "needs a function of one block");
+  if (func.isExternal() || !func.getBody().hasOneBlock()) {
+    error = "needs a function of one block";
+    return failure();
+  }
   Block &body = func.getBody().front();
   for (Type type :
        llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
     if (auto shaped = dyn_cast<ShapedType>(type);
-        shaped && !shaped.hasStaticShape())
-      return unsupported(func, "dynamic shapes are not modelled");
+        shaped && !shaped.hasStaticShape()) {
+      error = "'func.func': dynamic shapes are not modelled";
+      return failure();
+    }
   if (kind == StrategyKind::DataParallel)
     for (BlockArgument arg : func.getArguments())
-      if (argumentRole(func, arg.getArgNumber()) == ArgRole::Activation &&
+      if (argumentCarriesTokens(func, arg.getArgNumber(), tokens) &&
           failed(setSplit(arg, 0)))
         return failure();
-  for (Operation &op : body)
-    if (failed(visit(&op)))
-      return failure();
-  out.collectives = table.take();
-
   auto localBytes = [&](Value v) -> int64_t {
     int64_t bytes = staticBytes(v.getType());
     return getSplit(v) >= 0 ? bytes / ranks : bytes;
   };
+  // An op runs split when an operand or a result is split.
+  auto addWork = [&](Operation *op) {
+    bool split = llvm::any_of(op->getOperands(),
+                              [&](Value v) { return getSplit(v) >= 0; }) ||
+                 llvm::any_of(op->getResults(),
+                              [&](Value v) { return getSplit(v) >= 0; });
+    addLocalWork(out, localWork(op, localBytes, split ? ranks : 1), 1,
+                 resultElementBytes(op), options);
+  };
+  SmallVector<Operation *> fills;
+  for (Operation &op : body) {
+    if (failed(visit(&op)))
+      return failure();
+    // The op's work with the splits its operands and results have as it
+    // runs (a value gathered later was computed split); a fill's once the
+    // op that accumulates into it has given it its split.
+    if (isa<linalg::FillOp>(op))
+      fills.push_back(&op);
+    else
+      addWork(&op);
+  }
+  for (Operation *fill : fills)
+    addWork(fill);
+  out.collectives = table.take();
+
   for (BlockArgument arg : func.getArguments()) {
     bool activation =
         argumentRole(func, arg.getArgNumber()) == ArgRole::Activation;
@@ -373,13 +764,13 @@ LogicalResult SplitModel::run() {
 
 StrategyPlan mlir::summa::plan::detail::planSplit(func::FuncOp func,
                                                   StrategyKind kind,
-                                                  int64_t ranks,
+                                                  int64_t ranks, int64_t tokens,
                                                   const PlanOptions &options) {
   StrategyPlan s;
   s.kind = kind;
   s.name = kind == StrategyKind::Megatron1D ? "1D" : "DP";
   s.counted = false;
-  SplitModel model(func, kind, ranks, options, s);
+  SplitModel model(func, kind, ranks, tokens, options, s);
   if (failed(model.run())) {
     s = StrategyPlan();
     s.kind = kind;

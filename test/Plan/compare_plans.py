@@ -15,7 +15,7 @@ import json
 import math
 import sys
 
-MODEL_KEYS = ("tokens", "hidden", "batch", "matmuls", "weight_matrices",
+MODEL_KEYS = ("tokens", "hidden", "batch", "seq", "vocab", "matmuls", "weight_matrices",
               "layers", "parameters", "flops", "element_bytes")
 MEMORY_KEYS = ("parameters", "activations", "results", "peak_intermediates",
                "panels")
@@ -69,7 +69,7 @@ def main(argv):
             if x["memory"][key] != y["memory"][key]:
                 errors.append("%s: memory %s IR %d, described %d"
                               % (name, key, x["memory"][key], y["memory"][key]))
-        for key in ("comm", "gemm", "total"):
+        for key in ("comm", "gemm", "local", "total"):
             u, v = x["seconds"][key], y["seconds"][key]
             if not math.isclose(u, v, rel_tol=1e-9, abs_tol=1e-18):
                 errors.append("%s: seconds %s IR %g, described %g" % (name, key, u, v))

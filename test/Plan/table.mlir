@@ -27,8 +27,8 @@
 // 16k + 4i + j, i varying) span 4 nodes; those along a row stay in one.
 // RUN: summa-plan %t.gpt64.mlir --ranks 64 --grid 4,4,4 --gpus-per-node 4 | FileCheck %s --check-prefix=NODE
 
-// P64: summa-plan: @gpt (read from the IR): 256 tokens (batch 32), hidden 32, f32; 12 weight matrices (2 GPT layers), 25472 parameter elements
-// P64: strategy   status        payload        wire   GEMMs      memory        comm        GEMM       total
+// P64: summa-plan: @gpt (read from the IR): 256 tokens (32 sequences of 8), hidden 32, f32; 12 weight matrices (2 layers), 25472 parameter elements
+// P64: strategy   status        payload        wire   GEMMs      memory        comm        GEMM       local       total
 // P64-NEXT: [1,1,64]   no: 'tensor.expand_shape' merges dimensions [32, 8] of tensor<32x8x4x8xf32>, and dimension 0 of tensor<32x8x4x8xf32> (size 32) is split over [depth, row] into 64 uneven blocks on grid [1, 1, 64]; summa pads the last blocks only of a dimension that is not merged with others; grids of 64 ranks that divide every tensor: [2, 2, 16], [4, 4, 4]
 // P64-NEXT: * [2,2,16]   counted     62.31 KiB  124.62 KiB      24   35.75 KiB
 // P64-NEXT: [4,4,4]    counted     52.62 KiB  105.88 KiB      48   13.88 KiB

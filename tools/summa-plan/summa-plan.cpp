@@ -33,8 +33,11 @@
 #include "mlir/Support/FileUtilities.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -91,6 +94,12 @@ static cl::opt<double>
     gemmEfficiency("gemm-efficiency",
                    cl::desc("fraction of the GEMM peak reached (default 0.7)"),
                    cl::init(0.7), cl::cat(category));
+static cl::opt<double> localGBps(
+    "local-gbps",
+    cl::desc("bytes per second the local loop nests (every linalg op but "
+             "the GEMMs) read and write, GB/s (default 3360: H200's 4.8 TB/s "
+             "at 0.7)"),
+    cl::init(3360), cl::cat(category));
 static cl::opt<bool>
     timePlanning("time",
                  cl::desc("print the seconds spent planning (parsing "
@@ -100,6 +109,43 @@ static cl::opt<double>
     memoryGB("memory-gb",
              cl::desc("memory per rank, GB (default 141, H200; 0: no limit)"),
              cl::init(141), cl::cat(category));
+
+static cl::opt<std::string> machineFile(
+    "machine",
+    cl::desc("predict with the rates of this machine file (summa-plan "
+             "--calibrate) instead of the H200 defaults"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool> calibrate(
+    "calibrate",
+    cl::desc("measure this machine with summa-calibrate under mpiexec and "
+             "write a machine file (-o); with a model, then plan it on it"),
+    cl::cat(category));
+static cl::opt<std::string>
+    outputFile("o",
+               cl::desc("--calibrate: the machine file to write "
+                        "(default summa-machine.json)"),
+               cl::value_desc("file"), cl::init("summa-machine.json"),
+               cl::cat(category));
+static cl::list<int64_t> calibrateRanks(
+    "calibrate-ranks",
+    cl::desc("--calibrate: numbers of ranks to measure with (default "
+             "1,2,4,8)"),
+    cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool>
+    calibrateQuick("calibrate-quick",
+                   cl::desc("--calibrate: tiny sizes and short trials (a "
+                            "test that it runs, not a measurement)"),
+                   cl::cat(category));
+static cl::opt<std::string> calibrateProgram(
+    "calibrate-program",
+    cl::desc("--calibrate: the summa-calibrate to run (default: the one "
+             "beside summa-plan)"),
+    cl::value_desc("path"), cl::cat(category));
+static cl::opt<std::string>
+    mpirunOpt("mpirun",
+              cl::desc("--calibrate: the mpiexec to run it with (default: "
+                       "the one the build found)"),
+              cl::value_desc("path"), cl::cat(category));
 
 static summa::PanelReuseOptions
     panelReuse(category,
@@ -129,45 +175,41 @@ static void print(const plan::Plan &p, const plan::PlanOptions &options) {
     plan::printPlanTable(p, options, llvm::outs());
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "summa-plan: choose a [q, q, d] grid for a model\n\n"
-      "  summa-plan model.mlir --ranks 64 [--grid 4,4,4] [--json]\n"
-      "  summa-plan --describe layers=96,hidden=12288,heads=96,seq=2048,"
-      "batch=1536 --ranks 4096\n");
-
-  if (ranksOpt.getNumOccurrences() == 0)
-    return fail("--ranks P is required");
-  if (ranksOpt <= 0)
-    return fail("--ranks must be positive, got " + Twine(ranksOpt));
+/// The options of the command line, checked; fails with a message.
+static FailureOr<plan::PlanOptions> readOptions(std::string &error) {
   plan::PlanOptions options;
   options.ranks = ranksOpt;
   if (!gridOpt.empty()) {
     SmallVector<int64_t, 3> grid(gridOpt.begin(), gridOpt.end());
-    if (!summa::isGridShape(grid))
-      return fail("--grid must be q,q,d with q >= 1 and d >= 1");
-    if (grid[0] * grid[1] * grid[2] != ranksOpt)
-      return fail("--grid " + std::to_string(grid[0]) + "," +
-                  std::to_string(grid[1]) + "," + std::to_string(grid[2]) +
-                  " has " + std::to_string(grid[0] * grid[1] * grid[2]) +
-                  " ranks, not --ranks " + std::to_string(ranksOpt));
+    if (!summa::isGridShape(grid)) {
+      error = "--grid must be q,q,d with q >= 1 and d >= 1";
+      return failure();
+    }
+    if (grid[0] * grid[1] * grid[2] != ranksOpt) {
+      error = "--grid " + std::to_string(grid[0]) + "," +
+              std::to_string(grid[1]) + "," + std::to_string(grid[2]) +
+              " has " + std::to_string(grid[0] * grid[1] * grid[2]) +
+              " ranks, not --ranks " + std::to_string(ranksOpt);
+      return failure();
+    }
     options.grid = grid;
   }
-  if (gpusPerNode <= 0)
-    return fail("--gpus-per-node must be positive");
-  if (nvlinkGBps <= 0 || ibGBps <= 0)
-    return fail("link bandwidths must be positive");
-  if (nvlinkAlphaUs < 0 || ibAlphaUs < 0)
-    return fail("link latencies must not be negative");
-  if (gemmEfficiency <= 0 || gemmEfficiency > 1)
-    return fail("--gemm-efficiency must be in (0, 1]");
-  if (gemmTflops.getNumOccurrences() && gemmTflops <= 0)
-    return fail("--gemm-tflops must be positive");
-  if (memoryGB < 0)
-    return fail("--memory-gb must not be negative");
+  const char *bad = gpusPerNode <= 0 ? "--gpus-per-node must be positive"
+                    : nvlinkGBps <= 0 || ibGBps <= 0
+                        ? "link bandwidths must be positive"
+                    : nvlinkAlphaUs < 0 || ibAlphaUs < 0
+                        ? "link latencies must not be negative"
+                    : gemmEfficiency <= 0 || gemmEfficiency > 1
+                        ? "--gemm-efficiency must be in (0, 1]"
+                    : gemmTflops.getNumOccurrences() && gemmTflops <= 0
+                        ? "--gemm-tflops must be positive"
+                    : memoryGB < 0   ? "--memory-gb must not be negative"
+                    : localGBps <= 0 ? "--local-gbps must be positive"
+                                     : nullptr;
+  if (bad) {
+    error = bad;
+    return failure();
+  }
   options.entry = entryOpt;
   options.gpusPerNode = gpusPerNode;
   options.nvlink = {nvlinkAlphaUs * 1e-6, nvlinkGBps * 1e9};
@@ -175,31 +217,86 @@ int main(int argc, char **argv) {
   if (gemmTflops.getNumOccurrences())
     options.peakFlopsOverride = gemmTflops * 1e12;
   options.gemmEfficiency = gemmEfficiency;
+  options.localBytesPerSecond = localGBps * 1e9;
   options.memoryCapacityBytes = memoryGB * 1e9;
-  std::string reuseError;
-  options.panelReuseBudget = panelReuse.budgetOrNone(reuseError);
-  if (!reuseError.empty())
-    return fail(reuseError);
+  options.panelReuseBudget = panelReuse.budgetOrNone(error);
+  if (!error.empty())
+    return failure();
+  return options;
+}
 
-  if (describeOpt.getNumOccurrences()) {
-    if (!inputFile.empty())
-      return fail("give either a model file or --describe, not both");
-    std::string error;
-    FailureOr<plan::GptDescription> model =
-        plan::parseDescription(describeOpt, error);
-    if (failed(model))
-      return fail("--describe: " + error);
-    double start = now();
-    FailureOr<plan::Plan> p = plan::planDescribed(*model, options, error);
-    if (failed(p))
-      return fail(error);
-    reportTime(start);
-    print(*p, options);
-    return p->best >= 0 ? 0 : 2;
+/// Uses `machine` for the predictions: its rates, and its ranks per node
+/// unless --gpus-per-node says otherwise.
+static void useMachine(plan::PlanOptions &options, plan::Machine machine) {
+  if (machine.ranksPerNode > 0 && !gpusPerNode.getNumOccurrences())
+    options.gpusPerNode = machine.ranksPerNode;
+  options.machine = std::make_shared<plan::Machine>(std::move(machine));
+}
+
+/// The summa-calibrate and mpiexec to run.
+static plan::CalibrateOptions calibrateOptions(const char *argv0) {
+  plan::CalibrateOptions c;
+  c.output = outputFile;
+  if (!calibrateRanks.empty())
+    c.ranks.assign(calibrateRanks.begin(), calibrateRanks.end());
+  c.quick = calibrateQuick;
+  c.program = calibrateProgram;
+  // Beside summa-plan, else where the build put them.
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&calibrateOptions));
+  auto beside = [&](StringRef name) {
+    SmallString<256> path(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  if (llvm::sys::fs::can_execute(beside("summa-compile")))
+    c.compiler = beside("summa-compile");
+  if (c.program.empty()) {
+    c.program = beside("summa-calibrate");
+#ifdef SUMMA_CALIBRATE_PROGRAM
+    if (!llvm::sys::fs::exists(c.program))
+      c.program = SUMMA_CALIBRATE_PROGRAM;
+#endif
   }
-  if (inputFile.empty())
-    return fail("no model: give a model.mlir or --describe");
+  c.mpirun = mpirunOpt;
+#ifdef SUMMA_MPIEXEC
+  if (c.mpirun.empty())
+    c.mpirun = SUMMA_MPIEXEC;
+  SmallVector<StringRef> flags;
+  StringRef(SUMMA_MPIEXEC_FLAGS).split(flags, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef flag : flags)
+    c.mpirunFlags.push_back(flag.str());
+#endif
+  if (c.mpirun.empty()) {
+    auto found = llvm::sys::findProgramByName("mpirun");
+    c.mpirun = found ? *found : "mpirun";
+  }
+  return c;
+}
 
+/// --calibrate: measures the machine, writes the file, prints its rates.
+static LogicalResult runCalibrate(plan::PlanOptions &options,
+                                  const char *argv0) {
+  plan::CalibrateOptions c = calibrateOptions(argv0);
+  if (!llvm::sys::fs::can_execute(c.program)) {
+    fail("--calibrate needs summa-calibrate, not found at '" + c.program +
+         "' (build it, or give --calibrate-program)");
+    return failure();
+  }
+  std::string error;
+  FailureOr<plan::Machine> machine =
+      plan::calibrateMachine(c, llvm::errs(), error);
+  if (failed(machine)) {
+    fail("--calibrate: " + error);
+    return failure();
+  }
+  llvm::errs() << "summa-plan: wrote machine file '" << c.output << "'\n";
+  useMachine(options, std::move(*machine));
+  return success();
+}
+
+/// Plans a model file; the exit status.
+static int planFile(const plan::PlanOptions &options) {
   DialectRegistry registry;
   summa::registerAllSummaDialects(registry);
   MLIRContext context(registry);
@@ -227,4 +324,63 @@ int main(int argc, char **argv) {
   reportTime(start);
   print(*p, options);
   return p->best >= 0 ? 0 : 2;
+}
+
+/// Plans a --describe'd GPT; the exit status.
+static int planDescription(const plan::PlanOptions &options) {
+  std::string error;
+  FailureOr<plan::GptDescription> model =
+      plan::parseDescription(describeOpt, error);
+  if (failed(model))
+    return fail("--describe: " + error);
+  double start = now();
+  FailureOr<plan::Plan> p = plan::planDescribed(*model, options, error);
+  if (failed(p))
+    return fail(error);
+  reportTime(start);
+  print(*p, options);
+  return p->best >= 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "summa-plan: choose a [q, q, d] grid for a model\n\n"
+      "  summa-plan model.mlir --ranks 64 [--grid 4,4,4] [--json]\n"
+      "  summa-plan --describe layers=96,hidden=12288,heads=96,seq=2048,"
+      "batch=1536 --ranks 4096\n"
+      "  summa-plan --calibrate [-o machine.json]\n"
+      "  summa-plan model.mlir --ranks 8 --machine machine.json\n");
+
+  bool model = !inputFile.empty() || describeOpt.getNumOccurrences();
+  if (calibrate && machineFile.getNumOccurrences())
+    return fail("give either --calibrate or --machine, not both");
+  if (ranksOpt.getNumOccurrences() == 0 && (model || !calibrate))
+    return fail("--ranks P is required");
+  if (ranksOpt.getNumOccurrences() && ranksOpt <= 0)
+    return fail("--ranks must be positive, got " + Twine(ranksOpt));
+  if (!inputFile.empty() && describeOpt.getNumOccurrences())
+    return fail("give either a model file or --describe, not both");
+  std::string error;
+  FailureOr<plan::PlanOptions> options = readOptions(error);
+  if (failed(options))
+    return fail(error);
+  if (machineFile.getNumOccurrences()) {
+    FailureOr<plan::Machine> machine =
+        plan::readMachineFile(machineFile, error);
+    if (failed(machine))
+      return fail(error);
+    useMachine(*options, std::move(*machine));
+  }
+  if (calibrate && failed(runCalibrate(*options, argv[0])))
+    return 1;
+  if (calibrate && !model)
+    return 0;
+  if (describeOpt.getNumOccurrences())
+    return planDescription(*options);
+  if (inputFile.empty())
+    return fail("no model: give a model.mlir or --describe");
+  return planFile(*options);
 }

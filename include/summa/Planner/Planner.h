@@ -20,7 +20,8 @@
 //    results), and the peak of the intermediate tiles and SUMMA panels live
 //    at once in a simple liveness walk;
 //  * time, with an alpha-beta model per link class (NVLink inside a node, a
-//    network across nodes) and a GEMM rate.
+//    network across nodes), a GEMM rate and a memory rate for the local
+//    loop nests (the bytes every other linalg op reads and writes).
 //
 // docs/Planner.md describes every formula and what is not modelled.
 //
@@ -35,8 +36,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::summa::plan {
@@ -47,6 +50,88 @@ struct LinkParams {
   double alpha;
   double bytesPerSecond;
 };
+
+/// A machine measured by `summa-plan --calibrate` (summa-calibrate under
+/// mpiexec), read from its machine file (docs/Planner.md, "Calibration").
+/// Rates are per rank with `ranks` ranks busy at once, as the compiled
+/// programs run.
+struct Machine {
+  /// The file it was read from, and what it says of itself.
+  std::string path, host, created;
+  /// Hardware threads of the machine (0: unknown): more ranks than cores
+  /// share them.
+  int64_t cores = 0;
+  /// Ranks that share a node (0: unknown).
+  int64_t ranksPerNode = 0;
+  /// GEMMs: time = overhead + flops / rate, per call.
+  struct Gemm {
+    int64_t ranks = 0;
+    std::string dtype;
+    double flopsPerSecond = 0, overheadSeconds = 0;
+    /// What the fit was made from (m, n, k, seconds per call); a record,
+    /// not needed by the planner.
+    struct Sample {
+      int64_t m = 0, n = 0, k = 0;
+      double seconds = 0;
+    };
+    std::vector<Sample> samples;
+  };
+  /// Local loop nests: bytes read and written per second on one rank while
+  /// `ranks` ranks run (a compiled elementwise loop nest where measured,
+  /// else a plain loop); the plain loop's rate with every rank busy and on
+  /// one rank alone.
+  struct Local {
+    int64_t ranks = 0;
+    double bytesPerSecond = 0, streamBytesPerSecond = 0,
+           oneRankBytesPerSecond = 0;
+    /// Iterations per second of a compiled loop nest whose operands fit in
+    /// the caches (0: not measured; loops are then bound by memory only).
+    double iterationsPerSecond = 0;
+    /// Iterations per second of a compiled loop nest whose innermost loop
+    /// strides through an operand larger than `cacheBytes` (a cache miss
+    /// an iteration; 0: not measured).
+    double stridedIterationsPerSecond = 0;
+    /// Bytes per second of a compiled elementwise loop nest that moves at
+    /// most `cacheBytes` (it stays in the caches; 0: not measured).
+    double cacheBytesPerSecond = 0;
+    int64_t cacheBytes = 0;
+  };
+  /// A collective over `groupSize` ranks, every group of that size at once
+  /// in a world of `ranks` ranks: time = alpha + payload / rate, per call,
+  /// in the runtime's payload bytes.
+  struct Collective {
+    std::string op;
+    int64_t ranks = 0, groupSize = 0;
+    double alpha = 0, bytesPerSecond = 0;
+    /// The latency fitted to calls in lockstep (a record; `alpha` is the
+    /// latency inside a program where measured, else this).
+    double lockstepAlpha = 0;
+    /// (payload bytes, seconds per call) the fit was made from.
+    std::vector<std::pair<int64_t, double>> samples;
+  };
+  std::vector<Gemm> gemm;
+  std::vector<Local> local;
+  std::vector<Collective> collectives;
+
+  /// The GEMM entry for elements of `elementBytes` bytes (its dtype, else
+  /// f32) measured with the most ranks up to `ranks` (else the fewest), and
+  /// the factor its rate is scaled by when `ranks` ranks share fewer cores.
+  std::pair<const Gemm *, double> gemmFor(int64_t elementBytes,
+                                          int64_t ranks) const;
+  std::pair<const Local *, double> localFor(int64_t ranks) const;
+  /// Seconds of `count` calls of `op` moving `bytes` payload bytes in all
+  /// over `groupSize` ranks while `ranks` ranks run: among the entries
+  /// measured with the most ranks up to `ranks` (else the fewest), the one
+  /// of that group size, else the nearest one's link scaled by the
+  /// algorithm (docs/Planner.md); nullopt if `op` was not measured.
+  std::optional<double> collectiveSeconds(StringRef op, int64_t groupSize,
+                                          int64_t count, int64_t bytes,
+                                          int64_t ranks) const;
+};
+
+/// Reads a machine file; fails with `error` naming the file and what is
+/// wrong with it.
+FailureOr<Machine> readMachineFile(StringRef path, std::string &error);
 
 struct PlanOptions {
   /// The number of ranks P (> 0).
@@ -70,6 +155,16 @@ struct PlanOptions {
   /// If set, the peak for every element type.
   std::optional<double> peakFlopsOverride;
   double gemmEfficiency = 0.7;
+  /// Bytes per second one rank's local loop nests (every linalg op but the
+  /// GEMMs: elementwise ops, reductions, gathers) read and write: H200's
+  /// HBM3e, 4.8 TB/s, at 0.7.
+  double localBytesPerSecond = 4.8e12 * 0.7;
+  /// Iterations per second of a local loop nest (0: no bound; a GPU runs
+  /// them in parallel, bound by memory).
+  double loopIterationsPerSecond = 0;
+  /// A calibrated machine: its GEMM, local and collective rates replace the
+  /// defaults above (and the link classes) where it has them.
+  std::shared_ptr<const Machine> machine;
 
   /// Memory per rank (H200: 141 GB); a strategy that needs more is marked
   /// as not fitting and is not picked while one that fits exists. 0: no
@@ -82,7 +177,46 @@ struct PlanOptions {
 
   /// The GEMM rate (flops per second) for elements of `bytes` bytes.
   double gemmRate(int64_t elementBytes) const;
+  /// Seconds of `calls` GEMMs of `flops` flops in all.
+  double gemmSeconds(int64_t calls, double flops, int64_t elementBytes) const;
+  /// Seconds of a local loop nest that reads and writes `bytes` bytes in
+  /// `iterations` iterations, its innermost loop striding through
+  /// `stridedBytes` of an operand: the slower of the memory (the caches'
+  /// rate for a loop nest that fits in them, where calibrated) and the
+  /// iterations (at the strided rate where the operand exceeds the cache).
+  double localSeconds(double bytes, double iterations,
+                      double stridedBytes = 0) const;
+  /// Seconds of `count` calls of `op` moving `bytes` in all over a group of
+  /// `groupSize` ranks, on NVLink if `intraNode`, else the network.
+  double collectiveSeconds(StringRef op, int64_t groupSize, int64_t count,
+                           int64_t bytes, bool intraNode) const;
+  /// The GEMM and local rates per rank that the predictions use.
+  double effectiveGemmRate(int64_t elementBytes) const;
+  double effectiveLocalRate() const;
+  double effectiveIterationRate() const;
 };
+
+/// How `summa-plan --calibrate` measures the machine.
+struct CalibrateOptions {
+  /// The machine file to write.
+  std::string output;
+  /// The numbers of ranks to run summa-calibrate with (collectives are
+  /// measured over groups of each, from 2).
+  SmallVector<int64_t> ranks = {1, 2, 4, 8};
+  /// Tiny sizes and short trials (tests).
+  bool quick = false;
+  /// summa-calibrate, mpiexec and the flags it takes after -np N;
+  /// summa-compile (empty: the iteration rate of compiled loop nests is not
+  /// measured).
+  std::string program, mpirun, compiler;
+  SmallVector<std::string> mpirunFlags;
+};
+
+/// Runs summa-calibrate under mpiexec for each number of ranks, fits the
+/// rates and writes the machine file; progress goes to `log`. Fails with
+/// `error` (the command and its output where one failed).
+FailureOr<Machine> calibrateMachine(const CalibrateOptions &options,
+                                    raw_ostream &log, std::string &error);
 
 enum class StrategyKind { Grid, Megatron1D, DataParallel };
 
@@ -144,9 +278,17 @@ struct StrategyPlan {
   SmallVector<CollectiveStat> collectives;
   int64_t gemmCount = 0;
   int64_t gemmFlops = 0;
+  /// Bytes the local loop nests (every linalg op but the GEMMs and
+  /// contractions) read and write on this rank's tiles per call, and
+  /// their iterations.
+  int64_t localBytes = 0, localIterations = 0;
+  /// Contractions the lowering sends to the batched GEMM (attention's
+  /// products): count and flops; their time is in gemmSeconds.
+  int64_t localGemmCount = 0, localGemmFlops = 0;
   MemoryStat memory;
   double commSeconds = 0;
   double gemmSeconds = 0;
+  double localSeconds = 0;
   /// With PlanOptions::panelReuseBudget: the same grid without panel reuse
   /// (payload bytes and memory per rank), and the budget.
   struct WithoutReuse {
@@ -156,7 +298,7 @@ struct StrategyPlan {
     double seconds = 0;
   };
   std::optional<WithoutReuse> withoutReuse;
-  double seconds() const { return commSeconds + gemmSeconds; }
+  double seconds() const { return commSeconds + gemmSeconds + localSeconds; }
   /// Payload bytes of the broadcasts.
   int64_t broadcastBytes() const;
   int64_t payloadBytes() const;
@@ -170,16 +312,26 @@ struct ModelInfo {
   std::string entry;
   std::string elementType;
   int64_t elementBytes = 0;
-  /// Tokens (leading dimension of the activation argument) and hidden size
-  /// (its trailing dimension).
+  /// Tokens per call and the hidden size: from the token ids and the
+  /// embedding table of a language model, else from the float activation
+  /// argument ([tokens, hidden] or [batch, seq, hidden]).
   int64_t tokens = 0, hidden = 0;
-  /// Sequences (outer dimension a reshape splits the tokens into), or 0.
-  int64_t batch = 0;
+  /// Sequences and tokens per sequence, or 0 where the IR does not say.
+  int64_t batch = 0, seq = 0;
+  /// The inputs are token ids (integers of type idType) that reach an
+  /// embedding of `vocab` rows.
+  bool tokenIds = false;
+  std::string idType;
+  int64_t vocab = 0;
   int64_t matmuls = 0;
-  /// Arguments used as the rhs of a (non-transposed) linalg.matmul.
+  /// Float parameter matrices that reach an operand of a linalg.matmul.
   int64_t weightMatrices = 0;
-  /// weightMatrices / 6 for GPT layers; 0 if not a multiple of 6.
+  /// Transformer layers, or 0 if unknown; layersFrom says how they were
+  /// counted: "names" (layer numbers in the weights' names), "structure"
+  /// (the period of the weight matrices' shapes), "attention" (one
+  /// attention and no repetition), "described".
   int64_t layers = 0;
+  std::string layersFrom;
   /// Elements of the arguments that are not activations: weights, biases,
   /// LayerNorm scales and, in a training step, optimizer state.
   int64_t parameters = 0;
