@@ -33,8 +33,8 @@ std::string OptimizerOptions::validate() const {
     return "schedule=" + schedule + " is not constant, cosine or linear";
   if (!(lr > 0))
     return "the learning rate must be positive (lr=, or sgd-lr=)";
-  if (kind == "adamw" && !(beta1 >= 0 && beta1 < 1 && beta2 >= 0 &&
-                           beta2 < 1 && eps > 0))
+  if (kind == "adamw" &&
+      !(beta1 >= 0 && beta1 < 1 && beta2 >= 0 && beta2 < 1 && eps > 0))
     return "adamw needs 0 <= beta1, beta2 < 1 and eps > 0";
   if (weightDecay < 0 || clipNorm < 0 || minLr < 0 || warmup < 0 ||
       decaySteps < 0)
@@ -73,8 +73,8 @@ private:
   /// scaled by, min(1, max_norm / (norm + 1e-6)).
   std::pair<Value, Value> clipping(ArrayRef<Value> grads);
   /// The new parameter (and state) of parameter argument `p`.
-  SmallVector<Value> update(Value p, Value g, ArrayRef<Value> state,
-                            bool decay, ArrayRef<Value> scalars);
+  SmallVector<Value> update(Value p, Value g, ArrayRef<Value> state, bool decay,
+                            ArrayRef<Value> scalars);
   StringRef nameOf(unsigned arg);
 
   OpBuilder &b;
@@ -96,8 +96,7 @@ Value OptimizerBuilder::scalar(
              b, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
              ArrayRef<utils::IteratorType>{},
              [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(nb, nl,
-                                       fn(nb, nl, args.drop_back()));
+               linalg::YieldOp::create(nb, nl, fn(nb, nl, args.drop_back()));
              })
       .getResult(0);
 }
@@ -128,8 +127,7 @@ Value OptimizerBuilder::learningRate(Value step) {
       return lr;
     Value minLr = constant(nb, nl, f64, o.minLr);
     Value warmup = constant(nb, nl, f64, static_cast<double>(o.warmup));
-    Value decaySteps =
-        constant(nb, nl, f64, static_cast<double>(o.decaySteps));
+    Value decaySteps = constant(nb, nl, f64, static_cast<double>(o.decaySteps));
     // it < warmup: lr * (it + 1) / warmup.
     Value warm = arith::DivFOp::create(
         nb, nl,
@@ -156,30 +154,28 @@ Value OptimizerBuilder::learningRate(Value step) {
         nb, nl, minLr,
         arith::MulFOp::create(nb, nl, coeff,
                               arith::SubFOp::create(nb, nl, lr, minLr)));
-    Value inWarmup = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT,
-                                           it, warmup);
-    Value pastDecay = arith::CmpFOp::create(
-        nb, nl, arith::CmpFPredicate::OGT, it, decaySteps);
+    Value inWarmup =
+        arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OLT, it, warmup);
+    Value pastDecay = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT,
+                                            it, decaySteps);
     Value later = arith::SelectOp::create(nb, nl, pastDecay, minLr, decayed);
     Value first = o.warmup > 0 ? warm : later;
-    return arith::SelectOp::create(nb, nl, inWarmup, first, later)
-        .getResult();
+    return arith::SelectOp::create(nb, nl, inWarmup, first, later).getResult();
   });
 }
 
-std::pair<Value, Value>
-OptimizerBuilder::clipping(ArrayRef<Value> grads) {
+std::pair<Value, Value> OptimizerBuilder::clipping(ArrayRef<Value> grads) {
   Type f32 = b.getF32Type();
   Value total;
   for (Value g : grads) {
     auto type = cast<RankedTensorType>(g.getType());
     Type element = type.getElementType();
     Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0));
-    Value acc = linalg::FillOp::create(
-                    b, loc, zero,
-                    ValueRange{tensor::EmptyOp::create(
-                        b, loc, ArrayRef<int64_t>{}, element)})
-                    .getResult(0);
+    Value acc =
+        linalg::FillOp::create(b, loc, zero,
+                               ValueRange{tensor::EmptyOp::create(
+                                   b, loc, ArrayRef<int64_t>{}, element)})
+            .getResult(0);
     unsigned rank = type.getRank();
     SmallVector<utils::IteratorType> reduction(rank,
                                                utils::IteratorType::reduction);
@@ -192,38 +188,41 @@ OptimizerBuilder::clipping(ArrayRef<Value> grads) {
             [&](OpBuilder &nb, Location nl, ValueRange args) {
               Value sq = arith::MulFOp::create(nb, nl, args[0], args[0]);
               linalg::YieldOp::create(
-                  nb, nl, arith::AddFOp::create(nb, nl, sq, args[1]).getResult());
+                  nb, nl,
+                  arith::AddFOp::create(nb, nl, sq, args[1]).getResult());
             })
             .getResult(0);
     // Each gradient's sum of squares, in f32 like torch's norms.
-    Value sum = scalar(f32, squares, [&](OpBuilder &nb, Location nl,
-                                         ValueRange args) -> Value {
-      if (args[0].getType() == f32)
-        return args[0];
-      return args[0].getType().getIntOrFloatBitWidth() > 32
-                 ? arith::TruncFOp::create(nb, nl, f32, args[0]).getResult()
-                 : arith::ExtFOp::create(nb, nl, f32, args[0]).getResult();
-    });
-    total = total ? scalar(f32, ValueRange{total, sum},
-                           [&](OpBuilder &nb, Location nl, ValueRange args) {
-                             return arith::AddFOp::create(nb, nl, args[0],
-                                                          args[1])
-                                 .getResult();
-                           })
-                  : sum;
+    Value sum = scalar(
+        f32, squares,
+        [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+          if (args[0].getType() == f32)
+            return args[0];
+          return args[0].getType().getIntOrFloatBitWidth() > 32
+                     ? arith::TruncFOp::create(nb, nl, f32, args[0]).getResult()
+                     : arith::ExtFOp::create(nb, nl, f32, args[0]).getResult();
+        });
+    total =
+        total ? scalar(f32, ValueRange{total, sum},
+                       [&](OpBuilder &nb, Location nl, ValueRange args) {
+                         return arith::AddFOp::create(nb, nl, args[0], args[1])
+                             .getResult();
+                       })
+              : sum;
   }
-  Value norm = scalar(f32, total, [&](OpBuilder &nb, Location nl,
-                                      ValueRange args) {
-    return math::SqrtOp::create(nb, nl, args[0]).getResult();
-  });
-  Value coef = scalar(f32, norm, [&](OpBuilder &nb, Location nl,
-                                     ValueRange args) {
-    Value c = arith::DivFOp::create(
-        nb, nl, constant(nb, nl, f32, o.clipNorm),
-        arith::AddFOp::create(nb, nl, args[0], constant(nb, nl, f32, 1e-6)));
-    return arith::MinimumFOp::create(nb, nl, c, constant(nb, nl, f32, 1.0))
-        .getResult();
-  });
+  Value norm =
+      scalar(f32, total, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return math::SqrtOp::create(nb, nl, args[0]).getResult();
+      });
+  Value coef =
+      scalar(f32, norm, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value c = arith::DivFOp::create(
+            nb, nl, constant(nb, nl, f32, o.clipNorm),
+            arith::AddFOp::create(nb, nl, args[0],
+                                  constant(nb, nl, f32, 1e-6)));
+        return arith::MinimumFOp::create(nb, nl, c, constant(nb, nl, f32, 1.0))
+            .getResult();
+      });
   return {norm, coef};
 }
 
@@ -240,8 +239,7 @@ SmallVector<Value> OptimizerBuilder::update(Value p, Value g,
   SmallVector<Value> inits;
   SmallVector<Type> types;
   for (unsigned i = 0; i <= state.size(); ++i) {
-    inits.push_back(
-        tensor::EmptyOp::create(b, loc, type.getShape(), element));
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(), element));
     types.push_back(type);
   }
   AffineMap id = b.getMultiDimIdentityMap(rank);
@@ -270,11 +268,11 @@ SmallVector<Value> OptimizerBuilder::update(Value p, Value g,
     for (Value x : args.slice(firstScalar, scalars.size())) {
       unsigned from = x.getType().getIntOrFloatBitWidth();
       unsigned to = element.getIntOrFloatBitWidth();
-      s.push_back(from == to ? x
-                  : from < to
-                      ? arith::ExtFOp::create(nb, nl, element, x).getResult()
-                      : arith::TruncFOp::create(nb, nl, element, x)
-                            .getResult());
+      s.push_back(
+          from == to ? x
+          : from < to
+              ? arith::ExtFOp::create(nb, nl, element, x).getResult()
+              : arith::TruncFOp::create(nb, nl, element, x).getResult());
     }
     // Scalars: lr (sgd, momentum) or decay factor, step size, sqrt of the
     // second bias correction (adamw); then the clipping coefficient.
@@ -292,7 +290,8 @@ SmallVector<Value> OptimizerBuilder::update(Value p, Value g,
       // exp_avg.lerp_(grad, 1 - beta1); exp_avg_sq.mul_(beta2)
       // .addcmul_(grad, grad, value=1 - beta2).
       Value m1 = add(m, mul(c(1.0 - o.beta1), sub(grad, m)));
-      Value v1 = add(mul(v, c(o.beta2)), mul(c(1.0 - o.beta2), mul(grad, grad)));
+      Value v1 =
+          add(mul(v, c(o.beta2)), mul(c(1.0 - o.beta2), mul(grad, grad)));
       // denom = exp_avg_sq.sqrt() / sqrt(bias_correction2) + eps;
       // param.addcdiv_(exp_avg, denom, value=-step_size).
       Value denom = add(
@@ -309,8 +308,8 @@ SmallVector<Value> OptimizerBuilder::update(Value p, Value g,
   return SmallVector<Value>(op->getResults());
 }
 
-FailureOr<OptimizerResults>
-OptimizerBuilder::build(ArrayRef<unsigned> params, ArrayRef<Value> grads) {
+FailureOr<OptimizerResults> OptimizerBuilder::build(ArrayRef<unsigned> params,
+                                                    ArrayRef<Value> grads) {
   OptimizerResults results;
   auto updates = [&](unsigned arg) {
     NamedAttrList attrs;
@@ -339,11 +338,11 @@ OptimizerBuilder::build(ArrayRef<unsigned> params, ArrayRef<Value> grads) {
                           "replicated");
   Value step = stepArg ? func.getArgument(*stepArg) : Value();
   // Scalars, once.
-  Value lr = step ? learningRate(step)
-                  : scalar(f64, {}, [&](OpBuilder &nb, Location nl,
-                                        ValueRange) {
-                      return constant(nb, nl, f64, o.lr);
-                    });
+  Value lr = step
+                 ? learningRate(step)
+                 : scalar(f64, {}, [&](OpBuilder &nb, Location nl, ValueRange) {
+                     return constant(nb, nl, f64, o.lr);
+                   });
   auto toF32 = [&](Value x) {
     return scalar(f32, x, [&](OpBuilder &nb, Location nl, ValueRange args) {
       return arith::TruncFOp::create(nb, nl, f32, args[0]).getResult();
@@ -352,14 +351,14 @@ OptimizerBuilder::build(ArrayRef<unsigned> params, ArrayRef<Value> grads) {
   SmallVector<Value> scalars;
   if (o.kind == "adamw") {
     // t = step + 1; torch computes these in Python floats (f64).
-    Value decayFactor = scalar(f64, lr, [&](OpBuilder &nb, Location nl,
-                                            ValueRange args) {
-      return arith::SubFOp::create(
-                 nb, nl, constant(nb, nl, f64, 1.0),
-                 arith::MulFOp::create(nb, nl, args[0],
-                                       constant(nb, nl, f64, o.weightDecay)))
-          .getResult();
-    });
+    Value decayFactor =
+        scalar(f64, lr, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return arith::SubFOp::create(
+                     nb, nl, constant(nb, nl, f64, 1.0),
+                     arith::MulFOp::create(
+                         nb, nl, args[0], constant(nb, nl, f64, o.weightDecay)))
+              .getResult();
+        });
     auto biasCorrection = [&](OpBuilder &nb, Location nl, Value stepValue,
                               double beta) {
       Value t = arith::AddFOp::create(
@@ -370,20 +369,19 @@ OptimizerBuilder::build(ArrayRef<unsigned> params, ArrayRef<Value> grads) {
                  math::PowFOp::create(nb, nl, constant(nb, nl, f64, beta), t))
           .getResult();
     };
-    Value stepSize = scalar(f64, ValueRange{lr, step},
-                            [&](OpBuilder &nb, Location nl, ValueRange args) {
-                              return arith::DivFOp::create(
-                                         nb, nl, args[0],
-                                         biasCorrection(nb, nl, args[1],
-                                                        o.beta1))
-                                  .getResult();
-                            });
-    Value bc2Sqrt = scalar(f64, step, [&](OpBuilder &nb, Location nl,
-                                          ValueRange args) {
-      return math::SqrtOp::create(nb, nl,
-                                  biasCorrection(nb, nl, args[0], o.beta2))
-          .getResult();
-    });
+    Value stepSize = scalar(
+        f64, ValueRange{lr, step},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return arith::DivFOp::create(nb, nl, args[0],
+                                       biasCorrection(nb, nl, args[1], o.beta1))
+              .getResult();
+        });
+    Value bc2Sqrt =
+        scalar(f64, step, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return math::SqrtOp::create(nb, nl,
+                                      biasCorrection(nb, nl, args[0], o.beta2))
+              .getResult();
+        });
     scalars = {toF32(decayFactor), toF32(stepSize), toF32(bc2Sqrt)};
   } else {
     scalars = {toF32(lr)};
@@ -406,7 +404,8 @@ OptimizerBuilder::build(ArrayRef<unsigned> params, ArrayRef<Value> grads) {
     SmallVector<Value> out = update(param, grads[i], state, decay, scalars);
     results.values.push_back(out[0]);
     results.attrs.push_back(updates(p));
-    for (auto [s, v] : llvm::zip(stateArgs[i], ArrayRef<Value>(out).drop_front())) {
+    for (auto [s, v] :
+         llvm::zip(stateArgs[i], ArrayRef<Value>(out).drop_front())) {
       newState.push_back(v);
       stateAttrs.push_back(updates(s));
     }
@@ -436,11 +435,9 @@ OptimizerBuilder::build(ArrayRef<unsigned> params, ArrayRef<Value> grads) {
   return results;
 }
 
-FailureOr<OptimizerResults>
-mlir::summa::buildOptimizerStep(OpBuilder &b, func::FuncOp func,
-                                ArrayRef<unsigned> params,
-                                ArrayRef<Value> grads,
-                                const OptimizerOptions &options) {
+FailureOr<OptimizerResults> mlir::summa::buildOptimizerStep(
+    OpBuilder &b, func::FuncOp func, ArrayRef<unsigned> params,
+    ArrayRef<Value> grads, const OptimizerOptions &options) {
   if (std::string why = options.validate(); !why.empty())
     return func.emitError() << "summa-differentiate: " << why;
   return OptimizerBuilder(b, func, options).build(params, grads);

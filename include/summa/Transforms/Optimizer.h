@@ -1,4 +1,5 @@
-//===- Optimizer.h - the update a derived training step ends with -*- C++ -*-===//
+//===- Optimizer.h - the update a derived training step ends with -*- C++
+//-*-===//
 //
 // Part of the summa project.
 //
@@ -42,9 +43,7 @@ struct OptimizerOptions {
 
   /// Whether the step needs the step counter (a schedule, AdamW's bias
   /// correction).
-  bool needsStep() const {
-    return kind == "adamw" || schedule != "constant";
-  }
+  bool needsStep() const { return kind == "adamw" || schedule != "constant"; }
   /// An empty string, or why the options are inconsistent.
   std::string validate() const;
 };
@@ -65,9 +64,10 @@ struct OptimizerResults {
 /// state and the next step counter (each marked summa.updates of its
 /// argument), then the learning rate and the gradient norm (named "lr" and
 /// "grad_norm") where the options compute them.
-FailureOr<OptimizerResults>
-buildOptimizerStep(OpBuilder &b, func::FuncOp func, ArrayRef<unsigned> params,
-                   ArrayRef<Value> grads, const OptimizerOptions &options);
+FailureOr<OptimizerResults> buildOptimizerStep(OpBuilder &b, func::FuncOp func,
+                                               ArrayRef<unsigned> params,
+                                               ArrayRef<Value> grads,
+                                               const OptimizerOptions &options);
 
 } // namespace mlir::summa
 
