@@ -45,3 +45,13 @@
 // RESUME: expect: model.transformer.wte.weight.exp_avg_sq rel_err=0.000e+00 max_abs_err=0.000e+00
 // RESUME: expect: step rel_err=0.000e+00
 // RESUME: expect: PASS max_rel_err=0.000e+00
+//
+// The optimizer state split over depth (--zero, ZeRO stage 1 along depth):
+// each depth replica updates half of every weight with its half of the
+// moments; the same agreement with PyTorch, and a checkpoint of the split
+// moments resumes bit for bit.
+// RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 --zero -o %t.222z
+// RUN: %mpirun -np 8 %t.222z --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' --outputs %t.fullz.safetensors | FileCheck %s
+// RUN: rm -rf %t.ckptz
+// RUN: %mpirun -np 8 %t.222z --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 10 --iters 0 --checkpoint %t.ckptz --save-every 10
+// RUN: %mpirun -np 8 %t.222z --inputs %t.ckptz/step10.safetensors --steps 10 --iters 0 --expect %t.fullz.safetensors --tol 0 --atol 0 | FileCheck %s --check-prefix=RESUME

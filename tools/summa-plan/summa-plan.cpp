@@ -115,6 +115,11 @@ static cl::opt<std::string> machineFile(
     cl::desc("predict with the rates of this machine file (summa-plan "
              "--calibrate) instead of the H200 defaults"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool>
+    zero("zero",
+         cl::desc("plan training steps with the optimizer state split over "
+                  "the grid's depth, as summa-compile --zero"),
+         cl::init(false), cl::cat(category));
 static cl::opt<bool> calibrate(
     "calibrate",
     cl::desc("measure this machine with summa-calibrate under mpiexec and "
@@ -220,6 +225,7 @@ static FailureOr<plan::PlanOptions> readOptions(std::string &error) {
   options.localBytesPerSecond = localGBps * 1e9;
   options.memoryCapacityBytes = memoryGB * 1e9;
   options.panelReuseBudget = panelReuse.budgetOrNone(error);
+  options.shardOptimizerState = zero;
   if (!error.empty())
     return failure();
   return options;
