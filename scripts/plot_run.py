@@ -58,13 +58,17 @@ def main(argv):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
         sys.exit("plot_run.py: needs matplotlib (pip install matplotlib)")
 
     runs = [(os.path.basename(p), read(p)) for p in args.metrics]
     fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7, 5),
                                       gridspec_kw={"height_ratios": [2, 1]})
-    rate_label = "tokens/s"
+    # One quantity for every run: tokens/s where all of them have it.
+    rates = all(any(r.get("tokens_per_s") is not None for r in rows)
+                for _, rows in runs)
+    rate_label = "tokens/s" if rates else "ms/step"
     for name, rows in runs:
         label = name if len(runs) > 1 else None
         lossy = [r for r in rows if r.get("loss") is not None]
@@ -76,11 +80,10 @@ def main(argv):
                 top.plot(steps, running_mean(loss, args.smooth), label=label)
             else:
                 top.plot(steps, loss, label=label)
-        if any(r.get("tokens_per_s") is not None for r in rows):
+        if rates:
             pts = [(r["step"], r["tokens_per_s"]) for r in rows
                    if r.get("tokens_per_s") is not None]
         else:
-            rate_label = "ms/step"
             pts = [(r["step"], r["ms_per_step"]) for r in rows]
         bottom.plot([p[0] for p in pts], [p[1] for p in pts], label=label,
                     linewidth=0.8)
@@ -89,12 +92,15 @@ def main(argv):
     top.grid(True, alpha=0.3)
     bottom.set_ylabel(rate_label)
     bottom.set_xlabel("step")
+    bottom.xaxis.set_major_locator(
+        matplotlib.ticker.MaxNLocator(integer=True))
     bottom.grid(True, alpha=0.3)
     bottom.set_ylim(bottom=0)
     if len(runs) > 1:
         top.legend()
     last = runs[0][1][-1]
     title = args.title or (
+        f"{len(runs)} runs" if len(runs) > 1 else
         f"{runs[0][0]}: {len(runs[0][1])} steps"
         + (f", final loss {last['loss']:.3f}" if last.get("loss") is not None
            else ""))

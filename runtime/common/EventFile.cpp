@@ -249,9 +249,10 @@ std::unique_ptr<EventFileWriter> EventFileWriter::open(const std::string &dir,
 
 namespace {
 /// The whole records of `data` whose step is at most `lastStep`; sets
-/// `changed` when one is dropped (or a cut record ends the file).
-std::string keepSteps(const std::string &data, int64_t lastStep,
-                      bool &changed) {
+/// `changed` when one is dropped (or a cut record ends the file), `steps`
+/// when one kept is of a step (not the file_version record).
+std::string keepSteps(const std::string &data, int64_t lastStep, bool &changed,
+                      bool &steps) {
   std::string kept;
   size_t at = 0;
   while (at + 12 <= data.size()) {
@@ -264,9 +265,11 @@ std::string keepSteps(const std::string &data, int64_t lastStep,
     if (readLittleEndian(data.data() + at + 12 + length, 4) !=
         maskCrc32c(crc32c(event.data(), event.size())))
       break;
-    if (eventStep(event) <= lastStep)
+    int64_t step = eventStep(event);
+    if (step <= lastStep) {
       kept.append(data, at, 16 + length);
-    else
+      steps |= step > 0;
+    } else
       changed = true;
     at += 16 + length;
   }
@@ -297,8 +300,17 @@ bool summa::rt::driver::truncateEventFiles(const std::string &dir,
     while ((got = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
       data.append(buffer, got);
     std::fclose(file);
-    bool changed = false;
-    std::string kept = keepSteps(data, lastStep, changed);
+    bool changed = false, steps = false;
+    std::string kept = keepSteps(data, lastStep, changed, steps);
+    // A file left without a step (all of it after `lastStep`, or a run that
+    // died before its first step) goes.
+    if (!steps) {
+      if (std::remove(path.c_str()) != 0) {
+        error = "cannot remove '" + path + "': " + std::strerror(errno);
+        return false;
+      }
+      continue;
+    }
     if (!changed)
       continue;
     std::string temporary = path + ".tmp";

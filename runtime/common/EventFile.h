@@ -65,7 +65,8 @@ SUMMA_RT_EXPORT int64_t eventStep(const std::string &event);
 /// Cuts every event file in `dir` back to its whole records whose Event's
 /// step is at most `lastStep` (a record cut short by a killed writer goes
 /// too); a file that changes is rewritten under a temporary name and
-/// renamed over the old one. False and `error` on failure.
+/// renamed over the old one, one left without a step is removed. False and
+/// `error` on failure.
 SUMMA_RT_EXPORT bool truncateEventFiles(const std::string &dir,
                                         int64_t lastStep, std::string &error);
 

@@ -114,9 +114,9 @@ std::unique_ptr<MetricsLog> MetricsLog::open(const std::string &jsonPath,
     }
   }
   if (!tensorboardDir.empty()) {
-    // What the killed run wrote after the checkpoint is written again.
-    if (stepsBefore > 0 &&
-        !truncateEventFiles(tensorboardDir, stepsBefore, error)) {
+    // What a killed run wrote after the checkpoint (all of it, for a run
+    // from the beginning) is written again.
+    if (!truncateEventFiles(tensorboardDir, stepsBefore, error)) {
       error = "--tensorboard: " + error;
       return nullptr;
     }

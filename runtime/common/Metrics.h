@@ -37,7 +37,10 @@
 // A run resumed from a checkpoint of step N (--inputs with summa.step N)
 // keeps the lines of steps 1..N of an existing FILE and drops the later
 // ones (written by the run that was killed), so that FILE reads like one
-// uninterrupted run; the event files of DIR are cut back the same way.
+// uninterrupted run; the event files of DIR are cut back the same way. A
+// run from the beginning (N = 0: no checkpoint, or a job summa-run relaunched
+// before its first checkpoint) starts FILE afresh and removes the event files
+// of DIR, so that no step is there twice.
 //
 //===----------------------------------------------------------------------===//
 

@@ -116,19 +116,23 @@ TEST(EventFile, TruncateKeepsTheStepsUpToTheCheckpoint) {
   ASSERT_TRUE(truncateEventFiles(dir, 3, error)) << error;
   EXPECT_EQ(stepsIn(path, whole), (std::vector<int64_t>{0, 1, 2, 3}));
   EXPECT_TRUE(whole);
-  // A new file of the resumed run sorts after the old one.
-  std::unique_ptr<EventFileWriter> next = EventFileWriter::open(dir, error);
-  ASSERT_TRUE(next) << error;
-  EXPECT_GT(next->path(), path);
   // A record cut just after its length and CRC (its header whole, two of
   // its bytes written) goes too.
   std::ofstream(path, std::ios::binary | std::ios::app) << half.substr(0, 14);
   ASSERT_TRUE(truncateEventFiles(dir, 3, error)) << error;
   EXPECT_EQ(stepsIn(path, whole), (std::vector<int64_t>{0, 1, 2, 3}));
   EXPECT_TRUE(whole);
-  std::remove(path.c_str());
-  std::remove(next->path().c_str());
-  rmdir(dir);
+  // A new file of the resumed run sorts after the old one.
+  std::unique_ptr<EventFileWriter> next = EventFileWriter::open(dir, error);
+  ASSERT_TRUE(next) << error;
+  EXPECT_GT(next->path(), path);
+  ASSERT_TRUE(next->write(encodeScalarEvent(1.0, 4, {{"x", 1.0f}})));
+  EXPECT_EQ(stepsIn(next->path(), whole), (std::vector<int64_t>{0, 4}));
+  // A run from the beginning keeps no step of any file: the files go.
+  ASSERT_TRUE(truncateEventFiles(dir, 0, error)) << error;
+  EXPECT_NE(access(path.c_str(), F_OK), 0);
+  EXPECT_NE(access(next->path().c_str(), F_OK), 0);
+  EXPECT_EQ(rmdir(dir), 0);
 }
 
 TEST(EventFile, RecordFraming) {

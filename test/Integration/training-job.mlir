@@ -37,6 +37,17 @@
 // EVENTS: tag throughput/tokens_per_s 12 points
 // EVENTS: events: the loss of every step equals the metrics file's
 
+// Killed before the first checkpoint (rank 1 before step 2, a checkpoint
+// every 3 steps): the job starts again from the beginning, which removes the
+// event file of the first launch; each step is there once.
+// RUN: rm -rf %t.early %t.early.tb
+// RUN: env SUMMA_KILL_AT=1:2 summa-run -np 4 --max-restarts 1 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 4 --checkpoint %t.early --save-every 3 --iters 0 --log-every 0 --metrics %t.early.jsonl --tensorboard %t.early.tb 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: summa-run: the job failed (exit status 137 (a rank ended by SIGKILL)); restart 1 of 1 from the beginning (no complete checkpoint yet)
+// EARLY: summa-run: the job completed
+// RUN: %python %summa_src/runtime/test/check-metrics.py events %t.early.tb --same-as %t.early.jsonl | FileCheck %s --check-prefix=EARLY-EVENTS
+// EARLY-EVENTS: events: 1 files, {{[0-9]+}} tags, steps 1..4
+// EARLY-EVENTS: events: the loss of every step equals the metrics file's
+
 // Rank 0 is killed halfway through writing the checkpoint of step 9: its
 // temporary file stays behind, step9.safetensors does not exist, and the
 // checkpoint of step 6 is the newest complete one.
