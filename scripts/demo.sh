@@ -9,8 +9,11 @@
 #       compared with PyTorch's and with the unpartitioned block
 #   scripts/demo.sh --train [STEPS]
 #       the JAX-exported GPT language model trained on Paradise Lost at byte
-#       level on [2,2,2] (8 ranks) for STEPS steps (default 300), a progress
-#       line per step, a checkpoint every 100 steps
+#       level on [2,2,2] (8 ranks) for STEPS steps (default 300) as a job of
+#       summa-run (restarted from its last checkpoint if a rank dies), a
+#       progress line per step, a checkpoint every 100 steps, metrics as JSON
+#       lines and TensorBoard scalars, and the loss plot (scripts/plot_run.py,
+#       with a Python that has matplotlib: python3 or $SUMMA_PLOT_PYTHON)
 source "$(dirname "$0")/common.sh"
 
 usage="usage: scripts/demo.sh [--grid q,q,d] [--iters N] | --weights | --train [STEPS]"
@@ -49,9 +52,21 @@ case "$mode" in
     echo "summa: compiling examples/fixtures/gpt_lm_train_step_jax.mlir for grid [2,2,2] (8 ranks)"
     "$SUMMA_BUILD/bin/summa-compile" "$fixtures/gpt_lm_train_step_jax.mlir" --grid=2,2,2 -o "$demo/gpt_lm"
     echo "summa: training on 8 MPI ranks for $steps steps"
-    "${SUMMA_MPIRUN[@]}" -np 8 "$demo/gpt_lm" --inputs "$fixtures/gpt_lm.init.safetensors" \
+    rm -rf "$demo/gpt_lm.ckpt" "$demo/gpt_lm.tb"
+    "$SUMMA_BUILD/bin/summa-run" -np 8 --max-restarts 3 "$demo/gpt_lm" \
+      --inputs "$fixtures/gpt_lm.init.safetensors" \
       --data "$demo/paradise_lost.bin" --vocab 256 --steps "$steps" \
-      --checkpoint "$demo/gpt_lm.ckpt" --save-every 100 --iters 0
+      --checkpoint "$demo/gpt_lm.ckpt" --save-every 100 --iters 0 \
+      --metrics "$demo/gpt_lm.metrics.jsonl" --tensorboard "$demo/gpt_lm.tb"
+    echo "summa: metrics in $demo/gpt_lm.metrics.jsonl, TensorBoard scalars in $demo/gpt_lm.tb"
+    python=${SUMMA_PLOT_PYTHON:-python3}
+    if "$python" -c "import matplotlib" 2>/dev/null; then
+      "$python" "$SUMMA_ROOT/scripts/plot_run.py" "$demo/gpt_lm.metrics.jsonl" \
+        --smooth 10 -o "$demo/gpt_lm.loss.png"
+    else
+      echo "summa: to draw the loss: pip install matplotlib, then"
+      echo "  scripts/plot_run.py $demo/gpt_lm.metrics.jsonl --smooth 10 -o loss.png"
+    fi
     ;;
   *)
     IFS=, read -r q _ d <<<"$grid"

@@ -399,6 +399,10 @@ void printPlanTable(const Plan &plan, const PlanOptions &options,
 /// Machine-readable JSON (one object).
 void printPlanJson(const Plan &plan, const PlanOptions &options,
                    raw_ostream &os);
+/// An SVG bar chart: per strategy the predicted time per call split into
+/// GEMMs, local work and each collective kind, the best grid marked.
+void printPlanChart(const Plan &plan, const PlanOptions &options,
+                    raw_ostream &os);
 
 } // namespace mlir::summa::plan
 
