@@ -95,11 +95,11 @@ LayoutAttr StateSharder::withDepth(LayoutAttr layout, RankedTensorType type) {
       continue;
     int64_t size = type.getDimSize(d);
     int64_t outer = getSplitFactor(grid, split.axes);
-    int64_t block = llvm::divideCeil(size, outer);
+    auto block = static_cast<int64_t>(llvm::divideCeil(size, outer));
+    auto inner = static_cast<int64_t>(llvm::divideCeil(size, outer * depth));
     // Each rank's block holds exactly `depth` blocks of the new split (no
     // padding of its own inside a block the layout does not pad).
-    if (block % depth != 0 ||
-        block != depth * llvm::divideCeil(size, outer * depth))
+    if (block % depth != 0 || block != depth * inner)
       continue;
     split.axes.push_back(GridAxis::depth);
     return LayoutAttr::get(func.getContext(), layout.getGrid(), dims);
