@@ -573,6 +573,25 @@ LogicalResult Differentiator::visit(Operation *op) {
     accumulate(loc, slice.getSource(), d);
     return success();
   }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // The source's adjoint is the slice of the result's; the destination's
+    // is the result's with the slice zeroed (it was overwritten).
+    Location loc = op->getLoc();
+    Value dR = adjoints.lookup(insert.getResult());
+    if (isActive(insert.getSource()))
+      accumulate(loc, insert.getSource(),
+                 tensor::ExtractSliceOp::create(
+                     b, loc, insert.getSourceType(), dR,
+                     insert.getMixedOffsets(), insert.getMixedSizes(),
+                     insert.getMixedStrides()));
+    if (isActive(insert.getDest()))
+      accumulate(loc, insert.getDest(),
+                 tensor::InsertSliceOp::create(
+                     b, loc, zeros(loc, insert.getSourceType()), dR,
+                     insert.getMixedOffsets(), insert.getMixedSizes(),
+                     insert.getMixedStrides()));
+    return success();
+  }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
     Value d =
         tensor::ExpandShapeOp::create(b, op->getLoc(), collapse.getSrcType(),

@@ -108,7 +108,9 @@ FunctionPartitioner::localOffsets(ArrayRef<int64_t> offsets, Value tensor) {
     int64_t localChunk = type.getDimSize(d) / split.groups;
     int64_t globalChunk =
         localChunk * getSplitFactor(getGrid(layout), split.axes);
-    local[d] = offsets[d] / globalChunk * localChunk;
+    // Whole groups, or (a strided slice whose elements every block holds)
+    // the same position in every block.
+    local[d] = offsets[d] / globalChunk * localChunk + offsets[d] % globalChunk;
   }
   return local;
 }
