@@ -31,6 +31,17 @@ def ConvertTMTensorToLinalg : Pass<"convert-tm-tensor-to-linalg",
     is an op the partitioner lays out like any other.
 
     A scan along a dimension of dynamic size is an error with its location.
+
+    `tm_tensor.sort` (torch.sort, torch.topk: a mixture-of-experts router
+    picking its experts) along a dimension of `n` elements becomes one
+    `linalg.generic` that counts, for every element, the elements that come
+    before it (those the comparator region puts first, and those it orders
+    neither or both ways with a lower index: a stable sort), and one per
+    output that takes, at position `p`, the sum over the dimension of the
+    element whose count is `p` (the only one that matches). `n²` comparisons
+    per row: a router sorts a handful of experts per token, and generics
+    are ops the partitioner and summa-differentiate take like any other (the
+    derivative of the values is the permutation back).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -444,13 +444,51 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
             layout == want.result;
   }
   if (!summa) {
-    // summa-assign-layouts left no contracted dimension split: a product of
-    // local tiles.
+    // A product of local tiles: the loops agree across the operands
+    // (checkLoopLayouts). Where the contracted dimension is split alike in
+    // both (a gate's [tokens, hidden] . [hidden, 1], whose one column is not
+    // split), each rank's product is a partial sum: completed by an
+    // all-reduce over those axes, the padding of an uneven split zeroed
+    // first.
     if (failed(checkLoopLayouts(mm, valueLayouts)))
       return failure();
     valueLayouts[mm->getResult(0)] = layout;
+    SmallVector<GridAxis> contracted;
+    if (form) {
+      unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+      if (LayoutAttr lhsLayout =
+              valueLayouts.lookup(mm.getDpsInputOperand(0)->get()))
+        contracted = SmallVector<GridAxis>(lhsLayout.getDimSplit(lhsK));
+    }
+    if (contracted.empty()) {
+      if (remarks)
+        mm.emitRemark() << "local matmul: no contracted dimension is split";
+      return success();
+    }
+    OpBuilder b(mm);
+    unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+    unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
+    for (auto [operand, k] : {std::make_pair(mm.getDpsInputOperand(0), lhsK),
+                              std::make_pair(mm.getDpsInputOperand(1), rhsK)})
+      if (Value valid = validExtent(b, operand->get(), k))
+        operand->set(zeroPadding(b, operand->get(), k, valid));
+    b.setInsertionPointAfter(mm);
+    Value partial = mm->getResult(0);
+    SmallVector<int32_t> axes;
+    for (GridAxis a : contracted)
+      axes.push_back(static_cast<int32_t>(a));
+    auto reduced = AllReduceOp::create(
+        b, mm.getLoc(), partial.getType(), partial, layout.getGrid(),
+        b.getDenseI32ArrayAttr(axes),
+        ReductionKindAttr::get(mm.getContext(), ReductionKind::sum));
+    partial.replaceAllUsesExcept(reduced.getResult(), reduced);
+    valueLayouts[reduced.getResult()] = layout;
     if (remarks)
-      mm.emitRemark() << "local matmul: no contracted dimension is split";
+      mm.emitRemark() << "local matmul whose contracted dimension is split "
+                         "over "
+                      << formatAxes(contracted)
+                      << " in both operands: summa.all_reduce (sum) over "
+                      << formatAxes(contracted);
     return success();
   }
   OpBuilder b(mm);

@@ -30,6 +30,12 @@ def TMTensor_Dialect : Dialect {
     reads these ops in torch-mlir's syntax, on tensors, and
     `convert-tm-tensor-to-linalg` (part of the import every tool runs)
     rewrites them into `linalg` before anything else sees the program.
+    An op of the dialect that summa does not read is an error at its
+    location that names it (the parser hook below), not a parse failure.
+  }];
+  let extraClassDeclaration = [{
+    std::optional<ParseOpHook>
+    getParseOperationHook(::llvm::StringRef opName) const override;
   }];
 }
 
@@ -83,8 +89,44 @@ def TMTensor_ScanOp : TMTensor_Op<"scan",
   }];
 }
 
+def TMTensor_SortOp : TMTensor_Op<"sort",
+    [AttrSizedOperandSegments, Pure, SingleBlock]> {
+  let summary = "sorts tensors together along one dimension";
+  let description = [{
+    torch-mlir's spelling of `torch.sort` and `torch.topk` (a
+    mixture-of-experts router picks its experts with `topk`): every tensor
+    of `outs` (of one shape) is permuted along `dimension` by the order of
+    the region, a comparator whose arguments are, for each output in turn,
+    the element that would come first and the one that would come second;
+    it yields whether they are in order. Elements the comparator orders
+    neither way keep their relative order (a stable sort). `ins` is empty
+    in what torch-mlir writes.
+
+    ```mlir
+    %r:2 = tm_tensor.sort dimension(1) outs(%v, %i : tensor<16x4xf32>, tensor<16x4xi64>) {
+    ^bb0(%a: f32, %b: f32, %ia: i64, %ib: i64):
+      %ge = arith.cmpf oge, %a, %b : f32
+      tm_tensor.yield %ge : i1
+    } -> tensor<16x4xf32>, tensor<16x4xi64>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs,
+                       Variadic<AnyRankedTensor>:$outputs,
+                       I64Attr:$dimension);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$region);
+  let assemblyFormat = [{
+    `dimension` `(` $dimension `)`
+    attr-dict
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)`
+    $region (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+}
+
 def TMTensor_YieldOp : TMTensor_Op<"yield",
-    [Pure, ReturnLike, Terminator, HasParent<"ScanOp">]> {
+    [Pure, ReturnLike, Terminator, ParentOneOf<["ScanOp", "SortOp"]>]> {
   let summary = "the value a tm_tensor op's region computes";
   let arguments = (ins Variadic<AnyType>:$operands);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
