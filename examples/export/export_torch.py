@@ -315,6 +315,7 @@ def build(args):
         config = GPT2Config(
             n_embd=H, n_head=NH, n_inner=args.ffn, n_positions=S, n_layer=args.layers,
             vocab_size=args.vocab, layer_norm_epsilon=LN_EPS,
+            activation_function=args.activation,
             resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
             attn_implementation="eager", pad_token_id=0, bos_token_id=0, eos_token_id=0,
         )
@@ -472,6 +473,8 @@ def export(args):
     save_tensors(args, names, fn_args, expected)
     if args.save_sgd_step:
         save_sgd_step(args, fn, fn_args, names)
+    if args.save_adamw_run:
+        save_adamw_run(args, fn, fn_args, names)
     return text
 
 
@@ -487,6 +490,60 @@ def save_tensors(args, names, fn_args, expected):
     if args.save_outputs:
         save_file({"result0": expected.detach().contiguous()}, args.save_outputs)
         print(f"wrote {args.save_outputs}", file=sys.stderr)
+
+
+def save_adamw_run(args, fn, fn_args, names):
+    """--save-adamw-run: PyTorch's own training loop on the example arguments,
+    the --expect file of the step summa-differentiate{optimizer=adamw ...}
+    derives, run --steps N times: torch.optim.AdamW (decoupled weight decay
+    on the tensors of rank >= 2, as nanoGPT's configure_optimizers),
+    torch.nn.utils.clip_grad_norm_, and nanoGPT's get_lr schedule (linear
+    warmup, cosine down to min_lr at decay_steps) set before each step.
+    Writes every float argument after the last step under its own name, its
+    exp_avg and exp_avg_sq as `<name>.exp_avg(_sq)`, `step`, and the last
+    step's loss as `result0`, learning rate as `lr` and gradient norm before
+    clipping (what clip_grad_norm_ returns) as `grad_norm`."""
+    from safetensors.torch import save_file
+
+    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in fn_args]
+    params = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
+    decay = [t for _, t in params if t.dim() >= 2]
+    no_decay = [t for _, t in params if t.dim() < 2]
+    opt = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": args.weight_decay},
+         {"params": no_decay, "weight_decay": 0.0}],
+        lr=args.lr, betas=(args.beta1, args.beta2), eps=args.eps, foreach=False)
+
+    def get_lr(it):
+        if it < args.warmup:
+            return args.lr * (it + 1) / args.warmup
+        if it > args.decay_steps:
+            return args.min_lr
+        ratio = (it - args.warmup) / (args.decay_steps - args.warmup)
+        return args.min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (args.lr - args.min_lr)
+
+    for it in range(args.train_steps):
+        lr = get_lr(it)
+        for group in opt.param_groups:
+            group["lr"] = lr
+        opt.zero_grad(set_to_none=True)
+        loss = fn(*leaves)
+        loss.backward()
+        if args.clip_norm > 0:
+            norm = torch.nn.utils.clip_grad_norm_([t for _, t in params], args.clip_norm)
+        else:
+            norm = torch.nn.utils.get_total_norm([t.grad for _, t in params])
+        opt.step()
+    out = {"result0": loss.detach(), "step": torch.tensor(args.train_steps),
+           "lr": torch.tensor(lr, dtype=torch.float32),
+           "grad_norm": norm.detach().to(torch.float32)}
+    for name, t in params:
+        out[name] = t.detach().contiguous()
+        state = opt.state[t]
+        out[name + ".exp_avg"] = state["exp_avg"].detach().contiguous()
+        out[name + ".exp_avg_sq"] = state["exp_avg_sq"].detach().contiguous()
+    save_file(out, args.save_adamw_run)
+    print(f"wrote {args.save_adamw_run}", file=sys.stderr)
 
 
 def save_sgd_step(args, fn, fn_args, names):
@@ -520,7 +577,7 @@ BUFFERIZE = (
 )
 TO_LLVM = (
     "builtin.module(func.func(convert-linalg-to-loops),"
-    "convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-math-to-funcs,"
+    "convert-scf-to-cf,expand-strided-metadata,lower-affine,convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
     "convert-to-llvm,reconcile-unrealized-casts)"
 )
 
@@ -621,6 +678,8 @@ def command(args):
         parts.append("--buffers-as-constants")
     if args.init != ("model" if args.model == "hf_gpt2_lm" else "redraw"):
         parts += ["--init", args.init]
+    if args.activation != "gelu_new":
+        parts += ["--activation", args.activation]
     parts += ["-o", out]
     return " ".join(parts)
 
@@ -673,6 +732,18 @@ def parse_args(argv):
                         "loss, gradients and SGD update of every float argument")
     p.add_argument("--sgd-lr", type=float, default=0.01,
                    help="--save-sgd-step's learning rate (default 0.01)")
+    p.add_argument("--activation", default="gelu_new",
+                   help="hf_gpt2_lm: GPT2Config.activation_function (default gelu_new, "
+                        "GPT-2's tanh form; gelu: the erf form)")
+    p.add_argument("--save-adamw-run", metavar="FILE",
+                   help="a model that returns a loss: also write the weights, AdamW state "
+                        "and step after PyTorch's own loop of --train-steps steps "
+                        "(torch.optim.AdamW, clip_grad_norm_, nanoGPT's get_lr)")
+    for flag, default in (("train-steps", 20), ("lr", 1e-2), ("beta1", 0.9), ("beta2", 0.95),
+                          ("eps", 1e-8), ("weight-decay", 0.1), ("clip-norm", 1.0),
+                          ("warmup", 5), ("decay-steps", 20), ("min-lr", 1e-3)):
+        p.add_argument(f"--{flag}", type=type(default), default=default,
+                       help=f"--save-adamw-run (default {default})")
     p.add_argument("--init", choices=("redraw", "model"),
                    help="weights: 'redraw' every parameter from N(0, 0.2) (norm scales "
                         "around 1; the small fixtures), or 'model': the framework's own "

@@ -29,6 +29,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "summa/Transforms/Gather.h"
+#include "summa/Transforms/Optimizer.h"
 #include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -54,8 +55,12 @@ class Differentiator {
 public:
   /// `floatParams`: every float tensor argument without a role is a
   /// parameter (params=floats), not only weights and biases.
-  Differentiator(func::FuncOp func, double lr, bool floatParams)
-      : func(func), lr(lr), floatParams(floatParams), b(func.getContext()) {}
+  /// `optimizer`: the update after the backward (none when its rate is 0);
+  /// `returnGradients`: the gradients are results too.
+  Differentiator(func::FuncOp func, const OptimizerOptions &optimizer,
+                 bool returnGradients, bool floatParams)
+      : func(func), optimizer(optimizer), returnGradients(returnGradients),
+        floatParams(floatParams), b(func.getContext()) {}
   LogicalResult run();
 
 private:
@@ -75,7 +80,8 @@ private:
                                   Value dR);
 
   func::FuncOp func;
-  double lr;
+  OptimizerOptions optimizer;
+  bool returnGradients;
   bool floatParams;
   OpBuilder b;
   llvm::SmallPtrSet<Value, 32> active;
@@ -673,44 +679,27 @@ LogicalResult Differentiator::run() {
     Value g = adjoints.lookup(p);
     grads.push_back(g ? g : zeros(loc, p.getType()));
   }
-  llvm::append_range(results, grads);
-  if (lr > 0) {
-    for (auto [p, g] : llvm::zip(params, grads)) {
-      auto type = cast<RankedTensorType>(p.getType());
-      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType());
-      AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-      SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                                utils::IteratorType::parallel);
-      double rate = lr;
-      results.push_back(
-          linalg::GenericOp::create(
-              b, loc, TypeRange{type}, ValueRange{p, g}, ValueRange{empty},
-              ArrayRef<AffineMap>{id, id, id}, parallel,
-              [&](OpBuilder &nb, Location nl, ValueRange args) {
-                Value step = arith::MulFOp::create(
-                    nb, nl,
-                    arith::ConstantOp::create(
-                        nb, nl, nb.getFloatAttr(args[0].getType(), rate)),
-                    args[1]);
-                linalg::YieldOp::create(
-                    nb, nl,
-                    arith::SubFOp::create(nb, nl, args[0], step).getResult());
-              })
-              .getResult(0));
-    }
+  if (returnGradients || optimizer.lr <= 0)
+    llvm::append_range(results, grads);
+  SmallVector<NamedAttrList> attrs(results.size());
+  if (optimizer.lr > 0) {
+    SmallVector<unsigned> indices;
+    for (BlockArgument p : params)
+      indices.push_back(p.getArgNumber());
+    FailureOr<OptimizerResults> step =
+        buildOptimizerStep(b, func, indices, grads, optimizer);
+    if (failed(step))
+      return failure();
+    llvm::append_range(results, step->values);
+    llvm::append_range(attrs, step->attrs);
   }
   func::ReturnOp::create(b, loc, results);
   ret.erase();
   func.setFunctionType(FunctionType::get(func.getContext(),
                                          func.getArgumentTypes(),
                                          ValueRange(results).getTypes()));
-  func.setAllResultAttrs(SmallVector<DictionaryAttr>(
-      results.size(), DictionaryAttr::get(func.getContext())));
-  if (lr > 0)
-    for (auto [i, p] : llvm::enumerate(params))
-      func.setResultAttr(1 + params.size() + i, kUpdatesAttrName,
-                         b.getI64IntegerAttr(p.getArgNumber()));
+  for (auto [i, list] : llvm::enumerate(attrs))
+    func.setResultAttrs(i, list.getDictionary(func.getContext()));
   return success();
 }
 
@@ -759,7 +748,42 @@ struct SummaDifferentiatePass
       grad.erase();
       return signalPassFailure();
     }
-    Differentiator differentiator(grad, sgdLr, params == "floats");
+    OptimizerOptions update;
+    if (sgdLr > 0 && lr > 0) {
+      module.emitError() << "summa-differentiate: sgd-lr and lr exclude each "
+                            "other (sgd-lr=R is optimizer=sgd lr=R)";
+      return signalPassFailure();
+    }
+    update.kind = sgdLr > 0 ? std::string("sgd") : optimizer;
+    update.lr = sgdLr > 0 ? sgdLr : lr;
+    update.momentum = momentum;
+    update.beta1 = beta1;
+    update.beta2 = beta2;
+    update.eps = eps;
+    update.weightDecay = weightDecay;
+    update.clipNorm = clipNorm;
+    update.schedule = schedule;
+    update.warmup = warmup;
+    update.decaySteps = decaySteps;
+    update.minLr = minLr;
+    if (decay != "matrices" && decay != "all") {
+      module.emitError() << "summa-differentiate: decay=" << decay
+                         << " is not matrices or all";
+      return signalPassFailure();
+    }
+    update.decayAll = decay == "all";
+    // Any optimizer option asks for an update: without a rate it is an
+    // error, not a step that silently returns only the gradients.
+    bool wantsUpdate = update.lr != 0 || update.kind != "sgd" ||
+                       update.schedule != "constant" || update.clipNorm != 0 ||
+                       update.weightDecay != 0;
+    if (wantsUpdate) {
+      if (std::string why = update.validate(); !why.empty()) {
+        module.emitError() << "summa-differentiate: " << why;
+        return signalPassFailure();
+      }
+    }
+    Differentiator differentiator(grad, update, gradients, params == "floats");
     if (failed(differentiator.run())) {
       grad.erase();
       return signalPassFailure();

@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fnmatch.h>
 #include <limits>
 #include <map>
 #include <memory>
@@ -64,6 +65,9 @@ struct Options {
   uint64_t seed = 42;
   /// --tol; unset (NaN): by the output's element type (toleranceFor).
   double tol = std::numeric_limits<double>::quiet_NaN();
+  /// --tol PATTERN=T: the tolerance of the outputs whose name matches the
+  /// shell pattern (the first that matches), before --tol T.
+  std::vector<std::pair<std::string, double>> namedTols;
   /// An output whose every element is within atol of the reference passes
   /// whatever its relative error: a gradient that is zero in exact
   /// arithmetic (a bias before a shift-invariant softmax) is rounding noise
@@ -150,6 +154,17 @@ bool parseDouble(const char *text, double &value) {
   return true;
 }
 
+/// PATTERN=T of --tol: a shell pattern and a non-negative number.
+bool parseNamedTol(const std::string &text,
+                   std::vector<std::pair<std::string, double>> &tols) {
+  size_t eq = text.rfind('=');
+  double tol = 0;
+  if (eq == 0 || !parseDouble(text.c_str() + eq + 1, tol))
+    return false;
+  tols.push_back({text.substr(0, eq), tol});
+  return true;
+}
+
 ParseResult parseOptions(int argc, char **argv, Options &options,
                          std::string &error) {
   for (int i = 1; i < argc; ++i) {
@@ -213,7 +228,9 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
             ? parseInt(value.c_str(), options.vocab) && options.vocab >= 1
         : name == "--seed" ? parseUnsigned(value.c_str(), options.seed)
         : name == "--atol" ? parseDouble(value.c_str(), options.atol)
-                           : parseDouble(value.c_str(), options.tol);
+        : value.find('=') != std::string::npos
+            ? parseNamedTol(value, options.namedTols)
+            : parseDouble(value.c_str(), options.tol);
     if (!valid) {
       error =
           "invalid value '" + value + "' for " + name + " (expected " +
@@ -267,6 +284,9 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "  --atol A   an output within A of the reference everywhere passes "
       "(default\n"
       "             1e-8; for outputs that are zero in exact arithmetic)\n"
+      "  --tol NAME=T  the tolerance of the outputs whose name matches the\n"
+      "             shell pattern NAME (e.g. '*.c_attn.bias=1e-2'), before "
+      "--tol\n"
       "  --tol T    tolerance of --check on ||y - ref||_2 / ||ref||_2 "
       "(default 1e-5;\n"
       "             5e-3 for f16 and 3e-2 for bf16 outputs)\n"
@@ -386,6 +406,10 @@ void summa::rt::driver::fillHost(const Tensor &tensor, int index, uint64_t seed,
                                  const int64_t *coords, void *data) {
   double scale = tensor.desc->scale;
   bool nonnegative = tensor.desc->init == SUMMA_INIT_NONNEGATIVE;
+  if (tensor.desc->init == SUMMA_INIT_ZEROS) {
+    std::memset(data, 0, coords ? tensor.localBytes() : tensor.globalBytes());
+    return;
+  }
   tensor.forEachElement(coords, [&](int64_t local, int64_t global) {
     double value = summaRtInputValue(seed, index, global);
     // [-1, 1) -> [0, 1) for tensors that must not be negative.
@@ -542,6 +566,9 @@ struct Comparison {
   /// Every element of the reference is zero: any output within --atol of
   /// zero passes, so the comparison alone proves little.
   bool zeroReference = false;
+  /// The squared L2 norms of the reference and of the difference (the
+  /// worst replica's): for the error over several outputs together.
+  double refSq = 0, diffSq = 0;
 };
 
 /// Compares every rank's tile of `tensor` (`tiles`, in world-rank order) with
@@ -608,6 +635,8 @@ Comparison compareOutput(const Tensor &tensor, const char *tiles,
   }
   result.zeroReference = refSq == 0;
   double worstSq = *std::max_element(errSq.begin(), errSq.end());
+  result.refSq = refSq;
+  result.diffSq = worstSq;
   result.relErr =
       std::sqrt(worstSq) /
       std::max(std::sqrt(refSq), std::numeric_limits<double>::min());
@@ -782,9 +811,9 @@ struct Feed {
 /// `buffers`, but those `feed` fills each step: from `source` by name
 /// (Tensor::fileName, else its positional name), reading only the elements of
 /// the tile; from the seed when there is no source, or the source lacks it and
-/// --fill-missing is given. A tensor of another shape or element type, or one
-/// missing without
-/// --fill-missing, is fatal with its name.
+/// --fill-missing is given (zeros for a tensor initialised to zeros, which
+/// may be missing). A tensor of another shape or element type, or one missing
+/// without --fill-missing, is fatal with its name.
 void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
                 const std::vector<void *> &buffers, const int64_t *coords,
                 const Backend &backend, const Options &options,
@@ -797,7 +826,10 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
     const Tensor &input = inputs[i];
     const StoredTensor *stored = source ? findStored(*source, input) : nullptr;
     if (!stored) {
-      if (source && !options.fillMissing) {
+      // State that starts at zero (an optimizer's moments, the step
+      // counter) need not be in the file.
+      if (source && !options.fillMissing &&
+          input.desc->init != SUMMA_INIT_ZEROS) {
         missing += (missing.empty() ? "'" : ", '") + input.fileName + "'";
         continue;
       }
@@ -942,17 +974,27 @@ int lossOutput(const std::vector<Tensor> &outputs) {
 /// The progress line of a step on rank 0: "step 12/300 loss 3.1416
 /// tokens/s 51234 ms/step 2.50" (steps counted from the start of training;
 /// no loss without a loss output, no tokens/s without --data).
-void printProgress(int64_t step, int64_t last, const Tensor *loss,
-                   const void *lossTile, const Backend &backend, double seconds,
+/// A scalar output a progress line reports: its label, the tensor, its
+/// tile.
+struct ReportedScalar {
+  const char *label;
+  const char *format;
+  const Tensor *tensor;
+  const void *tile;
+};
+
+void printProgress(int64_t step, int64_t last,
+                   const std::vector<ReportedScalar> &scalars,
+                   const Backend &backend, double seconds,
                    int64_t tokensPerStep) {
   std::string line =
       "step " + std::to_string(step) + "/" + std::to_string(last);
   char buffer[96];
-  if (loss) {
-    HostView value(backend, lossTile, loss->localBytes(),
-                   "the host copy of the loss");
-    std::snprintf(buffer, sizeof(buffer), " loss %.4f",
-                  loss->load(value.data(), 0));
+  for (const ReportedScalar &scalar : scalars) {
+    HostView value(backend, scalar.tile, scalar.tensor->localBytes(),
+                   std::string("the host copy of the ") + scalar.label);
+    std::snprintf(buffer, sizeof(buffer), scalar.format, scalar.label,
+                  scalar.tensor->load(value.data(), 0));
     line += buffer;
   }
   if (tokensPerStep > 0 && seconds > 0) {
@@ -977,6 +1019,15 @@ double toleranceFor(const Tensor &output) {
   default:
     return 1e-5;
   }
+}
+
+/// The tolerance of `output`: the first --tol PATTERN=T its name matches,
+/// else --tol T, else toleranceFor.
+double toleranceOf(const Tensor &output, const Options &options) {
+  for (const auto &[pattern, tol] : options.namedTols)
+    if (fnmatch(pattern.c_str(), output.fileName.c_str(), 0) == 0)
+      return tol;
+  return std::isnan(options.tol) ? toleranceFor(output) : options.tol;
 }
 
 /// The tensors as the reference takes them: the program's, with f16, bf16
@@ -1092,7 +1143,7 @@ int checkOnRoot(const SummaProgramDesc &program, const Backend &backend,
   size_t zeroReferences = 0;
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor &output = outputs[o];
-    double tol = std::isnan(options.tol) ? toleranceFor(output) : options.tol;
+    double tol = toleranceOf(output, options);
     Comparison cmp =
         compareOutput(output, static_cast<const char *>(gathered[o].data()),
                       ref.outputs[o], pointers[inputs.size() + o], tol);
@@ -1148,7 +1199,7 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
     fatal("summaRtMain: --expect: %s", error.c_str());
   int compared = 0;
   bool failed = false;
-  double maxRel = 0;
+  double maxRel = 0, allRefSq = 0, allDiffSq = 0;
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Tensor &output = outputs[o];
     const StoredTensor *stored = findStored(*source, output);
@@ -1169,10 +1220,12 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
       continue;
     }
     ++compared;
-    double tol = std::isnan(options.tol) ? toleranceFor(output) : options.tol;
+    double tol = toleranceOf(output, options);
     Comparison cmp =
         compareOutput(output, static_cast<const char *>(gathered[o].data()),
                       output, stored->data, tol);
+    allRefSq += cmp.refSq;
+    allDiffSq += cmp.diffSq;
     bool ok = !cmp.nonFiniteOutput && !cmp.nonFiniteReference &&
               (cmp.relErr <= tol || cmp.maxAbsErr <= options.atol);
     // As --check: an output that passes by --atol alone (zero in exact
@@ -1191,10 +1244,15 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
     std::printf("expect: FAIL no output is in '%s'\n", options.expect.c_str());
     failed = true;
   }
+  // Every compared output together, one vector.
+  double allRel =
+      std::sqrt(allDiffSq) /
+      std::max(std::sqrt(allRefSq), std::numeric_limits<double>::min());
   if (!failed)
-    std::printf("expect: PASS max_rel_err=%.3e\n", maxRel);
+    std::printf("expect: PASS max_rel_err=%.3e all_rel_err=%.3e\n", maxRel,
+                allRel);
   else
-    std::printf("expect: FAIL\n");
+    std::printf("expect: FAIL all_rel_err=%.3e\n", allRel);
   std::fflush(stdout);
   return failed ? 1 : 0;
 }
@@ -1238,7 +1296,22 @@ void runSteps(Model &model, const Options &options, const Feed &feed) {
   const Backend &backend = model.backend;
   int64_t logEvery =
       options.logEvery >= 0 ? options.logEvery : (feed.data ? 1 : 0);
+  // What a progress line reports: the loss, and the learning rate and the
+  // gradients' norm of an optimizer step (outputs named lr and grad_norm).
+  std::vector<ReportedScalar> reported;
   int loss = lossOutput(model.outputs);
+  if (loss >= 0)
+    reported.push_back(
+        {"loss", " %s %.4f", &model.outputs[loss], model.outputTile(loss)});
+  for (size_t o = 0; o < model.outputs.size(); ++o) {
+    const Tensor &output = model.outputs[o];
+    if (output.globalCount != 1 ||
+        (output.fileName != "lr" && output.fileName != "grad_norm"))
+      continue;
+    reported.push_back({output.fileName == "lr" ? "lr" : "grad_norm",
+                        output.fileName == "lr" ? " %s %.3e" : " %s %.4f",
+                        &output, model.outputTile(static_cast<int>(o))});
+  }
   int64_t tokensPerStep =
       feed.data ? model.inputs[feed.which.tokens].globalCount : 0;
   for (int64_t step = 0; step < options.steps; ++step) {
@@ -1251,9 +1324,7 @@ void runSteps(Model &model, const Options &options, const Feed &feed) {
         ((step + 1) % logEvery == 0 || step + 1 == options.steps)) {
       settle(backend);
       if (g.worldRank == 0)
-        printProgress(done, feed.stepsBefore + options.steps,
-                      loss >= 0 ? &model.outputs[loss] : nullptr,
-                      loss >= 0 ? model.outputTile(loss) : nullptr, backend,
+        printProgress(done, feed.stepsBefore + options.steps, reported, backend,
                       MPI_Wtime() - start, tokensPerStep);
     }
     if (options.saveEvery > 0 && done % options.saveEvery == 0)

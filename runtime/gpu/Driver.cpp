@@ -97,6 +97,12 @@ TileMap tileMap(const Tensor &tensor, const int64_t *coords) {
 
 void fill(const Tensor &tensor, int index, uint64_t seed, const int64_t *coords,
           void *data) {
+  if (tensor.desc->init == SUMMA_INIT_ZEROS) {
+    size_t bytes = coords ? tensor.localBytes() : tensor.globalBytes();
+    if (bytes > 0)
+      SUMMA_CUDA_CHECK(cudaMemsetAsync(data, 0, bytes, computeStream()));
+    return;
+  }
   fillInputOnDevice(data, tensor.desc->dtype, tileMap(tensor, coords), seed,
                     index, tensor.desc->scale,
                     tensor.desc->init == SUMMA_INIT_NONNEGATIVE,

@@ -188,6 +188,8 @@ struct TensorInfo {
   double scale = 1.0;
   /// Inputs: values in [0, 1) (`summa.init = "nonnegative"`).
   bool nonnegative = false;
+  /// Inputs: zeros, optional in --inputs (`summa.init = "zeros"`).
+  bool zeros = false;
   /// Outputs: 1 + the input this output replaces in the next step
   /// (`summa.updates = <argument index>`), or 0.
   int64_t updates = 0;
@@ -257,11 +259,12 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
       info.splits[1] == SmallVector<summa::GridAxis>{summa::GridAxis::col})
     info.scale = 1.0 / std::sqrt(double(info.globalType.getDimSize(0)));
   if (auto init = attrs.getAs<StringAttr>(summa::kInitAttrName)) {
-    if (init.getValue() != "nonnegative")
+    if (init.getValue() != "nonnegative" && init.getValue() != "zeros")
       return func.emitError()
              << info.name << " has unknown summa.init \"" << init.getValue()
-             << "\" (expected \"nonnegative\")";
-    info.nonnegative = true;
+             << "\" (expected \"nonnegative\" or \"zeros\")";
+    info.nonnegative = init.getValue() == "nonnegative";
+    info.zeros = init.getValue() == "zeros";
   }
   return info;
 }
@@ -309,7 +312,7 @@ static FailureOr<ProgramInfo> describeProgram(func::FuncOp func) {
                  "arg" + std::to_string(i));
     if (failed(t))
       return failure();
-    if (isa<IntegerType>(t->globalType.getElementType())) {
+    if (isa<IntegerType>(t->globalType.getElementType()) && !t->zeros) {
       // Integers in [0, bound): the driver scales a value in [0, 1).
       t->scale = static_cast<double>(integerInputBound(func.getArgument(i)));
       t->nonnegative = true;
@@ -392,7 +395,9 @@ static void writeTensorTable(raw_ostream &os, StringRef name,
       os << "-1}";
     });
     os << "}, " << llvm::format("%.17g", t.scale) << ", "
-       << (t.nonnegative ? "SUMMA_INIT_NONNEGATIVE" : "SUMMA_INIT_UNIFORM")
+       << (t.zeros         ? "SUMMA_INIT_ZEROS"
+           : t.nonnegative ? "SUMMA_INIT_NONNEGATIVE"
+                           : "SUMMA_INIT_UNIFORM")
        << ", " << t.updates << ", {";
     llvm::interleaveComma(t.groups, os);
     os << "}, ";

@@ -146,16 +146,53 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     generics built from the derivative of its scalar body,
     `tensor.expand_shape`/`collapse_shape` the inverse reshape. With
     `params=floats` the parameters are every floating-point tensor argument
-    not marked as an activation (exports carry names, not roles). With
-    `sgd-lr` > 0 it also returns every parameter updated by plain SGD,
-    marked with `summa.updates`. An op it cannot differentiate is an error
-    naming the op.
+    not marked as an activation (exports carry names, not roles). With a
+    learning rate (`lr`, or `sgd-lr` for plain SGD) it also returns every
+    parameter after one optimizer step (include/summa/Transforms/Optimizer.h),
+    as torch.optim computes it: `optimizer=sgd|momentum|adamw`, AdamW's
+    decoupled `weight-decay` (on matrices, or `decay=all`), global-norm
+    clipping (`clip-norm`, as clip_grad_norm_), a learning-rate `schedule`
+    (nanoGPT's get_lr: `warmup`, then cosine or linear down to `min-lr` at
+    `decay-steps`). The optimizer's state (`<param>.momentum_buffer`,
+    `<param>.exp_avg`, `<param>.exp_avg_sq`) and the step counter (`step`)
+    become arguments (zeros unless given) and results; every updated value
+    is marked with `summa.updates` of its argument, so the driver's
+    `--steps` feeds them back; the learning rate and the gradients' norm
+    are results named `lr` and `grad_norm`. An op it cannot differentiate
+    is an error naming the op.
   }];
   let options = [
     Option<"function", "function", "std::string", "\"\"",
            "the forward function (default: the only public one)">,
     Option<"sgdLr", "sgd-lr", "double", "0.0",
            "also return the parameters after one SGD step of this rate">,
+    Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
+           "the update: sgd, momentum (torch.optim.SGD with momentum) or "
+           "adamw (torch.optim.AdamW)">,
+    Option<"lr", "lr", "double", "0.0",
+           "the learning rate (the peak of a schedule); 0: no update unless "
+           "sgd-lr">,
+    Option<"momentum", "momentum", "double", "0.9", "optimizer=momentum">,
+    Option<"beta1", "beta1", "double", "0.9", "AdamW's beta1">,
+    Option<"beta2", "beta2", "double", "0.999", "AdamW's beta2">,
+    Option<"eps", "eps", "double", "1e-8", "AdamW's eps">,
+    Option<"weightDecay", "weight-decay", "double", "0.0",
+           "AdamW's decoupled weight decay">,
+    Option<"decay", "decay", "std::string", "\"matrices\"",
+           "which parameters weight decay applies to: matrices (rank >= 2, "
+           "as nanoGPT and Hugging Face) or all">,
+    Option<"clipNorm", "clip-norm", "double", "0.0",
+           "clip the gradients' global L2 norm to this (0: no clipping), as "
+           "torch.nn.utils.clip_grad_norm_">,
+    Option<"schedule", "schedule", "std::string", "\"constant\"",
+           "the learning rate by step: constant, cosine or linear (nanoGPT's "
+           "get_lr: linear warmup, then down to min-lr at decay-steps)">,
+    Option<"warmup", "warmup", "int64_t", "0", "warmup steps">,
+    Option<"decaySteps", "decay-steps", "int64_t", "0",
+           "the step the schedule reaches min-lr at">,
+    Option<"minLr", "min-lr", "double", "0.0", "the schedule's floor">,
+    Option<"gradients", "gradients", "bool", "true",
+           "also return the gradients (a training loop does not need them)">,
     Option<"params", "params", "std::string", "\"roles\"",
            "which arguments are parameters: roles (summa.role \"weight\" "
            "or \"bias\"), or floats (every floating-point tensor argument "

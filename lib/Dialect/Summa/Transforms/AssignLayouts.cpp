@@ -62,7 +62,7 @@ namespace {
 using DimSplits = SmallVector<DimLayout>;
 
 /// The role an argument plays, which fixes its layout.
-enum class Role { Activation, Weight, Bias, Replicated, Unknown };
+enum class Role { Activation, Weight, Bias, Replicated, State, Unknown };
 
 /// Layout of an activation of rank `rank`: the leading (token) dimension
 /// over [depth, row], the trailing (hidden) one over [col].
@@ -283,6 +283,7 @@ static Role parseRole(StringRef s) {
       .Case("weight", Role::Weight)
       .Case("bias", Role::Bias)
       .Case("replicated", Role::Replicated)
+      .Case("state", Role::State)
       .Default(Role::Unknown);
 }
 
@@ -378,7 +379,7 @@ LogicalResult LayoutSolver::seedArguments() {
         return emitError(arg.getLoc())
                << "argument " << arg.getArgNumber() << " has unknown "
                << kRoleAttrName << " \"" << attr.getValue()
-               << "\" (expected activation, weight, bias or replicated)";
+               << "\" (expected activation, weight, bias, replicated or state)";
     } else if (rank == 2 && isa<FloatType>(type.getElementType()) &&
                !reachesWeightSlot(arg) && isGatherTable(arg)) {
       // An embedding table that no product reads (an untied one): a weight,
@@ -424,6 +425,9 @@ LogicalResult LayoutSolver::seedArguments() {
     case Role::Replicated:
       layouts[arg] = make(DimSplits(rank));
       break;
+    case Role::State:
+      // An optimizer's state: laid out like the parameter it is updated
+      // with, by the update's rule.
     case Role::Unknown:
       break; // Inferred from its uses.
     }

@@ -62,6 +62,10 @@ Value flatten(OpBuilder &b, Location loc, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getRank() == 1)
     return v;
+  if (type.getRank() == 0) // a scalar (a norm's partial sum): [1]
+    return tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1}, type.getElementType()), v,
+        ArrayRef<ReassociationIndices>{});
   ReassociationIndices all;
   for (int64_t d = 0; d < type.getRank(); ++d)
     all.push_back(d);
@@ -73,6 +77,9 @@ Value flatten(OpBuilder &b, Location loc, Value v) {
 Value unflatten(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
   if (type.getRank() == 1)
     return v;
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, v,
+                                           ArrayRef<ReassociationIndices>{});
   ReassociationIndices all;
   for (int64_t d = 0; d < type.getRank(); ++d)
     all.push_back(d);

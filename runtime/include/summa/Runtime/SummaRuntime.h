@@ -227,7 +227,8 @@ typedef struct SummaTensorDesc {
   int32_t splitAxes[SUMMA_MAX_RANK][3];
   /// Inputs are filled with uniform values in [-1, 1) times `scale`.
   double scale;
-  /// Inputs: SUMMA_INIT_UNIFORM or SUMMA_INIT_NONNEGATIVE (values in [0, 1)
+  /// Inputs: SUMMA_INIT_UNIFORM, SUMMA_INIT_ZEROS or SUMMA_INIT_NONNEGATIVE
+  /// (values in [0, 1)
   /// times `scale`, e.g. for the second moments of Adam).
   int32_t init;
   /// Outputs: 1 + the index of the input this output replaces in the next
@@ -247,6 +248,9 @@ typedef struct SummaTensorDesc {
 enum SummaInit {
   SUMMA_INIT_UNIFORM = 0,
   SUMMA_INIT_NONNEGATIVE = 1,
+  /// Zeros, and optional in --inputs (an optimizer's state, a step
+  /// counter: summa.init = "zeros").
+  SUMMA_INIT_ZEROS = 2,
 };
 
 /// Calls a compiled function on buffers (inputs, then outputs), each buffer

@@ -44,7 +44,7 @@ func.func @memref_argument(%x: memref<8x8xf32>) {
 
 // -----
 
-// expected-error @+1 {{argument 0 has unknown summa.role "input" (expected activation, weight, bias or replicated)}}
+// expected-error @+1 {{argument 0 has unknown summa.role "input" (expected activation, weight, bias, replicated or state)}}
 func.func @unknown_role(%x: tensor<8x8xf32> {summa.role = "input"}) {
   return
 }
