@@ -23,6 +23,8 @@
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small.222
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small_const.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small_const.111
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small_const.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small_const.222
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_adamw.111
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_adamw.222
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_block.111
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_block.222
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block_const.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_block_const.111

@@ -18,5 +18,5 @@
 // RUN: llvm-objdump -d --no-show-raw-insn %t.111 | grep -c "call.*<mgpuLaunchKernel@plt>" | FileCheck %s --check-prefix=LAUNCH111
 // RUN: summa-compile %t.step.mlir --entry=hf_llama_lm_grad --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.222
 // RUN: llvm-objdump -d --no-show-raw-insn %t.222 | grep -c "call.*<mgpuLaunchKernel@plt>" | FileCheck %s --check-prefix=LAUNCH222
-// LAUNCH111: {{^}}574{{$}}
-// LAUNCH222: {{^}}785{{$}}
+// LAUNCH111: {{^}}575{{$}}
+// LAUNCH222: {{^}}786{{$}}
