@@ -11,8 +11,9 @@
 # the framework's model again:
 #
 #   mlir         every f32 of the module (element types, scalar types,
-#                constants; hex literals such as -inf 0xFF800000 rounded to
-#                the new type's bits) becomes the new type. f64 (torch-mlir's
+#                constants; hex literals such as -inf 0xFF800000 and the
+#                resource blobs of dense_resource constants rounded to the
+#                new type's bits) becomes the new type. f64 (torch-mlir's
 #                LayerNorm statistics) and integers stay.
 #   safetensors  every F32 tensor is rounded to the nearest value of the new
 #                type (ties to even; the rounding of torch.Tensor.to), other
@@ -54,8 +55,37 @@ CONVERT = {"bf16": f32_bits_to_bf16, "f16": f32_bits_to_f16}
 SAFETENSORS_NAME = {"bf16": "BF16", "f16": "F16"}
 
 
+def round_words(payload, to16):
+    """Little-endian f32 elements -> little-endian 16-bit elements."""
+    words = array("I")
+    words.frombytes(payload)
+    if sys.byteorder != "little":
+        words.byteswap()
+    halves = array("H", (to16(w) for w in words))
+    if sys.byteorder != "little":
+        halves.byteswap()
+    return halves.tobytes()
+
+
 def convert_mlir(text, dtype):
     to16 = CONVERT[dtype]
+
+    # Resource blobs of f32 tensors (`dense_resource<NAME> : tensor<4xf32>`,
+    # the elements in the file's dialect_resources after 4 bytes of
+    # alignment): every element rounded, as in a safetensors file.
+    f32_resources = set(re.findall(
+        r"dense_resource<([^>]+)> : tensor<[0-9x?]*f32>", text))
+
+    def resource_blob(match):
+        if match.group(2) not in f32_resources:
+            return match.group(0)
+        raw = bytes.fromhex(match.group(3))
+        return '%s%s: "0x%s%s"' % (match.group(1), match.group(2),
+                                   raw[:4].hex().upper(),
+                                   round_words(raw[4:], to16).hex().upper())
+
+    text = re.sub(r'^(\s*)([A-Za-z0-9_.$-]+): "0x([0-9A-Fa-f]+)"',
+                  resource_blob, text, flags=re.M)
 
     # Hex float literals of f32 constants: `0xFF800000 : f32` and
     # `dense<0xFF800000> : tensor<...xf32>`.
@@ -107,15 +137,8 @@ def convert_safetensors(src, dst, dtype):
         begin, end = info["data_offsets"]
         payload = body[begin:end]
         if info["dtype"] == "F32":
-            words = array("I")
-            words.frombytes(payload)
-            if sys.byteorder != "little":
-                words.byteswap()
-            halves = array("H", (to16(w) for w in words))
-            if sys.byteorder != "little":
-                halves.byteswap()
             tensors.append((name, SAFETENSORS_NAME[dtype], info["shape"],
-                            halves.tobytes()))
+                            round_words(payload, to16)))
         else:
             tensors.append((name, info["dtype"], info["shape"], payload))
     write_safetensors(dst, tensors, metadata)
