@@ -8,9 +8,17 @@
 #       the weights and input PyTorch used (a safetensors file): its output
 #       compared with PyTorch's and with the unpartitioned block
 #   scripts/demo.sh --train [STEPS]
-#       the JAX-exported GPT language model trained on Paradise Lost at byte
-#       level on [2,2,2] (8 ranks) for STEPS steps (default 300), a progress
-#       line per step, a checkpoint every 100 steps
+#       a 2-layer nanoGPT exported from PyTorch (its forward and loss), its
+#       training step derived by summa-differentiate as practitioners train:
+#       AdamW (betas 0.9/0.95, weight decay 0.1), clipping at 1.0, warmup
+#       and cosine decay over the run; trained on Paradise Lost at byte level
+#       on [2,2,2] (8 ranks, optimizer state split over depth) for STEPS
+#       steps (default 300) as a job of summa-run (restarted from its last
+#       checkpoint if a rank dies), a line of step, loss, lr, gradient norm
+#       and tokens/s every 10 steps, a checkpoint every 100 steps, metrics as
+#       JSON lines and TensorBoard scalars, and the loss plot
+#       (scripts/plot_run.py, with a Python that has matplotlib: python3 or
+#       $SUMMA_PLOT_PYTHON)
 source "$(dirname "$0")/common.sh"
 
 usage="usage: scripts/demo.sh [--grid q,q,d] [--iters N] | --weights | --train [STEPS]"
@@ -46,12 +54,28 @@ case "$mode" in
   train)
     python3 "$SUMMA_ROOT/examples/data/prepare.py" "$SUMMA_ROOT/examples/data/paradise_lost.txt" \
       "$demo/paradise_lost.bin"
-    echo "summa: compiling examples/fixtures/gpt_lm_train_step_jax.mlir for grid [2,2,2] (8 ranks)"
-    "$SUMMA_BUILD/bin/summa-compile" "$fixtures/gpt_lm_train_step_jax.mlir" --grid=2,2,2 -o "$demo/gpt_lm"
+    echo "summa: deriving the AdamW training step of examples/fixtures/gpt_lm_torch.mlir"
+    "$SUMMA_BUILD/bin/summa-opt" "$fixtures/gpt_lm_torch.mlir" -o "$demo/gpt_lm.step.mlir" \
+      --summa-differentiate="params=floats gradients=false optimizer=adamw lr=3e-3 beta2=0.95 weight-decay=0.1 clip-norm=1.0 schedule=cosine warmup=$((steps / 15)) decay-steps=$steps min-lr=3e-4"
+    echo "summa: compiling it for grid [2,2,2] (8 ranks), optimizer state split over depth"
+    "$SUMMA_BUILD/bin/summa-compile" "$demo/gpt_lm.step.mlir" --entry=gpt_small_grad \
+      --grid=2,2,2 --zero -o "$demo/gpt_lm"
     echo "summa: training on 8 MPI ranks for $steps steps"
-    "${SUMMA_MPIRUN[@]}" -np 8 "$demo/gpt_lm" --inputs "$fixtures/gpt_lm.init.safetensors" \
-      --data "$demo/paradise_lost.bin" --vocab 256 --steps "$steps" \
-      --checkpoint "$demo/gpt_lm.ckpt" --save-every 100 --iters 0
+    rm -rf "$demo/gpt_lm.ckpt" "$demo/gpt_lm.tb"
+    "$SUMMA_BUILD/bin/summa-run" -np 8 --max-restarts 3 "$demo/gpt_lm" \
+      --inputs "$fixtures/gpt_lm_torch.init.safetensors" \
+      --data "$demo/paradise_lost.bin" --vocab 256 --steps "$steps" --log-every 10 \
+      --checkpoint "$demo/gpt_lm.ckpt" --save-every 100 --iters 0 \
+      --metrics "$demo/gpt_lm.metrics.jsonl" --tensorboard "$demo/gpt_lm.tb"
+    echo "summa: metrics in $demo/gpt_lm.metrics.jsonl, TensorBoard scalars in $demo/gpt_lm.tb"
+    python=${SUMMA_PLOT_PYTHON:-python3}
+    if "$python" -c "import matplotlib" 2>/dev/null; then
+      "$python" "$SUMMA_ROOT/scripts/plot_run.py" "$demo/gpt_lm.metrics.jsonl" \
+        --smooth 10 -o "$demo/gpt_lm.loss.png"
+    else
+      echo "summa: to draw the loss: pip install matplotlib, then"
+      echo "  scripts/plot_run.py $demo/gpt_lm.metrics.jsonl --smooth 10 -o loss.png"
+    fi
     ;;
   *)
     IFS=, read -r q _ d <<<"$grid"

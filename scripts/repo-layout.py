@@ -46,7 +46,7 @@ LAYOUT = [
     ("tools/summa-compile", False, "a model file to a distributed binary or library"),
     ("tools/summa-plan", False, "chooses the grid"),
     ("runtime/include/summa/Runtime", False, "the C ABI (SummaRuntime.h, SummaModel.h, SummaRuntimeKernels.h)"),
-    ("runtime/common", False, "what both backends share: driver, grid state, errors, profile, tensor files"),
+    ("runtime/common", False, "what both backends share: driver, grid state, errors, profile, tensor files, metrics"),
     ("runtime/cpu", False, "libsumma_runtime.so: MPI collectives, OpenBLAS GEMMs"),
     ("runtime/calibrate", False, "summa-calibrate: measures the machine for summa-plan --calibrate"),
     ("runtime/gpu", True, "libsumma_runtime_cuda.so: NCCL, cuBLAS(Lt), device pool; its tests"),
@@ -60,7 +60,8 @@ LAYOUT = [
     ("examples/lib", False, "the compiled model as a library, from Python"),
     ("bench", False, "benchmarks and measured results (RESULTS.md)"),
     ("docs", False, "design notes; Architecture.md follows one op through the tree"),
-    ("scripts", False, "setup, tests, format and document checks"),
+    ("docs/images", False, "the README's pictures, from real runs (bench/readme_pictures.sh)"),
+    ("scripts", False, "setup, tests, format and document checks; summa-run, plot_run.py"),
 ]
 
 

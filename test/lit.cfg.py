@@ -21,12 +21,14 @@ config.substitutions.append(
     ("%mpirun", mpirun + " --oversubscribe --allow-run-as-root")
 )
 config.environment["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+# summa-run launches with the same mpiexec.
+config.environment["SUMMA_MPIRUN"] = mpirun
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.summa_tools_dir, config.llvm_tools_dir]
-tools = ["summa-opt", "summa-compile"]
+tools = ["summa-opt", "summa-compile", "summa-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

@@ -346,6 +346,9 @@ def build(args):
     if args.model in ("hf_llama_lm", "hf_gpt2_lm"):
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         labels = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
+        if args.ignore_labels:
+            # Padding: the loss averages over the other tokens only.
+            labels[0, S - args.ignore_labels:] = -100
         return model, (ids, labels), ("input_ids", "labels"), (None, None)
     if args.model == "gpt_small":
         idx = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
@@ -522,13 +525,33 @@ def save_adamw_run(args, fn, fn_args, names):
         ratio = (it - args.warmup) / (args.decay_steps - args.warmup)
         return args.min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (args.lr - args.min_lr)
 
+    # --accumulate K: micro-batch k is rows k, k + K, ... of every batch
+    # argument (the tensors that are not parameters, with the batch's
+    # leading dimension), as summa-differentiate accumulate=K slices them.
+    K = args.accumulate
+    batch_args = [i for i, t in enumerate(leaves) if not t.is_floating_point()]
+    rows = leaves[batch_args[0]].shape[0] if batch_args else 0
+    sliced = [i for i in batch_args if leaves[i].dim() >= 1 and leaves[i].shape[0] == rows]
+    if K > 1 and (not sliced or rows % K):
+        sys.exit(f"--accumulate {K}: the batch ({rows} rows) does not divide into {K}")
+
+    def micro_batch(k):
+        return [t[k::K] if i in sliced else t for i, t in enumerate(leaves)]
+
     for it in range(args.train_steps):
         lr = get_lr(it)
         for group in opt.param_groups:
             group["lr"] = lr
         opt.zero_grad(set_to_none=True)
-        loss = fn(*leaves)
-        loss.backward()
+        if K == 1:
+            loss = fn(*leaves)
+            loss.backward()
+        else:
+            loss = 0.0
+            for k in range(K):
+                part = fn(*micro_batch(k)) / K
+                part.backward()
+                loss = loss + part.detach()
         if args.clip_norm > 0:
             norm = torch.nn.utils.clip_grad_norm_([t for _, t in params], args.clip_norm)
         else:
@@ -739,6 +762,14 @@ def parse_args(argv):
                    help="a model that returns a loss: also write the weights, AdamW state "
                         "and step after PyTorch's own loop of --train-steps steps "
                         "(torch.optim.AdamW, clip_grad_norm_, nanoGPT's get_lr)")
+    p.add_argument("--ignore-labels", type=int, default=0, metavar="N",
+                   help="hf_gpt2_lm, hf_llama_lm: the last N labels of the first sequence "
+                        "are -100 (ignore_index, as padding): micro-batches then hold "
+                        "different numbers of tokens")
+    p.add_argument("--accumulate", type=int, default=1, metavar="K",
+                   help="--save-adamw-run: accumulate the gradients of K micro-batches "
+                        "(rows k, k+K, ... of the batch), (loss / K).backward() each, "
+                        "before every step")
     for flag, default in (("train-steps", 20), ("lr", 1e-2), ("beta1", 0.9), ("beta2", 0.95),
                           ("eps", 1e-8), ("weight-decay", 0.1), ("clip-norm", 1.0),
                           ("warmup", 5), ("decay-steps", 20), ("min-lr", 1e-3)):

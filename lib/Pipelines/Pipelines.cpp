@@ -231,9 +231,12 @@ void mlir::summa::buildImportPipeline(OpPassManager &pm) {
 }
 
 void mlir::summa::buildAssignLayoutsPipeline(
-    OpPassManager &pm, const SummaAssignLayoutsOptions &options) {
+    OpPassManager &pm, const SummaAssignLayoutsOptions &options,
+    bool shardOptimizerState) {
   pm.addPass(createSummaNormalize());
   pm.addPass(createSummaAssignLayouts(options));
+  if (shardOptimizerState)
+    pm.addPass(createSummaShardOptimizerState());
 }
 
 void mlir::summa::buildPartitionPipeline(OpPassManager &pm,
@@ -254,7 +257,7 @@ void mlir::summa::buildSummaPipeline(OpPassManager &pm,
   SummaAssignLayoutsOptions assign;
   assign.grid.assign(options.grid.begin(), options.grid.end());
   buildImportPipeline(pm);
-  buildAssignLayoutsPipeline(pm, assign);
+  buildAssignLayoutsPipeline(pm, assign, options.shardOptimizerState);
   buildPartitionPipeline(pm, options.memoryBudget);
   buildLowerToLLVMPipeline(pm, options.lower);
 }
@@ -285,6 +288,10 @@ struct LowerCLOptions : public PassPipelineOptions<Derived> {
 
 struct SummaPipelineCLOptions : public LowerCLOptions<SummaPipelineCLOptions> {
   ListOption<int64_t> grid{*this, "grid", llvm::cl::desc("grid shape q,q,d")};
+  Option<bool> zero{*this, "zero",
+                    llvm::cl::desc("split the optimizer state over depth "
+                                   "(summa-shard-optimizer-state)"),
+                    llvm::cl::init(false)};
   Option<int64_t> reuseBudget{
       *this, "reuse-panels",
       llvm::cl::desc("keep SUMMA panels for later loops (summa-reuse-panels) "
@@ -326,6 +333,7 @@ void mlir::summa::registerSummaPipelines() {
         PipelineOptions options;
         options.grid.assign(cl.grid.begin(), cl.grid.end());
         options.lower = cl.lowerOptions();
+        options.shardOptimizerState = cl.zero;
         if (cl.reuseBudget.hasValue())
           options.memoryBudget = cl.reuseBudget.getValue();
         buildSummaPipeline(pm, options);

@@ -66,7 +66,7 @@ static StrategyPlan planGridOnce(ModuleOp module, StringRef entryName,
     PassManager pm(context);
     SummaAssignLayoutsOptions assign;
     assign.grid.assign(grid.begin(), grid.end());
-    buildAssignLayoutsPipeline(pm, assign);
+    buildAssignLayoutsPipeline(pm, assign, options.shardOptimizerState);
     buildPartitionPipeline(pm, reuse ? options.panelReuseBudget : std::nullopt);
     if (failed(pm.run(*clone))) {
       s.infeasibleReason =

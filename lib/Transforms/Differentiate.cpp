@@ -22,14 +22,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "summa/Transforms/Accumulate.h"
 #include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Optimizer.h"
+#include "summa/Transforms/Recompute.h"
 #include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -56,12 +59,22 @@ public:
   /// `floatParams`: every float tensor argument without a role is a
   /// parameter (params=floats), not only weights and biases.
   /// `optimizer`: the update after the backward (none when its rate is 0);
-  /// `returnGradients`: the gradients are results too.
+  /// `returnGradients`: the gradients are results too. `recompute`: which
+  /// parts of the forward the backward computes again before it reads them
+  /// ("layers": findRecomputeCuts' segments, "attention":
+  /// findAttentionRanges'). `lossScale`: the
+  /// adjoint the loss is seeded with (1/K for one of K accumulated
+  /// micro-batches: `(loss / K).backward()`).
   Differentiator(func::FuncOp func, const OptimizerOptions &optimizer,
-                 bool returnGradients, bool floatParams)
+                 bool returnGradients, bool floatParams, StringRef recompute,
+                 double lossScale = 1.0)
       : func(func), optimizer(optimizer), returnGradients(returnGradients),
-        floatParams(floatParams), b(func.getContext()) {}
+        floatParams(floatParams), recompute(recompute), lossScale(lossScale),
+        b(func.getContext()) {}
   LogicalResult run();
+  /// After run(): the parameters' argument numbers, in the order of the
+  /// gradients.
+  ArrayRef<unsigned> getParameters() const { return paramIndices; }
 
 private:
   LogicalResult findParameters(SmallVectorImpl<BlockArgument> &params);
@@ -72,6 +85,9 @@ private:
   Value add(Location loc, Value lhs, Value rhs);
   void accumulate(Location loc, Value v, Value d);
   LogicalResult visit(Operation *op);
+  /// The ops of `segment` cloned at the insertion point (active and gathers
+  /// as the originals), the adjoints of their results moved to the clones.
+  SmallVector<Operation *> recomputeSegment(ArrayRef<Operation *> segment);
   LogicalResult visitMatmul(linalg::MatmulOp op);
   LogicalResult visitStructured(linalg::LinalgOp op);
   LogicalResult visitGather(linalg::GenericOp op);
@@ -83,6 +99,10 @@ private:
   OptimizerOptions optimizer;
   bool returnGradients;
   bool floatParams;
+  /// "none", "layers" or "attention".
+  std::string recompute;
+  double lossScale;
+  SmallVector<unsigned> paramIndices;
   OpBuilder b;
   llvm::SmallPtrSet<Value, 32> active;
   DenseMap<Value, Value> adjoints;
@@ -267,21 +287,7 @@ Value Differentiator::zeros(Location loc, Type type) {
 }
 
 Value Differentiator::add(Location loc, Value lhs, Value rhs) {
-  auto type = cast<RankedTensorType>(lhs.getType());
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{lhs, rhs}, ValueRange{empty},
-             ArrayRef<AffineMap>{id, id, id}, parallel,
-             [](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl,
-                   arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
-             })
-      .getResult(0);
+  return addElements(b, loc, lhs, rhs);
 }
 
 void Differentiator::accumulate(Location loc, Value v, Value d) {
@@ -567,6 +573,25 @@ LogicalResult Differentiator::visit(Operation *op) {
     accumulate(loc, slice.getSource(), d);
     return success();
   }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // The source's adjoint is the slice of the result's; the destination's
+    // is the result's with the slice zeroed (it was overwritten).
+    Location loc = op->getLoc();
+    Value dR = adjoints.lookup(insert.getResult());
+    if (isActive(insert.getSource()))
+      accumulate(loc, insert.getSource(),
+                 tensor::ExtractSliceOp::create(
+                     b, loc, insert.getSourceType(), dR,
+                     insert.getMixedOffsets(), insert.getMixedSizes(),
+                     insert.getMixedStrides()));
+    if (isActive(insert.getDest()))
+      accumulate(loc, insert.getDest(),
+                 tensor::InsertSliceOp::create(
+                     b, loc, zeros(loc, insert.getSourceType()), dR,
+                     insert.getMixedOffsets(), insert.getMixedSizes(),
+                     insert.getMixedStrides()));
+    return success();
+  }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
     Value d =
         tensor::ExpandShapeOp::create(b, op->getLoc(), collapse.getSrcType(),
@@ -577,6 +602,29 @@ LogicalResult Differentiator::visit(Operation *op) {
   }
   return op->emitError() << "summa-differentiate: no derivative for '"
                          << op->getName() << "'";
+}
+
+SmallVector<Operation *>
+Differentiator::recomputeSegment(ArrayRef<Operation *> segment) {
+  IRMapping map;
+  SmallVector<Operation *> clones;
+  for (Operation *op : segment) {
+    Operation *clone = b.clone(*op, map);
+    clones.push_back(clone);
+    if (gathers.contains(op))
+      gathers.insert(clone);
+    for (auto [r, c] : llvm::zip(op->getResults(), clone->getResults())) {
+      if (active.contains(r))
+        active.insert(c);
+      // The adjoint of a value later segments read, complete by now.
+      if (auto it = adjoints.find(r); it != adjoints.end()) {
+        Value d = it->second;
+        adjoints.erase(it);
+        adjoints[c] = d;
+      }
+    }
+  }
+  return clones;
 }
 
 /// The parameters (weight and bias arguments; every float tensor argument
@@ -664,42 +712,53 @@ LogicalResult Differentiator::run() {
 
   b.setInsertionPoint(ret);
   Location loc = ret.getLoc();
-  adjoints[loss] = constantLike(loc, loss.getType(), 1.0);
+  adjoints[loss] = constantLike(loc, loss.getType(), lossScale);
+  for (BlockArgument p : params)
+    paramIndices.push_back(p.getArgNumber());
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator())
     ops.push_back(&op);
-  for (Operation *op : llvm::reverse(ops))
-    if (active.contains(op->getNumResults() ? op->getResult(0) : Value()) &&
-        failed(visit(op)))
+  // The ranges of the forward computed again before their backward.
+  SmallVector<std::pair<size_t, size_t>> ranges;
+  if (recompute == "layers") {
+    SmallVector<size_t> starts = {0};
+    llvm::append_range(starts, findRecomputeCuts(func, ops, paramIndices));
+    // The last segment's activations are still alive.
+    for (size_t s = 0; s + 1 < starts.size(); ++s)
+      ranges.push_back({starts[s], starts[s + 1]});
+  } else if (recompute == "attention") {
+    ranges = findAttentionRanges(func, ops, paramIndices);
+  }
+  auto visitActive = [&](Operation *op) {
+    return success(
+        !active.contains(op->getNumResults() ? op->getResult(0) : Value()) ||
+        succeeded(visit(op)));
+  };
+  auto range = ranges.rbegin();
+  for (size_t i = ops.size(); i > 0;) {
+    if (range != ranges.rend() && range->second == i) {
+      SmallVector<Operation *> clones = recomputeSegment(
+          ArrayRef<Operation *>(ops).slice(range->first, i - range->first));
+      for (Operation *op : llvm::reverse(clones))
+        if (failed(visitActive(op)))
+          return failure();
+      i = range->first;
+      ++range;
+      continue;
+    }
+    if (failed(visitActive(ops[--i])))
       return failure();
+  }
 
-  SmallVector<Value> results = {loss};
   SmallVector<Value> grads;
   for (BlockArgument p : params) {
     Value g = adjoints.lookup(p);
     grads.push_back(g ? g : zeros(loc, p.getType()));
   }
-  if (returnGradients || optimizer.lr <= 0)
-    llvm::append_range(results, grads);
-  SmallVector<NamedAttrList> attrs(results.size());
-  if (optimizer.lr > 0) {
-    SmallVector<unsigned> indices;
-    for (BlockArgument p : params)
-      indices.push_back(p.getArgNumber());
-    FailureOr<OptimizerResults> step =
-        buildOptimizerStep(b, func, indices, grads, optimizer);
-    if (failed(step))
-      return failure();
-    llvm::append_range(results, step->values);
-    llvm::append_range(attrs, step->attrs);
-  }
-  func::ReturnOp::create(b, loc, results);
+  if (failed(returnStep(b, func, loc, loss, paramIndices, grads, optimizer,
+                        returnGradients)))
+    return failure();
   ret.erase();
-  func.setFunctionType(FunctionType::get(func.getContext(),
-                                         func.getArgumentTypes(),
-                                         ValueRange(results).getTypes()));
-  for (auto [i, list] : llvm::enumerate(attrs))
-    func.setResultAttrs(i, list.getDictionary(func.getContext()));
   return success();
 }
 
@@ -783,8 +842,45 @@ struct SummaDifferentiatePass
         return signalPassFailure();
       }
     }
-    Differentiator differentiator(grad, update, gradients, params == "floats");
-    if (failed(differentiator.run())) {
+    if (recompute != "none" && recompute != "layers" &&
+        recompute != "attention") {
+      forward.emitError() << "summa-differentiate: recompute=" << recompute
+                          << " is not none, layers or attention";
+      grad.erase();
+      return signalPassFailure();
+    }
+    std::string again = recompute;
+    int64_t microBatches = accumulate;
+    if (microBatches < 1) {
+      forward.emitError() << "summa-differentiate: accumulate=" << microBatches
+                          << " is not a number of micro-batches (1 or more)";
+      grad.erase();
+      return signalPassFailure();
+    }
+    if (microBatches == 1) {
+      Differentiator differentiator(grad, update, gradients,
+                                    params == "floats", again);
+      if (failed(differentiator.run())) {
+        grad.erase();
+        return signalPassFailure();
+      }
+      return;
+    }
+    // Gradient accumulation: the backward of one micro-batch (seeded with
+    // 1/K), copied K times into the step before one update.
+    auto micro = cast<func::FuncOp>(grad->clone());
+    micro.setSymName(name + "_micro_batch");
+    module.getBody()->push_back(micro);
+    Differentiator microGrad(micro, OptimizerOptions(),
+                             /*returnGradients=*/true, params == "floats",
+                             again, 1.0 / static_cast<double>(microBatches));
+    LogicalResult built =
+        succeeded(microGrad.run())
+            ? buildAccumulatedStep(grad, micro, microBatches,
+                                   microGrad.getParameters(), update, gradients)
+            : failure();
+    micro.erase();
+    if (failed(built)) {
       grad.erase();
       return signalPassFailure();
     }

@@ -442,3 +442,30 @@ FailureOr<OptimizerResults> mlir::summa::buildOptimizerStep(
     return func.emitError() << "summa-differentiate: " << why;
   return OptimizerBuilder(b, func, options).build(params, grads);
 }
+
+LogicalResult mlir::summa::returnStep(OpBuilder &b, func::FuncOp func,
+                                      Location loc, Value loss,
+                                      ArrayRef<unsigned> params,
+                                      ArrayRef<Value> grads,
+                                      const OptimizerOptions &options,
+                                      bool returnGradients) {
+  SmallVector<Value> results = {loss};
+  if (returnGradients || options.lr <= 0)
+    llvm::append_range(results, grads);
+  SmallVector<NamedAttrList> attrs(results.size());
+  if (options.lr > 0) {
+    FailureOr<OptimizerResults> step =
+        buildOptimizerStep(b, func, params, grads, options);
+    if (failed(step))
+      return failure();
+    llvm::append_range(results, step->values);
+    llvm::append_range(attrs, step->attrs);
+  }
+  func::ReturnOp::create(b, loc, results);
+  func.setFunctionType(FunctionType::get(func.getContext(),
+                                         func.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
+  for (auto [i, list] : llvm::enumerate(attrs))
+    func.setResultAttrs(i, list.getDictionary(func.getContext()));
+  return success();
+}

@@ -18,6 +18,7 @@
 
 #include "DriverCore.h"
 #include "DataLoader.h"
+#include "Metrics.h"
 #include "Model.h"
 #include "TensorFile.h"
 
@@ -41,6 +42,8 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -105,6 +108,10 @@ struct Options {
   /// --log-every K: a progress line every K steps; -1: every step with
   /// --data, none without.
   int64_t logEvery = -1;
+  /// --metrics FILE: a JSON line per step (Metrics.h). Empty: none.
+  std::string metrics;
+  /// --tensorboard DIR: an event file of the same numbers. Empty: none.
+  std::string tensorboard;
 };
 
 enum class ParseResult { Run, Help, Error };
@@ -187,7 +194,8 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
     bool isPath = name == "--dump" || name == "--inputs" ||
                   name == "--outputs" || name == "--checkpoint" ||
                   name == "--expect" || name == "--data" ||
-                  name == "--data-inputs";
+                  name == "--data-inputs" || name == "--metrics" ||
+                  name == "--tensorboard";
     if (!isPath && name != "--iters" && name != "--seed" && name != "--tol" &&
         name != "--atol" && name != "--steps" && name != "--save-every" &&
         name != "--log-every" && name != "--vocab") {
@@ -214,6 +222,8 @@ ParseResult parseOptions(int argc, char **argv, Options &options,
        : name == "--expect"      ? options.expect
        : name == "--data"        ? options.data
        : name == "--data-inputs" ? options.dataInputs
+       : name == "--metrics"     ? options.metrics
+       : name == "--tensorboard" ? options.tensorboard
                                  : options.checkpoint) = value;
       continue;
     }
@@ -259,8 +269,8 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "[--fill-missing]\n"
       "       [--outputs FILE] [--expect FILE] [--checkpoint DIR --save-every "
       "K]\n"
-      "       [--data FILE [--data-inputs A[,B]] [--vocab V]] [--log-every K] "
-      "[--help]\n"
+      "       [--data FILE [--data-inputs A[,B]] [--vocab V]] [--log-every K]\n"
+      "       [--metrics FILE] [--tensorboard DIR] [--help]\n"
       "\n"
       "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]%s; "
       "launch it as\n"
@@ -330,6 +340,15 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "  --log-every K  print step, loss, tokens/s and ms/step every K steps "
       "(default:\n"
       "             every step with --data, never without; 0: never)\n"
+      "  --metrics FILE  rank 0 writes a JSON object per step to FILE, a "
+      "line each: step,\n"
+      "             loss, lr, grad_norm, tokens/s, ms/step, bytes per "
+      "collective kind,\n"
+      "             peak RSS (a resumed run keeps the lines up to its "
+      "checkpoint's step)\n"
+      "  --tensorboard DIR  rank 0 writes the same as TensorBoard scalars "
+      "to an event\n"
+      "             file in DIR\n"
       "  --help     print this message\n"
       "\n"
       "environment:\n"
@@ -337,6 +356,12 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "counters as JSON\n"
       "                      to path.rank<R>.json (or to path with %%r "
       "replaced by R)\n"
+      "  SUMMA_KILL_AT=R:S[:checkpoint]  a testing aid: rank R kills itself "
+      "(SIGKILL)\n"
+      "                      before step S, or while it writes the "
+      "checkpoint of step S;\n"
+      "                      ignored when SUMMA_RESTART_COUNT (set by "
+      "summa-run) is not 0\n"
       "%s",
       argv0, program.name ? program.name : "(unnamed)", q, q, d,
       backend.usageWhere, q * q * d, argv0, backend.usageEnvironment);
@@ -895,6 +920,70 @@ HostBuffer summa::rt::driver::gatherWhole(const Backend &backend,
 
 namespace {
 
+/// SUMMA_KILL_AT=R:S[:checkpoint], a testing aid (docs/Reliability.md):
+/// rank R raises SIGKILL on itself just before step S (counted from the
+/// start of training), or with ":checkpoint" halfway through writing the
+/// checkpoint of step S (after its first tensor; rank 0 writes checkpoints,
+/// so R must be 0 there). A fault at a step, not at a time, fires at the
+/// same point of the run however loaded the machine is. It fires in the
+/// first attempt of a job only (SUMMA_RESTART_COUNT, which summa-run sets
+/// for its restarts, unset or 0), so that the restarted job runs through.
+struct KillAt {
+  int rank = -1;
+  int64_t step = 0;
+  bool inCheckpoint = false;
+
+  static KillAt fromEnvironment() {
+    KillAt kill;
+    const char *spec = std::getenv("SUMMA_KILL_AT");
+    if (!spec || !*spec)
+      return kill;
+    const char *restarts = std::getenv("SUMMA_RESTART_COUNT");
+    if (restarts && *restarts && std::strcmp(restarts, "0") != 0)
+      return kill;
+    std::string text = spec;
+    size_t colon = text.find(':');
+    size_t second =
+        colon == std::string::npos ? colon : text.find(':', colon + 1);
+    int64_t rank = 0;
+    bool valid = colon != std::string::npos &&
+                 parseInt(text.substr(0, colon).c_str(), rank) &&
+                 parseInt(text.substr(colon + 1, second - colon - 1).c_str(),
+                          kill.step) &&
+                 kill.step >= 1 &&
+                 (second == std::string::npos ||
+                  text.substr(second + 1) == "checkpoint");
+    if (!valid)
+      fatal("summaRtMain: SUMMA_KILL_AT='%s' is not RANK:STEP or "
+            "RANK:STEP:checkpoint (STEP >= 1)",
+            spec);
+    kill.inCheckpoint = second != std::string::npos;
+    if (kill.inCheckpoint && rank != 0)
+      fatal("summaRtMain: SUMMA_KILL_AT='%s': checkpoints are written by rank "
+            "0, so only rank 0 can be killed while writing one",
+            spec);
+    kill.rank = static_cast<int>(rank);
+    return kill;
+  }
+
+  /// Whether this rank dies before step `step`, or while writing its
+  /// checkpoint (`checkpoint`).
+  bool at(int64_t when, bool checkpoint) const {
+    return rank == grid().worldRank && step == when &&
+           inCheckpoint == checkpoint;
+  }
+
+  [[noreturn]] void now(const char *where) const {
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "summa: rank %d: SUMMA_KILL_AT: SIGKILL %s step %lld\n", rank,
+                 where, (long long)step);
+    std::fflush(stderr);
+    raise(SIGKILL);
+    std::abort();
+  }
+};
+
 /// Writes the whole tensors of `tensors` (each a tensor and its tile on
 /// this rank) as a safetensors file at `path`, from rank 0; fatal on
 /// failure. Every rank must call it.
@@ -902,7 +991,8 @@ void writeWhole(
     const std::string &path,
     const std::vector<std::pair<const Tensor *, const void *>> &tensors,
     const Backend &backend, const char *purpose,
-    const std::map<std::string, std::string> &metadata = {}) {
+    const std::map<std::string, std::string> &metadata = {},
+    const WriteProgress &progress = nullptr) {
   std::vector<HostBuffer> wholes;
   std::vector<TensorToWrite> records;
   for (const auto &[tensor, buffer] : tensors) {
@@ -924,7 +1014,7 @@ void writeWhole(
         fatal("summaRtMain: %s: two tensors are named '%s'", purpose,
               records[i].name.c_str());
   std::string error;
-  if (!writeSafetensors(path, records, error, metadata))
+  if (!writeSafetensors(path, records, error, metadata, progress))
     fatal("summaRtMain: %s: %s", purpose, error.c_str());
 }
 
@@ -935,7 +1025,7 @@ void writeCheckpoint(const Options &options, int64_t step,
                      const std::vector<Tensor> &inputs,
                      const std::vector<Tensor> &outputs,
                      const std::vector<void *> &pointers,
-                     const Backend &backend) {
+                     const Backend &backend, const KillAt &kill) {
   std::vector<std::pair<const Tensor *, const void *>> state;
   for (size_t i = 0; i < inputs.size(); ++i)
     state.emplace_back(&inputs[i], pointers[i]);
@@ -944,8 +1034,13 @@ void writeCheckpoint(const Options &options, int64_t step,
       state[updates - 1].second = pointers[inputs.size() + o];
   std::string path =
       options.checkpoint + "/step" + std::to_string(step) + ".safetensors";
+  WriteProgress progress;
+  if (kill.at(step, /*checkpoint=*/true))
+    progress = [&](size_t, size_t) {
+      kill.now("while writing the checkpoint of");
+    };
   writeWhole(path, state, backend, "--checkpoint",
-             {{"summa.step", std::to_string(step)}});
+             {{"summa.step", std::to_string(step)}}, progress);
   if (grid().worldRank == 0) {
     std::printf("checkpoint: step %lld written to %s\n", (long long)step,
                 path.c_str());
@@ -1289,9 +1384,96 @@ Feed openFeed(const Options &options, const std::vector<Tensor> &inputs,
   return feed;
 }
 
+/// A scalar floating-point output named `name` (Tensor::fileName), or -1:
+/// the lr and grad_norm of an optimizer step (summa-differentiate
+/// optimizer=...), as the progress line reports them.
+int scalarOutput(const std::vector<Tensor> &outputs, const char *name) {
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Tensor &output = outputs[o];
+    int32_t dtype = output.desc->dtype;
+    if (output.fileName == name && output.globalCount == 1 &&
+        (dtype == SUMMA_DT_F32 || dtype == SUMMA_DT_F64 ||
+         dtype == SUMMA_DT_F16 || dtype == SUMMA_DT_BF16))
+      return static_cast<int>(o);
+  }
+  return -1;
+}
+
+/// --metrics and --tensorboard: what a step measured, gathered on rank 0
+/// and written there.
+class StepRecorder {
+public:
+  /// `log` is rank 0's writer (null on the other ranks); every rank makes
+  /// a recorder when either option is given.
+  StepRecorder(const Model &model, std::unique_ptr<MetricsLog> log,
+               int64_t tokensPerStep)
+      : model(model), log(std::move(log)), tokens(tokensPerStep) {
+    loss = scalarOutput(model.outputs, "loss");
+    if (loss < 0)
+      loss = lossOutput(model.outputs);
+    lr = scalarOutput(model.outputs, "lr");
+    if (lr < 0)
+      lr = scalarOutput(model.outputs, "learning_rate");
+    gradNorm = scalarOutput(model.outputs, "grad_norm");
+  }
+
+  /// Before a step: the counters it starts from.
+  void begin() { before = profileSnapshot(); }
+
+  /// After step `step` (counted from the start of training), which took
+  /// `seconds` on this rank. Every rank must call it (one reduction).
+  void end(int64_t step, double seconds) {
+    ProfileSnapshot after = profileSnapshot();
+    // Per kind, this step's payload bytes; then the peak memory.
+    int64_t local[kNumCollectiveKinds + 1] = {};
+    for (int kind = 0; kind < kNumCollectiveKinds; ++kind)
+      for (int mask = 1; mask < 8; ++mask)
+        local[kind] += after.collectives[kind][mask].bytes -
+                       before.collectives[kind][mask].bytes;
+    local[kNumCollectiveKinds] = peakRssBytes();
+    int64_t largest[kNumCollectiveKinds + 1] = {};
+    SUMMA_MPI_CHECK(MPI_Reduce(local, largest, kNumCollectiveKinds + 1,
+                               MPI_INT64_T, MPI_MAX, 0, grid().world));
+    if (!log)
+      return;
+    StepMetrics metrics;
+    metrics.step = step;
+    metrics.loss = scalar(loss);
+    metrics.lr = scalar(lr);
+    metrics.gradNorm = scalar(gradNorm);
+    metrics.tokens = tokens;
+    metrics.seconds = seconds;
+    for (int kind = 0; kind < kNumCollectiveKinds; ++kind)
+      metrics.commBytes[kind] = largest[kind];
+    metrics.peakRssBytes = largest[kNumCollectiveKinds];
+    metrics.wallTime = wallClockSeconds();
+    std::string error;
+    if (!log->write(metrics, error))
+      fatal("summaRtMain: %s", error.c_str());
+  }
+
+private:
+  std::optional<double> scalar(int output) const {
+    if (output < 0)
+      return std::nullopt;
+    const Tensor &tensor = model.outputs[output];
+    HostView value(model.backend, model.outputTile(output), tensor.localBytes(),
+                   "the host copy of " + tensor.name);
+    return tensor.load(value.data(), 0);
+  }
+
+  const Model &model;
+  std::unique_ptr<MetricsLog> log;
+  int64_t tokens;
+  int loss = -1, lr = -1, gradNorm = -1;
+  ProfileSnapshot before;
+};
+
 /// The --steps calls: the ones --check verifies (from untouched inputs) and
-/// the warm-up of the timing loop; batches, progress lines, checkpoints.
-void runSteps(Model &model, const Options &options, const Feed &feed) {
+/// the warm-up of the timing loop; batches, progress lines, metrics,
+/// checkpoints.
+void runSteps(Model &model, const Options &options, const Feed &feed,
+              StepRecorder *recorder, const KillAt &kill) {
   const GridState &g = grid();
   const Backend &backend = model.backend;
   int64_t logEvery =
@@ -1315,21 +1497,28 @@ void runSteps(Model &model, const Options &options, const Feed &feed) {
   int64_t tokensPerStep =
       feed.data ? model.inputs[feed.which.tokens].globalCount : 0;
   for (int64_t step = 0; step < options.steps; ++step) {
+    int64_t done = feed.stepsBefore + step + 1;
+    if (kill.at(done, /*checkpoint=*/false))
+      kill.now("before");
+    if (recorder)
+      recorder->begin();
     double start = MPI_Wtime();
     feed.beforeStep(step, model.inputs, model.pointers, g.coords, options.seed,
                     backend);
     model.call();
-    int64_t done = feed.stepsBefore + step + 1;
-    if (logEvery > 0 &&
-        ((step + 1) % logEvery == 0 || step + 1 == options.steps)) {
+    bool progress = logEvery > 0 &&
+                    ((step + 1) % logEvery == 0 || step + 1 == options.steps);
+    if (progress || recorder)
       settle(backend);
-      if (g.worldRank == 0)
-        printProgress(done, feed.stepsBefore + options.steps, reported, backend,
-                      MPI_Wtime() - start, tokensPerStep);
-    }
+    double seconds = MPI_Wtime() - start;
+    if (progress && g.worldRank == 0)
+      printProgress(done, feed.stepsBefore + options.steps, reported, backend,
+                    seconds, tokensPerStep);
+    if (recorder)
+      recorder->end(done, seconds);
     if (options.saveEvery > 0 && done % options.saveEvery == 0)
       writeCheckpoint(options, done, model.inputs, model.outputs,
-                      model.pointers, backend);
+                      model.pointers, backend, kill);
     if (step + 1 < options.steps)
       model.feedBack();
   }
@@ -1458,9 +1647,24 @@ int summa::rt::driver::run(int argc, char **argv,
     if (backend.announce)
       backend.announce();
 
+    KillAt kill = KillAt::fromEnvironment();
+    std::unique_ptr<StepRecorder> recorder;
+    if (!options.metrics.empty() || !options.tensorboard.empty()) {
+      std::unique_ptr<MetricsLog> log;
+      if (grid().worldRank == 0) {
+        log = MetricsLog::open(options.metrics, options.tensorboard,
+                               feed.stepsBefore, error);
+        if (!log)
+          fatal("%s: %s", caller, error.c_str());
+      }
+      recorder = std::make_unique<StepRecorder>(
+          model, std::move(log),
+          feed.data ? model.inputs[feed.which.tokens].globalCount : 0);
+    }
+
     loadInputs(source.get(), model.inputs, model.pointers, grid().coords,
                backend, options, feed);
-    runSteps(model, options, feed);
+    runSteps(model, options, feed, recorder.get(), kill);
     dumped = writeResults(model, options);
     std::vector<HostBuffer> gathered;
     if (options.check || !options.expect.empty())

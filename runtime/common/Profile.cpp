@@ -146,6 +146,14 @@ void summa::rt::recordMatmul(int64_t flops, double seconds) {
   counter.seconds += seconds;
 }
 
+int64_t summa::rt::peakRssBytes() {
+  // Linux: ru_maxrss in KiB.
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
 void summa::rt::recordRead(int64_t bytes) {
   if (recording)
     counters.readBytes += bytes;
@@ -192,12 +200,8 @@ std::string summa::rt::profileToJson() {
   if (counters.readBytes != 0)
     json +=
         ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) + "}";
-  // The process's peak resident memory so far (Linux: ru_maxrss in KiB).
-  struct rusage usage;
-  if (getrusage(RUSAGE_SELF, &usage) == 0)
-    json += ",\"memory\":{\"peak_rss_bytes\":" +
-            std::to_string(static_cast<long long>(usage.ru_maxrss) * 1024) +
-            "}";
+  if (int64_t peak = peakRssBytes())
+    json += ",\"memory\":{\"peak_rss_bytes\":" + std::to_string(peak) + "}";
   json += "}\n";
   return json;
 }

@@ -183,6 +183,10 @@ public:
 /// Whether a LocalMatmulScope is alive.
 bool matmulsAreLocal();
 
+/// The process's peak resident memory so far, in bytes (getrusage; 0 if
+/// unknown).
+int64_t peakRssBytes();
+
 /// Counts `bytes` read from a file into this rank's tiles.
 void recordRead(int64_t bytes);
 

@@ -610,7 +610,8 @@ std::string jsonString(const std::string &s) {
 
 bool summa::rt::driver::writeSafetensors(
     const std::string &path, const std::vector<TensorToWrite> &tensors,
-    std::string &error, const std::map<std::string, std::string> &metadata) {
+    std::string &error, const std::map<std::string, std::string> &metadata,
+    const WriteProgress &progress) {
   std::string header = "{";
   if (!metadata.empty()) {
     header += "\"__metadata__\":{";
@@ -643,6 +644,12 @@ bool summa::rt::driver::writeSafetensors(
   while ((8 + header.size()) % 8 != 0)
     header.push_back(' ');
 
+  // A checkpoint is complete once it has its name: the bytes go to a
+  // temporary name beside it, reach the disk (fsync), and only then are
+  // renamed over `path`, and the rename itself is made durable (fsync of
+  // the directory). A process killed at any point leaves either the old
+  // file or the new one under `path`, never half a file; scripts/summa-run
+  // restarts from such files only.
   std::string temporary = path + ".tmp" + std::to_string(getpid());
   FILE *file = std::fopen(temporary.c_str(), "wb");
   if (!file) {
@@ -655,9 +662,17 @@ bool summa::rt::driver::writeSafetensors(
     length[i] = static_cast<unsigned char>(n >> (8 * i));
   bool ok = std::fwrite(length, 1, 8, file) == 8 &&
             std::fwrite(header.data(), 1, header.size(), file) == header.size();
-  for (const TensorToWrite &t : tensors)
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const TensorToWrite &t = tensors[i];
     ok = ok &&
          (t.bytes == 0 || std::fwrite(t.data, 1, t.bytes, file) == t.bytes);
+    if (ok && progress) {
+      // What was written so far is in the file when the hook runs.
+      ok = std::fflush(file) == 0;
+      progress(i + 1, tensors.size());
+    }
+  }
+  ok = ok && std::fflush(file) == 0 && fsync(fileno(file)) == 0;
   int saved = errno;
   if (std::fclose(file) != 0 && ok) {
     ok = false;
@@ -670,6 +685,19 @@ bool summa::rt::driver::writeSafetensors(
   if (!ok) {
     std::remove(temporary.c_str());
     error = "cannot write " + quoted(path) + ": " + std::strerror(saved);
+    return false;
+  }
+  // The directory entry: without it a crash of the machine may lose the
+  // rename. A directory that cannot be opened or synced (some network file
+  // systems) leaves the file written all the same.
+  size_t slash = path.rfind('/');
+  std::string directory = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  int dir = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    fsync(dir);
+    ::close(dir);
   }
   return ok;
 }

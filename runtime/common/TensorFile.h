@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -86,15 +87,23 @@ struct TensorToWrite {
   size_t bytes = 0;
 };
 
-/// Writes `tensors` as a safetensors file at `path` (through a temporary
-/// file renamed over it, so that a reader never sees half a file). The
-/// bytes depend only on the tensors: two runs that compute the same values
-/// write the same file. `metadata` becomes the "__metadata__" entry (none
-/// when empty). Returns false and sets `error` on failure.
+/// Called after each tensor of a file being written has reached the
+/// temporary file: (tensors written, tensors in all). The driver's
+/// SUMMA_KILL_AT testing aid kills the process there.
+using WriteProgress = std::function<void(size_t, size_t)>;
+
+/// Writes `tensors` as a safetensors file at `path` atomically: to a
+/// temporary file beside it (`path`.tmp<pid>), flushed to the disk (fsync),
+/// then renamed over `path` (and the directory synced), so that `path` is
+/// never half a file, even when the process or the machine dies while it is
+/// written. The bytes depend only on the tensors: two runs that compute the
+/// same values write the same file. `metadata` becomes the "__metadata__"
+/// entry (none when empty). Returns false and sets `error` on failure.
 bool writeSafetensors(const std::string &path,
                       const std::vector<TensorToWrite> &tensors,
                       std::string &error,
-                      const std::map<std::string, std::string> &metadata = {});
+                      const std::map<std::string, std::string> &metadata = {},
+                      const WriteProgress &progress = nullptr);
 
 /// Maps the whole file at `path` read-only at `address` (null for an empty
 /// file, which maps nothing) and sets `size`; with `regularOnly` anything but

@@ -13,7 +13,20 @@
 // our last bits give different updates there: --tol on that tensor alone.
 // RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --summa-differentiate="optimizer=adamw lr=0.01 beta1=0.9 beta2=0.95 eps=1e-8 weight-decay=0.1 clip-norm=1.0 schedule=cosine warmup=5 decay-steps=20 min-lr=0.001 params=floats gradients=false" -o %t.mlir
 // RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=1,1,1 -o %t.111
-// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' | FileCheck %s
+// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' --metrics %t.111.jsonl --tensorboard %t.111.tb | FileCheck %s
+// Its --metrics lines and TensorBoard scalars carry the learning rate and
+// the gradients' norm of every step, as its progress lines do.
+// RUN: %python %summa_src/runtime/test/check-metrics.py metrics %t.111.jsonl --steps 20 | FileCheck %s --check-prefix=METRICS
+// RUN: %python -c "import json, sys; [print('step', r['step'], 'lr %%.3e' %% r['lr'], 'grad_norm', r['grad_norm'] > 0) for r in map(json.loads, open(sys.argv[1])) if r['step'] %% 10 == 0]" %t.111.jsonl | FileCheck %s --check-prefix=LR
+// RUN: %python %summa_src/runtime/test/check-metrics.py events %t.111.tb --same-as %t.111.jsonl | FileCheck %s --check-prefix=EVENTS
+// METRICS: metrics: 20 steps, fields ok
+// LR: step 10 lr 8.511e-03 grad_norm True
+// LR-NEXT: step 20 lr 1.098e-03 grad_norm True
+// EVENTS: events: 1 files, {{[0-9]+}} tags, steps 1..20
+// EVENTS: tag grad_norm 20 points
+// EVENTS: tag loss 20 points
+// EVENTS: tag lr 20 points
+// EVENTS: events: the loss of every step equals the metrics file's
 // The same on the 2.5D grid [2,2,2] (moments laid out as their weights):
 // RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 -o %t.222
 // RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' | FileCheck %s
@@ -45,3 +58,13 @@
 // RESUME: expect: model.transformer.wte.weight.exp_avg_sq rel_err=0.000e+00 max_abs_err=0.000e+00
 // RESUME: expect: step rel_err=0.000e+00
 // RESUME: expect: PASS max_rel_err=0.000e+00
+//
+// The optimizer state split over depth (--zero, ZeRO stage 1 along depth):
+// each depth replica updates half of every weight with its half of the
+// moments; the same agreement with PyTorch, and a checkpoint of the split
+// moments resumes bit for bit.
+// RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 --zero -o %t.222z
+// RUN: %mpirun -np 8 %t.222z --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' --outputs %t.fullz.safetensors | FileCheck %s
+// RUN: rm -rf %t.ckptz
+// RUN: %mpirun -np 8 %t.222z --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 10 --iters 0 --checkpoint %t.ckptz --save-every 10
+// RUN: %mpirun -np 8 %t.222z --inputs %t.ckptz/step10.safetensors --steps 10 --iters 0 --expect %t.fullz.safetensors --tol 0 --atol 0 | FileCheck %s --check-prefix=RESUME

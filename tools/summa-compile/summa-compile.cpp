@@ -161,6 +161,13 @@ static cl::opt<int64_t> liftConstants(
              "arguments of the entry (summa-lift-constants), laid out like "
              "weights and given to the binary as inputs; 0: keep them"),
     cl::init(0), cl::cat(category));
+static cl::opt<bool> zero(
+    "zero",
+    cl::desc("split the optimizer state of a training step over the grid's "
+             "depth (ZeRO stage 1 along depth, summa-shard-optimizer-state): "
+             "optimizer bytes per rank / d, the gradient's depth all-reduce "
+             "a reduce-scatter, the weights all-gathered over depth"),
+    cl::cat(category));
 static cl::opt<bool> overlap(
     "overlap",
     cl::desc("overlap each SUMMA step's collectives with the previous step's "
@@ -892,7 +899,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (failed(runPasses(*spmd, "assign layouts", [&](OpPassManager &pm) {
         summa::SummaAssignLayoutsOptions options;
         options.grid.assign(grid->begin(), grid->end());
-        summa::buildAssignLayoutsPipeline(pm, options);
+        summa::buildAssignLayoutsPipeline(pm, options, zero);
       })))
     return failure();
   FailureOr<ProgramInfo> program =

@@ -6,7 +6,7 @@
 //
 //   summa-plan model.mlir --ranks P [--grid q,q,d] [--json] [--entry F]
 //   summa-plan --describe layers=96,hidden=12288,heads=96,seq=2048,batch=1536
-//              --ranks 4096
+//              --ranks 4096 [--chart plan.svg]
 //
 // Prints, per grid of P ranks and for 1D Megatron and data parallelism, the
 // collectives per rank (count and bytes by collective and group), the
@@ -56,6 +56,12 @@ static cl::list<int64_t> gridOpt("grid", cl::desc("plan only this grid q,q,d"),
                                  cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> json("json", cl::desc("print JSON instead of a table"),
                           cl::cat(category));
+static cl::opt<std::string>
+    chartFile("chart",
+              cl::desc("also draw the predicted time per strategy, split "
+                       "into GEMMs, local work and each collective kind, as "
+                       "an SVG file"),
+              cl::value_desc("file.svg"), cl::cat(category));
 static cl::opt<std::string>
     entryOpt("entry",
              cl::desc("function to plan (default: the only public "
@@ -115,6 +121,11 @@ static cl::opt<std::string> machineFile(
     cl::desc("predict with the rates of this machine file (summa-plan "
              "--calibrate) instead of the H200 defaults"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool>
+    zero("zero",
+         cl::desc("plan training steps with the optimizer state split over "
+                  "the grid's depth, as summa-compile --zero"),
+         cl::init(false), cl::cat(category));
 static cl::opt<bool> calibrate(
     "calibrate",
     cl::desc("measure this machine with summa-calibrate under mpiexec and "
@@ -168,11 +179,23 @@ static void reportTime(double start) {
                                  now() - start);
 }
 
-static void print(const plan::Plan &p, const plan::PlanOptions &options) {
+/// The table or JSON, and --chart; false if the chart cannot be written.
+static bool print(const plan::Plan &p, const plan::PlanOptions &options) {
   if (json)
     plan::printPlanJson(p, options, llvm::outs());
   else
     plan::printPlanTable(p, options, llvm::outs());
+  if (chartFile.empty())
+    return true;
+  std::error_code error;
+  llvm::raw_fd_ostream chart(chartFile, error, llvm::sys::fs::OF_Text);
+  if (error) {
+    fail("cannot write --chart '" + chartFile.getValue() +
+         "': " + error.message());
+    return false;
+  }
+  plan::printPlanChart(p, options, chart);
+  return true;
 }
 
 /// The options of the command line, checked; fails with a message.
@@ -220,6 +243,7 @@ static FailureOr<plan::PlanOptions> readOptions(std::string &error) {
   options.localBytesPerSecond = localGBps * 1e9;
   options.memoryCapacityBytes = memoryGB * 1e9;
   options.panelReuseBudget = panelReuse.budgetOrNone(error);
+  options.shardOptimizerState = zero;
   if (!error.empty())
     return failure();
   return options;
@@ -322,7 +346,8 @@ static int planFile(const plan::PlanOptions &options) {
   if (failed(p))
     return 1;
   reportTime(start);
-  print(*p, options);
+  if (!print(*p, options))
+    return 1;
   return p->best >= 0 ? 0 : 2;
 }
 
@@ -338,7 +363,8 @@ static int planDescription(const plan::PlanOptions &options) {
   if (failed(p))
     return fail(error);
   reportTime(start);
-  print(*p, options);
+  if (!print(*p, options))
+    return 1;
   return p->best >= 0 ? 0 : 2;
 }
 

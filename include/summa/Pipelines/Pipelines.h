@@ -80,9 +80,12 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
 void buildImportPipeline(OpPassManager &pm);
 
 /// The partitioning, in two halves (summa-compile describes the program's
-/// layouts between them). First: summa-normalize, summa-assign-layouts.
+/// layouts between them). First: summa-normalize, summa-assign-layouts and,
+/// with `shardOptimizerState`, summa-shard-optimizer-state (the optimizer
+/// state split over depth: ZeRO stage 1).
 void buildAssignLayoutsPipeline(OpPassManager &pm,
-                                const SummaAssignLayoutsOptions &options);
+                                const SummaAssignLayoutsOptions &options,
+                                bool shardOptimizerState = false);
 /// Second: summa-partition, summa-expand-matmul, canonicalize,
 /// summa-combine-collectives and, with a `memoryBudget` (bytes per rank,
 /// -1: no bound), summa-reuse-panels.
@@ -95,6 +98,8 @@ struct PipelineOptions {
   /// Keep SUMMA panels for later loops within this many bytes per rank
   /// (summa-reuse-panels; -1: no bound; unset: no reuse).
   std::optional<int64_t> memoryBudget;
+  /// Split the optimizer state over depth (summa-shard-optimizer-state).
+  bool shardOptimizerState = false;
   /// How the partitioned program is lowered (overlap, remarks, target).
   LowerOptions lower;
 };

@@ -174,6 +174,11 @@ struct PlanOptions {
   /// bytes per rank of kept panels (-1: no bound), and each also without
   /// it, so that both choices are reported.
   std::optional<int64_t> panelReuseBudget;
+  /// Grids are planned with the optimizer state split over depth
+  /// (summa-shard-optimizer-state, as summa-compile --zero): the state's
+  /// memory per rank / d, the gradients' depth sums reduce-scattered and
+  /// the weights all-gathered over depth.
+  bool shardOptimizerState = false;
 
   /// The GEMM rate (flops per second) for elements of `bytes` bytes.
   double gemmRate(int64_t elementBytes) const;
@@ -394,6 +399,10 @@ void printPlanTable(const Plan &plan, const PlanOptions &options,
 /// Machine-readable JSON (one object).
 void printPlanJson(const Plan &plan, const PlanOptions &options,
                    raw_ostream &os);
+/// An SVG bar chart: per strategy the predicted time per call split into
+/// GEMMs, local work and each collective kind, the best grid marked.
+void printPlanChart(const Plan &plan, const PlanOptions &options,
+                    raw_ostream &os);
 
 } // namespace mlir::summa::plan
 

@@ -7,6 +7,7 @@
 #ifndef SUMMA_SUPPORT_ELEMENTWISE_H
 #define SUMMA_SUPPORT_ELEMENTWISE_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -30,6 +31,26 @@ mapElements(OpBuilder &b, Location loc, Value value, Type to,
              ArrayRef<AffineMap>{id, id}, parallel,
              [&](OpBuilder &nb, Location nl, ValueRange args) {
                linalg::YieldOp::create(nb, nl, map(nb, nl, args[0]));
+             })
+      .getResult(0);
+}
+
+/// `lhs + rhs` element by element (two float tensors of one type): a
+/// parallel linalg.generic.
+inline Value addElements(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{lhs, rhs}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id, id}, parallel,
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::AddFOp::create(nb, nl, args[0], args[1]).getResult());
              })
       .getResult(0);
 }

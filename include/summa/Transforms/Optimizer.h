@@ -69,6 +69,16 @@ FailureOr<OptimizerResults> buildOptimizerStep(OpBuilder &b, func::FuncOp func,
                                                ArrayRef<Value> grads,
                                                const OptimizerOptions &options);
 
+/// Ends a derived training step at `b`'s insertion point: a func.return of
+/// the loss, the gradients (with `returnGradients`, or without an update),
+/// then what buildOptimizerStep returns where `options` has a learning
+/// rate; sets `func`'s type and result attributes to match. The caller
+/// erases the return it replaces.
+LogicalResult returnStep(OpBuilder &b, func::FuncOp func, Location loc,
+                         Value loss, ArrayRef<unsigned> params,
+                         ArrayRef<Value> grads, const OptimizerOptions &options,
+                         bool returnGradients);
+
 } // namespace mlir::summa
 
 #endif // SUMMA_TRANSFORMS_OPTIMIZER_H

@@ -158,8 +158,24 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     become arguments (zeros unless given) and results; every updated value
     is marked with `summa.updates` of its argument, so the driver's
     `--steps` feeds them back; the learning rate and the gradients' norm
-    are results named `lr` and `grad_norm`. An op it cannot differentiate
-    is an error naming the op.
+    are results named `lr` and `grad_norm`. With `accumulate=K` the
+    function is taken as one micro-batch of b rows: the step's batch
+    arguments (the tensor arguments that are not parameters, with the first
+    one's leading dimension) take K·b rows, and the step runs the forward
+    and backward of its K micro-batches one after the other (micro-batch k:
+    rows k, k + K, ..., so a batch split over the grid is sliced where it
+    lies; one micro-batch's activations are dead before the next begins),
+    seeds each loss with 1/K, sums the gradients and updates once; the loss
+    it returns is the mean of the micro-batches'. With `recompute=layers` the forward is cut
+    where one value alone carries the batch on (the residual stream after
+    a sub-layer with a product); the backward of each segment but the last
+    first computes the segment's forward again from that value, so only the
+    cut values and one segment's activations are alive at a time
+    (torch.utils.checkpoint per block). `recompute=attention` computes
+    again only what lies between a product of two batch values (Q·Kᵀ) and
+    the next one that reads it (P·V): the scores and probabilities of every
+    head are not kept (Megatron's selective recompute). An op it cannot
+    differentiate is an error naming the op.
   }];
   let options = [
     Option<"function", "function", "std::string", "\"\"",
@@ -191,6 +207,19 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     Option<"decaySteps", "decay-steps", "int64_t", "0",
            "the step the schedule reaches min-lr at">,
     Option<"minLr", "min-lr", "double", "0.0", "the schedule's floor">,
+    Option<"accumulate", "accumulate", "int64_t", "1",
+           "gradient accumulation over K micro-batches: the function is "
+           "one micro-batch; the step's batch arguments hold K of them "
+           "(micro-batch k: rows k, k+K, ...), their forwards and backwards "
+           "run one after the other, one update of the mean gradient "
+           "(PyTorch's (loss / K).backward() K times, then step())">,
+    Option<"recompute", "recompute", "std::string", "\"none\"",
+           "activation recompute: none; layers (the backward of each "
+           "segment between values that alone carry the batch, a layer's "
+           "attention or MLP, computes its forward again from that value "
+           "instead of keeping its activations); or attention (only the "
+           "scores and probabilities between Q.K^T and P.V are computed "
+           "again)">,
     Option<"gradients", "gradients", "bool", "true",
            "also return the gradients (a training loop does not need them)">,
     Option<"params", "params", "std::string", "\"roles\"",

@@ -83,6 +83,51 @@ func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf16>, %c: tensor<4x16xf32>) {
 
 // -----
 
+summa.grid @g shape = [2, 2, 2]
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) {
+  // expected-error @+1 {{'summa.matmul' op result type 'tensor<2x16xf32>' must equal the accumulator's 'tensor<4x16xf32>'}}
+  %0 = summa.matmul %a, %b, %c on @g form = ab : tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32> -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+summa.grid @g shape = [2, 2, 2]
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) {
+  // expected-error @+1 {{'summa.matmul' op depth_scatter needs form atb (only its product is summed over depth)}}
+  %0 = summa.matmul %a, %b, %c on @g form = ab {depth_scatter = 0 : i64} : tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32> -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+summa.grid @g shape = [2, 2, 2]
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>) {
+  // expected-error @+1 {{'summa.matmul' op depth_scatter 2 is not a dimension of the rank-2 result}}
+  %0 = summa.matmul %a, %b, %c on @g form = atb {depth_scatter = 2 : i64} : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+summa.grid @g shape = [2, 2, 2]
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>) {
+  // expected-error @+1 {{'summa.matmul' op result dimension 1 (8) must equal the accumulator's (16)}}
+  %0 = summa.matmul %a, %b, %c on @g form = atb {depth_scatter = 0 : i64} : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+summa.grid @g shape = [2, 2, 4]
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>) {
+  // expected-error @+1 {{'summa.matmul' op depth_scatter: result dimension 0 (4) must be the accumulator's (8) divided by the grid's depth 4}}
+  %0 = summa.matmul %a, %b, %c on @g form = atb {depth_scatter = 0 : i64} : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
 func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) {
   // expected-error @+1 {{'summa.matmul' op '@nogrid' does not name a summa.grid}}
   %0 = summa.matmul %a, %b, %c on @nogrid form = ab : tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>

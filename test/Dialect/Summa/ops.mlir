@@ -21,6 +21,7 @@ func.func @layouts(
 // CHECK: summa.matmul %{{.*}}, %{{.*}}, %{{.*}} on @grid form = ab : tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
 // CHECK: summa.matmul %{{.*}}, %{{.*}}, %{{.*}} on @grid form = abt : tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
 // CHECK: summa.matmul %{{.*}}, %{{.*}}, %{{.*}} on @grid form = atb : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+// CHECK: summa.matmul %{{.*}}, %{{.*}}, %{{.*}} on @grid form = atb {depth_scatter = 1 : i64} : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<8x8xf32>
 func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>,
                   %ct: tensor<4x8xf32>, %w: tensor<8x16xf32>) {
   %0 = summa.matmul %a, %b, %c on @grid form = ab
@@ -29,6 +30,9 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32
       : tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   %2 = summa.matmul %a, %c, %w on @grid form = atb
       : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+  // The depth sum reduce-scattered along dimension 1 (d = 2).
+  %3 = summa.matmul %a, %c, %w on @grid form = atb {depth_scatter = 1 : i64}
+      : tensor<4x8xf32>, tensor<4x16xf32>, tensor<8x16xf32> -> tensor<8x8xf32>
   return
 }
 

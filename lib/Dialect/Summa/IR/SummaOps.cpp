@@ -268,12 +268,46 @@ LogicalResult MatmulOp::verify() {
                          << " for form " << stringifyMatmulForm(getForm())
                          << ", got " << acc.getDimSize(0) << "x"
                          << acc.getDimSize(1);
+  auto result = getResult().getType();
+  std::optional<uint64_t> scatter = getDepthScatter();
+  if (!scatter) {
+    if (result != acc)
+      return emitOpError() << "result type " << result
+                           << " must equal the accumulator's " << acc;
+    return success();
+  }
+  if (getForm() != MatmulForm::atb)
+    return emitOpError() << "depth_scatter needs form atb (only its product "
+                            "is summed over depth)";
+  if (*scatter > 1)
+    return emitOpError() << "depth_scatter " << *scatter
+                         << " is not a dimension of the rank-2 result";
+  for (int64_t d = 0; d < 2; ++d)
+    if (d != static_cast<int64_t>(*scatter) &&
+        result.getDimSize(d) != acc.getDimSize(d))
+      return emitOpError() << "result dimension " << d << " ("
+                           << result.getDimSize(d)
+                           << ") must equal the accumulator's ("
+                           << acc.getDimSize(d) << ")";
+  if (result.getElementType() != acc.getElementType())
+    return emitOpError() << "result and accumulator element types differ";
   return success();
 }
 
 LogicalResult MatmulOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return success(verifyGridSymbol(*this, getGridAttr(), symbolTable) !=
-                 nullptr);
+  GridOp grid = verifyGridSymbol(*this, getGridAttr(), symbolTable);
+  if (!grid)
+    return failure();
+  if (std::optional<uint64_t> scatter = getDepthScatter()) {
+    int64_t whole = getAcc().getType().getDimSize(*scatter);
+    int64_t part = getResult().getType().getDimSize(*scatter);
+    if (part * grid.getD() != whole)
+      return emitOpError() << "depth_scatter: result dimension " << *scatter
+                           << " (" << part << ") must be the accumulator's ("
+                           << whole << ") divided by the grid's depth "
+                           << grid.getD();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -223,11 +223,19 @@ void GroupExpander::run() {
     Value value = result;
     if (form == MatmulForm::atb && grid.getD() > 1) {
       rewriter.setInsertionPointAfter(loop);
-      value =
-          AllReduceOp::create(rewriter, op.getLoc(), value.getType(), value,
-                              gridRef, axes(GridAxis::depth),
-                              ReductionKindAttr::get(ctx, ReductionKind::sum))
-              .getResult();
+      auto sum = ReductionKindAttr::get(ctx, ReductionKind::sum);
+      // Each depth replica keeps its block of the sum (depth_scatter), or
+      // all of it.
+      if (std::optional<uint64_t> dim = op.getDepthScatter())
+        value = ReduceScatterOp::create(rewriter, op.getLoc(),
+                                        op.getResult().getType(), value,
+                                        Value(), gridRef, axes(GridAxis::depth),
+                                        rewriter.getI64IntegerAttr(*dim), sum)
+                    .getResult();
+      else
+        value = AllReduceOp::create(rewriter, op.getLoc(), value.getType(),
+                                    value, gridRef, axes(GridAxis::depth), sum)
+                    .getResult();
     }
     rewriter.replaceOp(op, value);
   }

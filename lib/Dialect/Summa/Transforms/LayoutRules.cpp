@@ -475,34 +475,45 @@ static LogicalResult visitSoftmax(LayoutRuleState &s, linalg::SoftmaxOp op) {
   return success();
 }
 
-/// Static offsets and sizes, unit strides: the slices summa lays out.
+/// Static offsets, sizes and strides: the slices summa lays out.
 template <typename SliceOp>
 static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
-  if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticSizes()) ||
-      ShapedType::isDynamicShape(op.getStaticOffsets()))
+  if (ShapedType::isDynamicShape(op.getStaticSizes()) ||
+      ShapedType::isDynamicShape(op.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(op.getStaticStrides()))
     return op.emitError() << name
-                          << ": only static, unit-stride slices are "
-                             "supported (this one has dynamic offsets, sizes "
-                             "or a stride other than 1)";
+                          << ": only static slices are supported (this one "
+                             "has dynamic offsets, sizes or strides)";
   return success();
 }
 
-/// The split of a dimension of extent `full` (split as `whole`) and of the
-/// part [offset, offset + size) of it that a slice takes. A part that is not
-/// all of it keeps the split only if the dimension is factored into groups
-/// and the part is whole groups (the fused Q/K/V projection sliced into Q, K
-/// and V); otherwise neither is split, and each rank holds the slice's part
-/// of every tile it needs.
-static std::pair<DimLayout, DimLayout>
-sliceSplit(DimLayout whole, int64_t full, int64_t offset, int64_t size) {
-  if (offset == 0 && size == full)
+/// The split of a dimension of extent `full` (split as `whole` into
+/// `parts` blocks) and of the elements offset, offset + stride, ... (`size`
+/// of them) that a slice takes. A part that is not all of it keeps the
+/// split if the dimension is factored into groups and the part is whole
+/// groups (the fused Q/K/V projection sliced into Q, K and V), or if every
+/// block holds its own elements of a strided slice through the whole
+/// dimension (the stride divides the even blocks and the offset is below
+/// the stride: each rank takes the same positions of its block, rotary's
+/// x[..., ::2] and x[..., 1::2]); otherwise neither is split, and each rank
+/// holds the slice's part of every tile it needs.
+static std::pair<DimLayout, DimLayout> sliceSplit(DimLayout whole, int64_t full,
+                                                  int64_t parts, int64_t offset,
+                                                  int64_t size,
+                                                  int64_t stride) {
+  if (offset == 0 && size == full && stride == 1)
     return {whole, whole};
   int64_t chunk = full / whole.groups;
-  if (whole.groups > 1 && offset % chunk == 0 && size % chunk == 0) {
+  if (stride == 1 && whole.groups > 1 && offset % chunk == 0 &&
+      size % chunk == 0) {
     DimLayout part = whole;
     part.groups = size / chunk;
     return {whole, part};
   }
+  if (stride > 1 && whole.isSplit() && whole.groups == 1 &&
+      full % parts == 0 && (full / parts) % stride == 0 && offset < stride &&
+      size == full / stride)
+    return {whole, whole};
   return {DimLayout(), DimLayout()};
 }
 
@@ -532,9 +543,10 @@ static LogicalResult visitExtractSlice(LayoutRuleState &s,
       splits[d] = resultSplits[d] = DimLayout();
       continue;
     }
-    std::tie(splits[d], resultSplits[d]) =
-        sliceSplit(splits[d], source.getDimSize(d), op.getStaticOffsets()[d],
-                   op.getStaticSizes()[d]);
+    std::tie(splits[d], resultSplits[d]) = sliceSplit(
+        splits[d], source.getDimSize(d),
+        getSplitFactor(s.getGrid(), splits[d].axes), op.getStaticOffsets()[d],
+        op.getStaticSizes()[d], op.getStaticStrides()[d]);
   }
   resultSplits = llvm::to_vector(
       llvm::map_range(kept, [&](int64_t d) { return resultSplits[d]; }));
@@ -569,9 +581,10 @@ static LogicalResult visitInsertSlice(LayoutRuleState &s,
   }
   DimSplits splits = layout.getDims(), sourceSplits = splits;
   for (int64_t d = 0; d < dest.getRank(); ++d)
-    std::tie(splits[d], sourceSplits[d]) =
-        sliceSplit(splits[d], dest.getDimSize(d), op.getStaticOffsets()[d],
-                   op.getStaticSizes()[d]);
+    std::tie(splits[d], sourceSplits[d]) = sliceSplit(
+        splits[d], dest.getDimSize(d),
+        getSplitFactor(s.getGrid(), splits[d].axes), op.getStaticOffsets()[d],
+        op.getStaticSizes()[d], op.getStaticStrides()[d]);
   LayoutAttr whole = s.make(splits);
   s.want(op.getSourceMutable(), s.make(sourceSplits));
   s.want(op.getDestMutable(), whole);

@@ -467,7 +467,8 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
   auto summaMm =
       MatmulOp::create(b, mm.getLoc(), mm->getResult(0).getType(), lhs, rhs,
                        mm.getDpsInitOperand(0)->get(), layout.getGrid(),
-                       MatmulFormAttr::get(b.getContext(), *form));
+                       MatmulFormAttr::get(b.getContext(), *form),
+                       /*depth_scatter=*/IntegerAttr());
   if (remarks) {
     auto [title, steps] = describeForm(summaMm.getForm());
     mm.emitRemark() << "2.5D SUMMA matmul" << title << ": "

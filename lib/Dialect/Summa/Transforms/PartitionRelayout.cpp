@@ -108,7 +108,9 @@ FunctionPartitioner::localOffsets(ArrayRef<int64_t> offsets, Value tensor) {
     int64_t localChunk = type.getDimSize(d) / split.groups;
     int64_t globalChunk =
         localChunk * getSplitFactor(getGrid(layout), split.axes);
-    local[d] = offsets[d] / globalChunk * localChunk;
+    // Whole groups, or (a strided slice whose elements every block holds)
+    // the same position in every block.
+    local[d] = offsets[d] / globalChunk * localChunk + offsets[d] % globalChunk;
   }
   return local;
 }
@@ -198,16 +200,29 @@ static std::optional<DimLayout> nestedSplit(GridOp grid, int64_t size,
 LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
                                                     LayoutAttr from,
                                                     LayoutAttr to) {
-  auto reduced = op.getInput().getDefiningOp<AllReduceOp>();
-  if (!reduced || !reduced.getResult() || !reduced.getResult().hasOneUse() ||
-      reduced.getKind() != ReductionKind::sum)
+  Value input = op.getInput();
+  if (!input.hasOneUse())
     return failure();
   GridOp grid = getGrid(to);
+  // A sum over grid axes (an all-reduce, or the depth sum of an A^T.B
+  // product) that only this redistribution reads.
+  auto reduced = input.getDefiningOp<AllReduceOp>();
+  if (reduced && reduced.getKind() != ReductionKind::sum)
+    reduced = {};
+  auto product = input.getDefiningOp<MatmulOp>();
+  if (product && (product.getForm() != MatmulForm::atb ||
+                  product.getDepthScatter() || grid.getD() == 1))
+    product = {};
+  if (!reduced && !product)
+    return failure();
+  SmallVector<GridAxis> axes =
+      reduced ? SmallVector<GridAxis>(reduced.getGridAxes())
+              : SmallVector<GridAxis>{GridAxis::depth};
   RankedTensorType global = globalTypes.lookup(op.getResult());
-  SmallVector<GridAxis> axes = reduced.getGridAxes();
-  // One dimension whose target split adds exactly the reduced axes (its
+  // One dimension whose target split adds some of the summed axes (its
   // blocks nested in the current ones); every other one unchanged.
   std::optional<unsigned> dim;
+  SmallVector<GridAxis> scattered;
   for (unsigned d = 0; d < to.getRank(); ++d) {
     DimLayout src = from.getDim(d), dst = to.getDim(d);
     if (src == dst)
@@ -215,31 +230,144 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
     std::optional<DimLayout> inner =
         nestedSplit(grid, global ? global.getDimSize(d) : 0,
                     src.isSplit() ? src : DimLayout(), dst);
-    if (dim || !inner || inner->axes != axes)
+    if (dim || !inner || !inWorldOrder(inner->axes) ||
+        !llvm::all_of(inner->axes,
+                      [&](GridAxis a) { return llvm::is_contained(axes, a); }))
       return failure();
     dim = d;
+    scattered = inner->axes;
   }
-  if (!dim)
+  if (!dim || (product && scattered != ArrayRef<GridAxis>{GridAxis::depth}))
     return failure();
-  auto type = cast<RankedTensorType>(reduced.getInput().getType());
+  auto type = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
-  shape[*dim] /= getSplitFactor(grid, axes);
+  shape[*dim] /= getSplitFactor(grid, scattered);
+  auto sliced = type.clone(shape);
   OpBuilder b(op);
-  Value scattered = ReduceScatterOp::create(
-                        b, op.getLoc(), type.clone(shape), reduced.getInput(),
-                        Value(), reduced.getGridAttr(), reduced.getAxesAttr(),
-                        b.getI64IntegerAttr(*dim), reduced.getKindAttr())
-                        .getResult();
+  MLIRContext *ctx = op.getContext();
+  auto axesAttr = [&](ArrayRef<GridAxis> list) {
+    SmallVector<int32_t> raw;
+    for (GridAxis a : list)
+      raw.push_back(static_cast<int32_t>(a));
+    return DenseI32ArrayAttr::get(ctx, raw);
+  };
+  auto sum = ReductionKindAttr::get(ctx, ReductionKind::sum);
+  Value result;
+  if (product) {
+    // The product's depth sum becomes its reduce-scatter.
+    b.setInsertionPoint(product);
+    auto scatteredProduct = MatmulOp::create(
+        b, product.getLoc(), sliced, product.getLhs(), product.getRhs(),
+        product.getAcc(), product.getGridAttr(), product.getFormAttr(),
+        b.getI64IntegerAttr(*dim));
+    result = scatteredProduct.getResult();
+  } else {
+    result = ReduceScatterOp::create(b, op.getLoc(), sliced, reduced.getInput(),
+                                     Value(), reduced.getGridAttr(),
+                                     axesAttr(scattered),
+                                     b.getI64IntegerAttr(*dim), sum)
+                 .getResult();
+    // The axes the slice does not split are summed on the smaller block.
+    SmallVector<GridAxis> rest;
+    for (GridAxis a : axes)
+      if (!llvm::is_contained(scattered, a))
+        rest.push_back(a);
+    if (!rest.empty())
+      result = AllReduceOp::create(b, op.getLoc(), sliced, result,
+                                   reduced.getGridAttr(), axesAttr(rest), sum)
+                   .getResult();
+  }
   if (remarks)
-    op.emitRemark() << "redistribution of " << op.getInput().getType()
-                    << " from " << from << " to " << to
-                    << ": its all-reduce over " << formatAxes(axes)
-                    << " becomes a summa.reduce_scatter of dimension " << *dim;
-  valueLayouts[scattered] = to;
-  globalTypes[scattered] = globalTypes.lookup(op.getResult());
-  op.getResult().replaceAllUsesWith(scattered);
+    op.emitRemark() << "redistribution of " << input.getType() << " from "
+                    << from << " to " << to << ": its sum over "
+                    << formatAxes(axes)
+                    << " becomes a summa.reduce_scatter over "
+                    << formatAxes(scattered) << " of dimension " << *dim;
+  valueLayouts[result] = to;
+  globalTypes[result] = globalTypes.lookup(op.getResult());
+  op.getResult().replaceAllUsesWith(result);
   op.erase();
-  reduced.erase();
+  if (reduced)
+    reduced.erase();
+  else
+    product.erase();
+  return success();
+}
+
+LogicalResult FunctionPartitioner::sliceElementwise(RelayoutOp op,
+                                                    LayoutAttr from,
+                                                    LayoutAttr to) {
+  auto generic = op.getInput().getDefiningOp<linalg::GenericOp>();
+  if (!generic || !op.getInput().hasOneUse() || generic->getNumResults() != 1 ||
+      generic.hasIndexSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return failure();
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  for (OpOperand &operand : generic->getOpOperands())
+    if (operand.get().getType() != type ||
+        !generic.getMatchingIndexingMap(&operand).isIdentity() ||
+        (generic.isDpsInput(&operand) &&
+         valueLayouts.lookup(operand.get()) != from))
+      return failure();
+  GridOp grid = getGrid(to);
+  // Worth it where a sum can become a reduce-scatter: an all-reduce, or the
+  // depth sum of an A^T.B product, that only the generic reads.
+  auto scatterable = [&](Value v) {
+    if (!v.hasOneUse())
+      return false;
+    if (auto sum = v.getDefiningOp<AllReduceOp>())
+      return sum.getKind() == ReductionKind::sum;
+    auto product = v.getDefiningOp<MatmulOp>();
+    return product && product.getForm() == MatmulForm::atb &&
+           !product.getDepthScatter() && grid.getD() > 1;
+  };
+  if (!llvm::any_of(generic.getDpsInputs(), scatterable))
+    return failure();
+  RankedTensorType global = globalTypes.lookup(op.getResult());
+  FailureOr<Type> local = localType(global, to, op.getLoc());
+  if (failed(local))
+    return failure();
+  OpBuilder b(generic);
+  Location loc = generic.getLoc();
+  // Each input (and an init the body reads) redistributed as the result.
+  SmallVector<RelayoutOp> parts;
+  auto slice = [&](Value v) {
+    auto part = RelayoutOp::create(b, loc, global, v, to);
+    globalTypes[part.getResult()] = global;
+    parts.push_back(part);
+    return part.getResult();
+  };
+  SmallVector<Value> inputs, inits;
+  for (Value in : generic.getDpsInputs())
+    inputs.push_back(slice(in));
+  for (OpOperand &init : generic.getDpsInitsMutable())
+    inits.push_back(generic.payloadUsesValueFromOperand(&init)
+                        ? slice(init.get())
+                        : tensor::EmptyOp::create(
+                              b, loc, cast<RankedTensorType>(*local).getShape(),
+                              type.getElementType())
+                              .getResult());
+  auto sliced = linalg::GenericOp::create(b, loc, TypeRange{*local}, inputs,
+                                          inits, generic.getIndexingMapsArray(),
+                                          generic.getIteratorTypesArray());
+  sliced.getRegion().takeBody(generic.getRegion());
+  valueLayouts[sliced.getResult(0)] = to;
+  globalTypes[sliced.getResult(0)] = global;
+  if (remarks)
+    op.emitRemark() << "redistribution of " << type << " from " << from
+                    << " to " << to
+                    << ": the elementwise operation computing it reads the "
+                       "redistributed inputs instead";
+  op.getResult().replaceAllUsesWith(sliced.getResult(0));
+  for (Value gone : {op.getResult(), op.getInput()}) {
+    valueLayouts.erase(gone);
+    globalTypes.erase(gone);
+  }
+  op.erase();
+  generic.erase();
+  for (RelayoutOp part : parts)
+    if (failed(lowerRelayout(part)))
+      return failure();
   return success();
 }
 
@@ -273,7 +401,8 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
               ? castElements<arith::ExtUIOp>(b, loc, cur, i32)
               : castElements<arith::ExtSIOp>(b, loc, cur, i32);
   }
-  if (succeeded(scatterReduction(op, from, to)))
+  if (succeeded(scatterReduction(op, from, to)) ||
+      succeeded(sliceElementwise(op, from, to)))
     return success();
   // Gather every dimension whose split changes: the rank then holds those
   // dimensions whole.

@@ -64,6 +64,12 @@ private:
   /// one summa.reduce_scatter instead (half the bytes, no slice). Fails,
   /// changing nothing, for any other relayout.
   LogicalResult scatterReduction(RelayoutOp op, LayoutAttr from, LayoutAttr to);
+  /// A relayout that slices the result of an elementwise generic (identity
+  /// maps, no indices) that only it reads, one of whose inputs is a sum
+  /// scatterReduction can scatter (the two gradients of a tied embedding
+  /// added): the generic computes the slice from its inputs' slices. Fails,
+  /// changing nothing, otherwise.
+  LogicalResult sliceElementwise(RelayoutOp op, LayoutAttr from, LayoutAttr to);
   /// A non-splat constant laid out with splits: the whole constant, then
   /// this rank's slice of it.
   LogicalResult partitionConstant(arith::ConstantOp op, LayoutAttr layout);

@@ -22,7 +22,7 @@
 // CHECK: summa.reduce_scatter %[[G]] on @grid axes = [row] dim = 0 kind = sum : tensor<2x8x16xf32> -> tensor<1x8x16xf32>
 // CHECK-NOT: summa.all_gather
 // REMARK: remark: gather from a table laid out as #summa.layout<@grid, {{\[\[}}row], [col]]>: each rank reads the rows it owns over [row], zero elsewhere
-// REMARK: remark: redistribution of 'tensor<2x8x16xf32>' from #summa.layout<@grid, {{\[\[}}depth], [], [col]]> to #summa.layout<@grid, {{\[\[}}depth, row], [], [col]]>: its all-reduce over [row] becomes a summa.reduce_scatter of dimension 0
+// REMARK: remark: redistribution of 'tensor<2x8x16xf32>' from #summa.layout<@grid, {{\[\[}}depth], [], [col]]> to #summa.layout<@grid, {{\[\[}}depth, row], [], [col]]>: its sum over [row] becomes a summa.reduce_scatter over [row] of dimension 0
 #ids = affine_map<(b, s, h) -> (b, s)>
 #out = affine_map<(b, s, h) -> (b, s, h)>
 func.func @embedding(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>, %x: tensor<4x8x32xf32> {summa.role = "activation"}) -> tensor<4x8x32xf32> {

@@ -103,7 +103,6 @@ def Summa_RelayoutOp : Summa_Op<"relayout", [
 
 def Summa_MatmulOp : Summa_Op<"matmul", [
     Pure, AllElementTypesMatch<["lhs", "rhs", "acc", "result"]>,
-    AllTypesMatch<["acc", "result"]>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "2.5D SUMMA contraction of local tiles";
   let description = [{
@@ -119,6 +118,14 @@ def Summa_MatmulOp : Summa_Op<"matmul", [
     `summa-expand-matmul` turns form `ab` into its `q` SUMMA steps of
     broadcasts and local `linalg.matmul`.
 
+    Form `atb` sums its product over the depth replicas (each holds the
+    product of its own tokens). With `depth_scatter = k` that sum is a
+    reduce-scatter over depth along dimension `k` of the result: each depth
+    replica keeps only its `1/d` block of it (the gradient of a weight whose
+    optimizer state is split over depth), and the result's dimension `k` is
+    the accumulator's divided by `d`. Otherwise the result has the
+    accumulator's type.
+
     ```mlir
     %c = summa.matmul %a, %b, %acc on @grid form = ab
         : tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
@@ -127,7 +134,8 @@ def Summa_MatmulOp : Summa_Op<"matmul", [
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
                        AnyRankedTensor:$acc, FlatSymbolRefAttr:$grid,
                        DefaultValuedAttr<Summa_MatmulForm,
-                                         "::mlir::summa::MatmulForm::ab">:$form);
+                                         "::mlir::summa::MatmulForm::ab">:$form,
+                       OptionalAttr<I64Attr>:$depth_scatter);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $acc `on` $grid `form` `=` $form attr-dict `:`

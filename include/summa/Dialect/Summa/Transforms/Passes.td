@@ -40,6 +40,34 @@ def SummaAssignLayouts : Pass<"summa-assign-layouts", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::summa::SummaDialect"];
 }
 
+def SummaShardOptimizerState
+    : Pass<"summa-shard-optimizer-state", "::mlir::ModuleOp"> {
+  let summary = "Split the optimizer state over depth (ZeRO stage 1 along depth)";
+  let description = [{
+    Runs after `summa-assign-layouts`. A 2.5D grid keeps a weight (and
+    each element of its optimizer state) on every depth replica. This pass
+    splits the state over depth instead: each update (a `linalg.generic`,
+    elementwise over the parameter, that reads an argument of role `state`:
+    Adam's moments, a momentum buffer) takes the parameter's layout with
+    `depth` added to one dimension the grid divides, and so does its state.
+    The update reads its slice of the parameter and of the gradient (local
+    slices), and the updated parameter is all-gathered over depth into the
+    layout it is returned in. A sum of every element of the gradient (the
+    global norm of clipping) reads the same slice, its partial sum then
+    completed over depth as well: the gradient's only reader is its
+    depth-split slice, and `summa-partition` turns its depth sum (an
+    all-reduce, or the depth sum of an `A^T.B` product) into a
+    reduce-scatter.
+
+    Optimizer bytes per rank shrink by `d`; the gradient's depth all-reduce
+    becomes a reduce-scatter and the parameter costs one all-gather over
+    depth: the bytes of the all-reduce it replaces. Results are the same
+    as without the pass up to the order of floating-point sums. A
+    parameter no dimension of which the grid divides keeps its state whole.
+  }];
+  let dependentDialects = ["::mlir::summa::SummaDialect"];
+}
+
 def SummaPrintLayouts : Pass<"summa-print-layouts", "::mlir::ModuleOp"> {
   let summary = "Print the layout and local tile of every value";
   let description = [{
