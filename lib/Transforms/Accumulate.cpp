@@ -29,8 +29,8 @@ static Value microBatch(OpBuilder &b, Location loc, Value x, int64_t count,
   SmallVector<ReassociationIndices> groups = {{0, 1}};
   for (int64_t d = 2; d < static_cast<int64_t>(expanded.size()); ++d)
     groups.push_back({d});
-  Value split = tensor::ExpandShapeOp::create(b, loc, type.clone(expanded), x,
-                                              groups);
+  Value split =
+      tensor::ExpandShapeOp::create(b, loc, type.clone(expanded), x, groups);
   SmallVector<int64_t> one = expanded;
   one[1] = 1;
   SmallVector<OpFoldResult> offsets(expanded.size(), b.getIndexAttr(0));
@@ -49,18 +49,20 @@ static Value microBatch(OpBuilder &b, Location loc, Value x, int64_t count,
 /// `v` times `factor`, element by element.
 static Value scale(OpBuilder &b, Location loc, Value v, double factor) {
   Type element = cast<RankedTensorType>(v.getType()).getElementType();
-  return mapElements(b, loc, v, element,
-                     [&](OpBuilder &nb, Location nl, Value x) -> Value {
-                       Value c = arith::ConstantOp::create(
-                           nb, nl, nb.getFloatAttr(element, factor));
-                       return arith::MulFOp::create(nb, nl, x, c);
-                     });
+  return mapElements(
+      b, loc, v, element, [&](OpBuilder &nb, Location nl, Value x) -> Value {
+        Value c =
+            arith::ConstantOp::create(nb, nl, nb.getFloatAttr(element, factor));
+        return arith::MulFOp::create(nb, nl, x, c);
+      });
 }
 
-LogicalResult mlir::summa::buildAccumulatedStep(
-    func::FuncOp step, func::FuncOp micro, int64_t microBatches,
-    ArrayRef<unsigned> params, const OptimizerOptions &options,
-    bool returnGradients) {
+LogicalResult mlir::summa::buildAccumulatedStep(func::FuncOp step,
+                                                func::FuncOp micro,
+                                                int64_t microBatches,
+                                                ArrayRef<unsigned> params,
+                                                const OptimizerOptions &options,
+                                                bool returnGradients) {
   // The batch arguments.
   llvm::SmallDenseSet<unsigned> isParam(params.begin(), params.end());
   std::optional<unsigned> first;
@@ -78,9 +80,9 @@ LogicalResult mlir::summa::buildAccumulatedStep(
                 cast<RankedTensorType>(step.getArgument(*first).getType())
                     .getDimSize(0);
   }
-  if (!first || ShapedType::isDynamic(cast<RankedTensorType>(
-                                          step.getArgument(*first).getType())
-                                          .getDimSize(0)))
+  if (!first || ShapedType::isDynamic(
+                    cast<RankedTensorType>(step.getArgument(*first).getType())
+                        .getDimSize(0)))
     return step.emitError()
            << "summa-differentiate: accumulate=" << microBatches
            << " needs a batch: a tensor argument with a static leading "

@@ -580,10 +580,10 @@ LogicalResult Differentiator::visit(Operation *op) {
     Value dR = adjoints.lookup(insert.getResult());
     if (isActive(insert.getSource()))
       accumulate(loc, insert.getSource(),
-                 tensor::ExtractSliceOp::create(
-                     b, loc, insert.getSourceType(), dR,
-                     insert.getMixedOffsets(), insert.getMixedSizes(),
-                     insert.getMixedStrides()));
+                 tensor::ExtractSliceOp::create(b, loc, insert.getSourceType(),
+                                                dR, insert.getMixedOffsets(),
+                                                insert.getMixedSizes(),
+                                                insert.getMixedStrides()));
     if (isActive(insert.getDest()))
       accumulate(loc, insert.getDest(),
                  tensor::InsertSliceOp::create(
@@ -858,8 +858,8 @@ struct SummaDifferentiatePass
       return signalPassFailure();
     }
     if (microBatches == 1) {
-      Differentiator differentiator(grad, update, gradients,
-                                    params == "floats", again);
+      Differentiator differentiator(grad, update, gradients, params == "floats",
+                                    again);
       if (failed(differentiator.run())) {
         grad.erase();
         return signalPassFailure();

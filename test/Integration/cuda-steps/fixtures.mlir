@@ -19,12 +19,16 @@
 // RUN: summa-compile %summa_src/examples/fixtures/gpt2_train_step_jax_q3.mlir --grid=3,3,1 --target=cuda --cuda-chip=sm_90 -o %t.gpt2_train_step_jax_q3.331
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_train_step_jax.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.gpt_lm_train_step_jax.111
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_train_step_jax.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt_lm_train_step_jax.222
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_torch.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.gpt_lm_torch.111
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_torch.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt_lm_torch.222
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small.111
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small.222
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small_const.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small_const.111
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_small_const.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt_small_const.222
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_adamw.111
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_adamw.222
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_adamw_micro.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_adamw_micro.111
+// RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_adamw_micro.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_adamw_micro.222
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_block.111
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block.mlir --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_block.222
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block_const.mlir --grid=1,1,1 --target=cuda --cuda-chip=sm_90 -o %t.hf_gpt2_block_const.111

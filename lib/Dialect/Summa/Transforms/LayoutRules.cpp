@@ -510,9 +510,8 @@ static std::pair<DimLayout, DimLayout> sliceSplit(DimLayout whole, int64_t full,
     part.groups = size / chunk;
     return {whole, part};
   }
-  if (stride > 1 && whole.isSplit() && whole.groups == 1 &&
-      full % parts == 0 && (full / parts) % stride == 0 && offset < stride &&
-      size == full / stride)
+  if (stride > 1 && whole.isSplit() && whole.groups == 1 && full % parts == 0 &&
+      (full / parts) % stride == 0 && offset < stride && size == full / stride)
     return {whole, whole};
   return {DimLayout(), DimLayout()};
 }
