@@ -16,12 +16,24 @@
 #                 against that MPI, with its tests (objects dropped);
 #   examples/     the examples compiled with summa-compile --target=cuda
 #                 (sm_90) for [1,1,1] and [2,2,1], the GPT layer in bf16 and
-#                 f16, and the GPT-2-XL-size layer that gpu-check.sh times;
+#                 f16, the GPT-2-XL-size layer that gpu-check.sh times, and
+#                 the training steps summa-differentiate derives from nanoGPT
+#                 and Llama, f32 and bf16, with their --inputs and --expect
+#                 files (step.MODEL.DTYPE.*; gpu-check.sh --compile-steps);
 #
 # checks here what runs without a GPU (the GPU backend's host tests on 1, 2,
-# 4 and 8 ranks through the bundled mpiexec), and writes it to
+# 4 and 8 ranks through the bundled mpiexec, then first-run.sh, whose GPU
+# stages must say "no device"), and writes it to
 # device-bundle/summa-device.tar.gz (ignored by git; under the 64 MiB a GPU
-# check may carry). On the GPU machine, from the repository root:
+# check may carry) with device-bundle/first-run.sh (scripts/first-run.sh)
+# beside it. The bundle needs nothing of the machine that built it: its CTest
+# files name no path of this checkout (checked), and its GPU tests need
+# CUDA, cuBLAS and NCCL only (no OpenBLAS). On the GPU machine, from the
+# repository root, the first minutes (under 8, staged, logs in $OUT):
+#
+#   bash device-bundle/first-run.sh
+#
+# and the whole check (8 to 12 minutes):
 #
 #   tar xzf device-bundle/summa-device.tar.gz -C /tmp &&
 #     bash scripts/gpu-check.sh --bundle /tmp/summa-device
@@ -52,6 +64,16 @@ COMPILE=$ROOT/build/bin/summa-compile
 if [ $EXAMPLES -eq 1 ] && [ ! -x "$COMPILE" ]; then
   echo "device-bundle: no $COMPILE (build the project first, GPU backend on)" >&2
   exit 1
+fi
+# A compiler older than the sources would compile the bundle's programs with
+# another lowering than the runtime built below from the same sources.
+if [ $EXAMPLES -eq 1 ]; then
+  stale=$(ninja -C "$ROOT/build" -n summa-compile summa-opt 2>&1 | grep -v '^ninja: ' || true)
+  if [ -n "$stale" ]; then
+    echo "device-bundle: $COMPILE is older than the sources (ninja -C build would" \
+      "rebuild it: $(echo "$stale" | head -n 1)); build the project first" >&2
+    exit 1
+  fi
 fi
 
 rm -rf "$PREFIX"
@@ -107,7 +129,32 @@ if [ $EXAMPLES -eq 1 ]; then
         -o "$PREFIX/examples/${ex//\//_}.${grid//,/}.cuda"
     done
   done
+  say "deriving and compiling the training steps (nanoGPT, Llama; f32, bf16)"
+  SUMMA_COMPILE=$COMPILE SUMMA_CUDA_CHIP=sm_90 \
+    bash "$ROOT/scripts/gpu-check.sh" --compile-steps "$PREFIX/examples"
 fi
+
+# No path of this checkout in the GPU tests' commands: the bundle runs where
+# the sources are not (the source directory and the backtraces CTest records
+# are only comments and properties, never run).
+builder_paths() {
+  grep -rn "^[^#].*$ROOT/" "$PREFIX/build-gpu/gpu" --include=CTestTestfile.cmake |
+    grep -v '_BACKTRACE_TRIPLES' || true
+}
+if [ -n "$(builder_paths)" ]; then
+  echo "device-bundle: the bundled GPU tests name paths of $ROOT:" >&2
+  builder_paths | head -n 5 >&2
+  exit 1
+fi
+# Nor OpenBLAS: the GPU machine has none.
+for binary in "$PREFIX"/build-gpu/lib/libsumma_runtime_cuda.so \
+  "$PREFIX"/build-gpu/gpu/test/summa-gpu-*; do
+  if ldd "$binary" 2>/dev/null | grep -q 'libopenblas'; then
+    echo "device-bundle: $binary needs OpenBLAS, which the GPU machine lacks" >&2
+    exit 1
+  fi
+done
+cp "$ROOT/scripts/first-run.sh" "$ROOT/device-bundle/first-run.sh"
 
 # 4. What can run here: the host tests through the bundled mpiexec.
 if [ $SELF_TEST -eq 1 ]; then
@@ -119,4 +166,16 @@ fi
 find "$PREFIX/build-gpu" -name '*.o' -delete
 tarball=$ROOT/device-bundle/summa-device.tar.gz
 tar czf "$tarball" -C /tmp summa-device
-say "wrote $tarball ($(du -m "$tarball" | cut -f1) MiB)"
+say "wrote $tarball ($(du -m "$tarball" | cut -f1) MiB) and device-bundle/first-run.sh"
+
+# 6. first-run.sh here, from the archive: without a GPU every GPU stage must
+# say "no device" (and nothing fail).
+if [ $SELF_TEST -eq 1 ]; then
+  say "self-test: device-bundle/first-run.sh (no GPU here: stages say 'no device')"
+  out=$(mktemp -d)
+  if ! OUT=$out bash "$ROOT/device-bundle/first-run.sh"; then
+    echo "device-bundle: first-run.sh failed here; logs in $out/first-run" >&2
+    exit 1
+  fi
+  rm -rf "$out"
+fi

@@ -2,12 +2,16 @@
 #===- gpu-check.sh - check the GPU backend on a machine with a GPU -------===#
 #
 # usage: scripts/gpu-check.sh [--build-dir DIR] [--tokens T] [--skip-build]
-#                             [--bundle DIR] [--list-examples]
+#                             [--bundle DIR] [--list-examples] [--list-steps]
+#                             [--compile-steps DIR]
 #
 # --bundle DIR: use what scripts/device-bundle.sh built elsewhere (the MPI,
 # the runtime build and the compiled examples in DIR) instead of building
 # here: for a GPU machine with no MPI, no MLIR and no network.
 # --list-examples: print the names of the compiled examples and stop.
+# --list-steps: print the training steps (model:dtype:tolerance) and stop.
+# --compile-steps DIR: compile the training steps into DIR with
+# $SUMMA_COMPILE (and the summa-opt beside it), and stop.
 #
 # For a machine with an NVIDIA GPU (written for one H200; under 8 minutes):
 #   1. builds the runtime alone (runtime/, no LLVM needed) with the GPU
@@ -25,9 +29,14 @@
 #      $SUMMA_COMPILE, build/, or built here into DIR-compiler when MLIR 22
 #      is installed) and runs `--check` on [1,1,1] through NCCL and on
 #      [2,2,1] in the one-GPU test mode, f32, and the GPT layer in bf16 and
-#      f16; times the compiled GPT layer (bf16, h = 1536, 24 heads, seq
-#      1024) against bench/torch_layer.py (PyTorch eager and torch.compile,
-#      same shapes and dtype) when PyTorch is installed.
+#      f16; the training steps summa-differentiate derives from nanoGPT
+#      (gpt_small) and Llama (hf_llama_lm), f32 and bf16, on [1,1,1] and
+#      [2,2,1] with --check and --expect against PyTorch's autograd (the
+#      fixtures' *.sgd.safetensors; bf16: examples/export/convert_dtype.py
+#      of the f32 export, inputs and results); times the compiled GPT layer
+#      (bf16, h = 1536, 24 heads, seq 1024) against bench/torch_layer.py
+#      (PyTorch eager and torch.compile, same shapes and dtype) when
+#      PyTorch is installed.
 #   5. prints one table last. Exit status 0 only if every test passed.
 #
 # Needs: nvcc, CMake >= 3.20, Ninja, an MPI (mpirun, headers), GoogleTest,
@@ -43,6 +52,7 @@ BUILD=${SUMMA_GPU_BUILD_DIR:-$ROOT/build-gpu}
 TOKENS=8192
 SKIP_BUILD=0
 BUNDLE=""
+COMPILE_STEPS=""
 # The examples compiled for the GPU: each on [1,1,1] and [2,2,1]; those in
 # fixtures/ are exports (Llama with its rotary tables inlined, nanoGPT with
 # every weight a constant, the JAX language model's training step on i32
@@ -52,6 +62,12 @@ EXAMPLES=(mlp mlp_erf attention gpt_layer gpt mlp_loss gpt_loss mlp_train_step
   mlp_train_adam gpt_train_step gpt_layer_bf16 gpt_layer_f16
   fixtures/llama_layer fixtures/nanogpt_block_const fixtures/gpt_lm_train_step_jax
   fixtures/hf_llama_model)
+# The training steps derived by summa-differentiate: model:dtype:tolerance of
+# --check and --expect (empty: the driver's default). nanoGPT's export
+# writes GELU-tanh with 0.797724 for sqrt(2/pi) (--tol 1e-4 in f32, as in
+# test/Integration/torch-train-step.mlir); bf16 steps are compared with the
+# f32 autograd results rounded to bf16 (every op of the step rounds).
+STEPS=(gpt_small:f32:1e-4 gpt_small:bf16:5e-2 hf_llama_lm:f32: hf_llama_lm:bf16:5e-2)
 while [ $# -gt 0 ]; do
   case $1 in
   --build-dir) BUILD=$2; shift 2 ;;
@@ -59,10 +75,68 @@ while [ $# -gt 0 ]; do
   --skip-build) SKIP_BUILD=1; shift ;;
   --bundle) BUNDLE=$(cd "$2" && pwd); shift 2 ;;
   --list-examples) echo "${EXAMPLES[@]}"; exit 0 ;;
+  --list-steps) echo "${STEPS[@]}"; exit 0 ;;
+  --compile-steps) COMPILE_STEPS=$2; shift 2 ;;
   -h | --help) sed -n '2,/^#===-/p' "$0" | sed '$d'; exit 0 ;;
   *) echo "gpu-check: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+
+CHIP=${SUMMA_CUDA_CHIP:-sm_90}
+# compile_step step.MODEL.DTYPE GRID EXE: the training step summa-differentiate
+# derives from examples/fixtures/MODEL.mlir (bf16: converted from the f32
+# export), compiled, with its --inputs and --expect files (converted for
+# bf16) beside EXE and the arguments in EXE.args.
+compile_step() {
+  local name=$1 grid=$2 exe=$3
+  local model dtype tol="" spec fixtures=$ROOT/examples/fixtures
+  IFS=. read -r _ model dtype <<<"$name"
+  for spec in "${STEPS[@]}"; do
+    [ "${spec%:*}" = "$model:$dtype" ] && tol=${spec##*:}
+  done
+  local base data
+  base=$(dirname "$exe")/step.$model.$dtype
+  # The tensor files (shared by the grids: written aside, then renamed).
+  for data in inputs:inputs expect:sgd; do
+    local file=$base.${data%%:*}.safetensors source=$fixtures/$model.${data##*:}.safetensors
+    if [ "$dtype" = f32 ]; then
+      cp "$source" "$exe.tmp" || return 1
+    else
+      python3 "$ROOT/examples/export/convert_dtype.py" safetensors --dtype "$dtype" \
+        "$source" "$exe.tmp" || return 1
+    fi
+    mv "$exe.tmp" "$file"
+  done
+  if [ "$dtype" = f32 ]; then
+    cp "$fixtures/$model.mlir" "$exe.fwd.mlir"
+  else
+    python3 "$ROOT/examples/export/convert_dtype.py" mlir --dtype "$dtype" \
+      "$fixtures/$model.mlir" "$exe.fwd.mlir" || return 1
+  fi
+  "$(dirname "$COMPILE")/summa-opt" "$exe.fwd.mlir" \
+    --summa-differentiate="sgd-lr=0.01 params=floats" -o "$exe.mlir" &&
+    "$COMPILE" "$exe.mlir" --entry="${model}_grad" --grid="$grid" --target=cuda \
+      --cuda-chip="$CHIP" -o "$exe" || return 1
+  rm -f "$exe.fwd.mlir" "$exe.mlir"
+  echo "--inputs $(basename "$base").inputs.safetensors --expect" \
+    "$(basename "$base").expect.safetensors --iters 0${tol:+ --tol $tol}" >"$exe.args"
+}
+
+# --compile-steps DIR (for scripts/device-bundle.sh): the training steps on
+# [1,1,1] and [2,2,1] compiled into DIR with $SUMMA_COMPILE, then stop.
+if [ -n "$COMPILE_STEPS" ]; then
+  COMPILE=${SUMMA_COMPILE:?--compile-steps needs SUMMA_COMPILE}
+  mkdir -p "$COMPILE_STEPS"
+  for spec in "${STEPS[@]}"; do
+    IFS=: read -r model dtype _ <<<"$spec"
+    for grid in 1,1,1 2,2,1; do
+      echo "gpu-check: step.$model.$dtype [$grid]"
+      compile_step "step.$model.$dtype" $grid \
+        "$COMPILE_STEPS/step.$model.$dtype.${grid//,/}.cuda" || exit 1
+    done
+  done
+  exit 0
+fi
 
 # The bundle's MPI first on the PATH, its runtime build, its compiled
 # examples (which load the bundle's runtime library).
@@ -166,11 +240,20 @@ fi
 
 find_missing_libraries "$BUILD/lib/libsumma_runtime_cuda.so"
 
+# The device query links what libsumma_runtime_cuda.so loads: if it does
+# not run, a library is missing, which is a failure, not "no device".
 QUERY=$BUILD/gpu/test/summa-gpu-device-query
 DEVICES=0
 if [ -x "$QUERY" ]; then
-  "$QUERY" -v | sed 's/^/  /'
-  DEVICES=$("$QUERY" | head -n 1)
+  if "$QUERY" -v >"$LOG/device-query.log" 2>&1; then
+    sed 's/^/  /' "$LOG/device-query.log"
+    DEVICES=$(head -n 1 "$LOG/device-query.log")
+    row "libraries load (device query)" PASS "$(grep '^versions:' "$LOG/device-query.log" | cut -c11-)"
+  else
+    sed 's/^/  /' "$LOG/device-query.log"
+    row "libraries load (device query)" FAIL "see device-query.log"
+    FAILED=1
+  fi
 fi
 if [ "${DEVICES:-0}" -lt 1 ]; then
   say "no CUDA device: the device tests will report 'skipped'"
@@ -276,7 +359,15 @@ compile_example() {
   local name=$1 grid=$2 file=$3
   local exe="$LOG/${name//\//_}.${grid//,/}.cuda"
   if [ -n "$PRECOMPILED" ]; then
+    # A training step brings its arguments and tensor files.
+    if [ -f "$PRECOMPILED/$(basename "$exe").args" ]; then
+      cp "$PRECOMPILED/$(basename "$exe").args" "$exe.args"
+      cp "$PRECOMPILED/${name}".*.safetensors "$LOG/"
+    fi
     cp "$PRECOMPILED/$(basename "$exe")" "$exe" >"$exe.compile.log" 2>&1 &
+  elif [ -n "$file" ] && [ "${file%.args}" != "$file" ]; then
+    # A training step: derived, compiled, and its tensor files beside it.
+    compile_step "$name" "$grid" "$exe" >"$exe.compile.log" 2>&1 &
   else
     "$COMPILE" "$file" --grid="$grid" --target=cuda --cuda-chip="$CHIP" \
       -o "$exe" >"$exe.compile.log" 2>&1 &
@@ -295,17 +386,21 @@ run_example() {
     FAILED=1
     return
   fi
-  if timeout 120 env SUMMA_GPU_COLLECTIVES=$mode mpirun -np "$ranks" \
-    -x SUMMA_GPU_COLLECTIVES "$exe" --check --steps "$steps" >"$out" 2>&1 &&
-    grep -q '^check: PASS' "$out"; then
-    row "compiled $name [$grid] ($mode)" PASS "$(grep '^check: PASS' "$out" | head -n 1)"
+  # A training step's --inputs, --expect and --tol (paths relative to the
+  # folder of the programs).
+  local extra=()
+  [ -f "$exe.args" ] && read -r -a extra <"$exe.args"
+  if (cd "$LOG" && timeout 120 env SUMMA_GPU_COLLECTIVES=$mode mpirun -np "$ranks" \
+    -x SUMMA_GPU_COLLECTIVES "$exe" --check --steps "$steps" "${extra[@]}") >"$out" 2>&1 &&
+    grep -q '^check: PASS' "$out" &&
+    { [ ${#extra[@]} -eq 0 ] || grep -q '^expect: PASS' "$out"; }; then
+    row "compiled $name [$grid] ($mode)" PASS "$(grep -E '^(check|expect): PASS' "$out" | tr '\n' ' ')"
   else
     row "compiled $name [$grid] ($mode)" FAIL "see $(basename "$out")"
     FAILED=1
   fi
 }
 
-CHIP=${SUMMA_CUDA_CHIP:-sm_90}
 LAYER_MS=""
 if [ -z "$COMPILE" ] && [ -z "$PRECOMPILED" ]; then
   row "compiled examples (--target=cuda)" SKIP "no summa-compile (needs MLIR 22; set SUMMA_COMPILE)"
@@ -322,9 +417,18 @@ else
     compile_example "$ex" 1,1,1 "$file"
     compile_example "$ex" 2,2,1 "$file"
   done
-  for ex in "${EXAMPLES[@]}"; do
+  # The training steps: derived by summa-differentiate from the exports
+  # (bf16: converted from f32), checked against PyTorch's autograd.
+  STEP_NAMES=()
+  for spec in "${STEPS[@]}"; do
+    IFS=: read -r model dtype _ <<<"$spec"
+    STEP_NAMES+=("step.$model.$dtype")
+    compile_example "step.$model.$dtype" 1,1,1 ".args"
+    compile_example "step.$model.$dtype" 2,2,1 ".args"
+  done
+  for ex in "${STEP_NAMES[@]}" "${EXAMPLES[@]}"; do
     steps=1
-    case $ex in *train*) steps=2 ;; esac
+    case $ex in *train*) steps=2 ;; step.*) steps=1 ;; esac
     run_example "$ex" 1,1,1 1 nccl $steps
     run_example "$ex" 2,2,1 4 mpi $steps
   done

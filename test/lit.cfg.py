@@ -40,16 +40,31 @@ config.substitutions.append(("%python", sys.executable))
 
 # --target=cuda: compiling needs the GPU backend; running needs a device.
 import subprocess
+# CI (scripts/test.sh on a machine with nvcc) sets SUMMA_REQUIRE_CUDA_BACKEND=1:
+# the --target=cuda compile tests (cuda-backend) must then run, not be
+# reported unsupported because the build lost its GPU backend.
+if os.environ.get("SUMMA_REQUIRE_CUDA_BACKEND") == "1" and not config.summa_cuda_backend:
+    lit_config.fatal("SUMMA_REQUIRE_CUDA_BACKEND=1 but this build has no GPU "
+                     "backend (libsumma_runtime_cuda.so): configure with "
+                     "-DSUMMA_ENABLE_GPU=ON")
 if config.summa_cuda_backend:
     config.available_features.add("cuda-backend")
+    # The query links what libsumma_runtime_cuda.so loads: if it does not
+    # run, the GPU tests would be skipped on a machine that has a GPU, so
+    # that is an error, not "no device".
     devices = 0
     if config.summa_device_query and os.path.exists(config.summa_device_query):
         try:
             out = subprocess.run([config.summa_device_query],
                                  capture_output=True, text=True, timeout=60)
-            first = out.stdout.strip().splitlines()[:1]
-            devices = int(first[0]) if first and first[0].isdigit() else 0
-        except (OSError, subprocess.TimeoutExpired):
-            devices = 0
+        except (OSError, subprocess.TimeoutExpired) as error:
+            lit_config.fatal("%s did not run: %s" %
+                             (config.summa_device_query, error))
+        first = out.stdout.strip().splitlines()[:1]
+        if out.returncode != 0 or not first or not first[0].isdigit():
+            lit_config.fatal("%s did not run (exit %d): %s" %
+                             (config.summa_device_query, out.returncode,
+                              (out.stdout + out.stderr).strip()))
+        devices = int(first[0])
     if devices > 0:
         config.available_features.add("gpu")

@@ -6,9 +6,11 @@
 
 #include "GemmChecks.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdarg>
 #include <cstdio>
+#include <initializer_list>
 
 using namespace summa::rt;
 
@@ -53,6 +55,65 @@ std::string checkMatrix(const char *caller, const char *library,
   return "";
 }
 
+/// A row-major matrix in memory: `rows` rows of `cols` elements, `ld`
+/// elements apart, from `base` + `offset` elements.
+struct Matrix {
+  const char *name;
+  intptr_t base;
+  int64_t offset, rows, cols, ld;
+};
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/// Whether `x` and `y` share an element (`size` bytes each): exact for any
+/// leading dimensions, so tiles side by side in one buffer (columns of a
+/// fused QKV) do not overlap, while a panel read from the buffer it is
+/// written to does. Linear in the rows of one of them, and only where their
+/// first and last bytes interleave.
+bool overlap(const Matrix &x, const Matrix &y, int64_t size) {
+  if (x.rows <= 0 || x.cols <= 0 || y.rows <= 0 || y.cols <= 0 || !x.base ||
+      !y.base)
+    return false;
+  auto start = [&](const Matrix &a) {
+    return static_cast<int64_t>(a.base) + a.offset * size;
+  };
+  auto end = [&](const Matrix &a) {
+    return start(a) + ((a.rows - 1) * a.ld + a.cols) * size;
+  };
+  if (end(x) <= start(y) || end(y) <= start(x))
+    return false;
+  const Matrix &few = x.rows <= y.rows ? x : y;
+  const Matrix &many = x.rows <= y.rows ? y : x;
+  int64_t stride = many.ld * size, width = many.cols * size;
+  for (int64_t row = 0; row < few.rows; ++row) {
+    // Bytes [first, last] of this row, relative to `many`'s start: the rows
+    // i of `many` with i*stride <= last and i*stride + width - 1 >= first.
+    int64_t first = start(few) + row * few.ld * size - start(many);
+    int64_t last = first + few.cols * size - 1;
+    int64_t lo = std::max<int64_t>(0, -floorDiv(width - 1 - first, stride));
+    int64_t hi = std::min(many.rows - 1, floorDiv(last, stride));
+    if (lo <= hi)
+      return true;
+  }
+  return false;
+}
+
+/// The diagnostic of an output that shares memory with an operand read
+/// while it is written, or "".
+std::string checkDisjoint(const char *caller, const Matrix &out,
+                          std::initializer_list<Matrix> operands,
+                          size_t elementSize) {
+  for (const Matrix &operand : operands)
+    if (overlap(out, operand, static_cast<int64_t>(elementSize)))
+      return formatString("%s: %s overlaps %s in memory: the GEMM would "
+                          "read elements it writes (give %s a buffer of "
+                          "its own)",
+                          caller, out.name, operand.name, out.name);
+  return "";
+}
+
 /// What summaRtMatmul and summaRtMatmulEpilogue share: the sizes, the
 /// transposition flags and the operands A and B (read only when the product
 /// is not empty).
@@ -82,12 +143,13 @@ std::string checkProduct(const char *caller, const char *library,
 }
 } // namespace
 
-std::string summa::rt::checkMatmul(const char *library, intptr_t aBase,
-                                   int64_t aOffset, int64_t lda, intptr_t bBase,
-                                   int64_t bOffset, int64_t ldb, intptr_t cBase,
-                                   int64_t cOffset, int64_t ldc, int64_t m,
-                                   int64_t n, int64_t k, int32_t transA,
-                                   int32_t transB, int32_t accumulate) {
+std::string summa::rt::checkMatmul(const char *library, size_t elementSize,
+                                   intptr_t aBase, int64_t aOffset, int64_t lda,
+                                   intptr_t bBase, int64_t bOffset, int64_t ldb,
+                                   intptr_t cBase, int64_t cOffset, int64_t ldc,
+                                   int64_t m, int64_t n, int64_t k,
+                                   int32_t transA, int32_t transB,
+                                   int32_t accumulate) {
   const char *caller = "summaRtMatmul";
   std::string error = checkProduct(caller, library, aBase, aOffset, lda, bBase,
                                    bOffset, ldb, m, n, k, transA, transB);
@@ -97,7 +159,14 @@ std::string summa::rt::checkMatmul(const char *library, intptr_t aBase,
     return formatString("%s: accumulate = %d must be 0 or 1", caller,
                         accumulate);
   // C is written unless it is empty itself.
-  return checkMatrix(caller, library, "C", cBase, cOffset, m, n, ldc, true);
+  error = checkMatrix(caller, library, "C", cBase, cOffset, m, n, ldc, true);
+  if (!error.empty() || k == 0)
+    return error;
+  return checkDisjoint(
+      caller, {"C", cBase, cOffset, m, n, ldc},
+      {{"A", aBase, aOffset, transA ? k : m, transA ? m : k, lda},
+       {"B", bBase, bOffset, transB ? n : k, transB ? k : n, ldb}},
+      elementSize);
 }
 
 std::string summa::rt::checkMatmulEpilogue(
@@ -132,6 +201,26 @@ std::string summa::rt::checkMatmulEpilogue(
     return formatString("%s: R starts at D's first element but its leading "
                         "dimension %lld is not D's %lld",
                         caller, (long long)ldr, (long long)ldd);
+  // D may be R itself (in place), nothing else it reads.
+  Matrix out{"D", dBase, dOffset, m, n, ldd};
+  if (k > 0) {
+    error = checkDisjoint(
+        caller, out,
+        {{"A", aBase, aOffset, transA ? k : m, transA ? m : k, lda},
+         {"B", bBase, bOffset, transB ? n : k, transB ? k : n, ldb}},
+        elementSize);
+    if (!error.empty())
+      return error;
+  }
+  if (biasBase != 0) {
+    error = checkDisjoint(
+        caller, out, {{"bias", biasBase, biasOffset, 1, n, n}}, elementSize);
+    if (!error.empty())
+      return error;
+  }
+  if (rBase != 0 && at.r != at.d)
+    return checkDisjoint(caller, out, {{"R", rBase, rOffset, m, n, ldr}},
+                         elementSize);
   return "";
 }
 

@@ -27,15 +27,18 @@ namespace summa::rt {
 std::string formatString(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
-/// summaRtMatmul: C[m,n] (+)= op(A) op(B), `accumulate` 0 or 1.
-std::string checkMatmul(const char *library, intptr_t aBase, int64_t aOffset,
-                        int64_t lda, intptr_t bBase, int64_t bOffset,
-                        int64_t ldb, intptr_t cBase, int64_t cOffset,
-                        int64_t ldc, int64_t m, int64_t n, int64_t k,
-                        int32_t transA, int32_t transB, int32_t accumulate);
+/// summaRtMatmul: C[m,n] (+)= op(A) op(B), `accumulate` 0 or 1, elements
+/// of `elementSize` bytes; C must not share memory with A or B.
+std::string checkMatmul(const char *library, size_t elementSize, intptr_t aBase,
+                        int64_t aOffset, int64_t lda, intptr_t bBase,
+                        int64_t bOffset, int64_t ldb, intptr_t cBase,
+                        int64_t cOffset, int64_t ldc, int64_t m, int64_t n,
+                        int64_t k, int32_t transA, int32_t transB,
+                        int32_t accumulate);
 
 /// summaRtMatmulEpilogue: D = act(op(A) op(B) + R + bias), elements of
-/// `elementSize` bytes (R may be D itself only with D's leading dimension).
+/// `elementSize` bytes (R may be D itself only with D's leading dimension;
+/// D shares no other memory with R, A, B or the bias).
 std::string checkMatmulEpilogue(const char *library, size_t elementSize,
                                 intptr_t aBase, int64_t aOffset, int64_t lda,
                                 intptr_t bBase, int64_t bOffset, int64_t ldb,

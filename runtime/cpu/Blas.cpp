@@ -136,9 +136,9 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
                    int32_t accumulate) {
   const char *caller = "summaRtMatmul";
   DTypeInfo type = checkDType(dtype, caller);
-  requireValid(checkMatmul("BLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
-                           cBase, cOffset, ldc, m, n, k, transA, transB,
-                           accumulate));
+  requireValid(checkMatmul("BLAS", type.size, aBase, aOffset, lda, bBase,
+                           bOffset, ldb, cBase, cOffset, ldc, m, n, k, transA,
+                           transB, accumulate));
 
   double start = profileClock();
   char *c = reinterpret_cast<char *>(cBase) +

@@ -153,6 +153,13 @@ void selectDevice(const char *caller) {
   state.info.name = state.deviceName.c_str();
   state.info.multiprocessors = properties.multiProcessorCount;
   state.info.computeCapability = properties.major * 10 + properties.minor;
+  SUMMA_CUDA_CHECK(cudaDriverGetVersion(&state.info.cudaDriver));
+  SUMMA_CUDA_CHECK(cudaRuntimeGetVersion(&state.info.cudaRuntime));
+  // The NCCL that the loader found, which may not be the one built against:
+  // the NCCL mode needs ncclCommSplit (2.18); say so before calling it.
+  SUMMA_NCCL_CHECK(ncclGetVersion(&state.info.nccl));
+  if (state.mode == CollectiveMode::Nccl)
+    requireValid(checkNcclVersion(caller, state.info.nccl));
 }
 
 void createStreams() {
@@ -180,6 +187,8 @@ void createBlas() {
   // they can share one workspace.
   SUMMA_CUBLAS_CHECK(cublasSetWorkspace(state.cublas, state.gemmWorkspace,
                                         state.gemmWorkspaceBytes));
+  SUMMA_CUBLAS_CHECK(cublasGetVersion(state.cublas, &state.info.cublas));
+  state.info.cublasLt = cublasLtGetVersion();
   const char *tf32 = std::getenv("SUMMA_ALLOW_TF32");
   state.allowTf32 = tf32 && std::strcmp(tf32, "1") == 0;
   state.engine = engineFromEnvironment();

@@ -15,7 +15,8 @@
 //  * outputs are copied to the host for --dump and --check, and the driver
 //    waits for the device (with NCCL error checks) before the timing
 //    barriers and around the reference;
-//  * rank 0 prints one line naming the GPU and the collective mode.
+//  * rank 0 prints two lines: the GPU and the collective mode, and the
+//    versions of the CUDA driver and runtime, cuBLAS(Lt) and NCCL loaded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,12 @@ void announce() {
               collectiveMode() == CollectiveMode::Nccl
                   ? "NCCL"
                   : "MPI through host memory (test mode)");
+  std::printf("gpu: CUDA driver %s, runtime %s, cuBLAS %s, cuBLASLt %zu, "
+              "NCCL %s\n",
+              cudaVersionString(device.cudaDriver).c_str(),
+              cudaVersionString(device.cudaRuntime).c_str(),
+              cublasVersionString(device.cublas).c_str(), device.cublasLt,
+              ncclVersionString(device.nccl).c_str());
   std::fflush(stdout);
 }
 

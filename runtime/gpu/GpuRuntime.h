@@ -77,6 +77,11 @@ struct DeviceInfo {
   const char *name = "";
   int localRank = 0;
   int localSize = 1;
+  /// The versions loaded at run time (cudaDriverGetVersion,
+  /// cudaRuntimeGetVersion, cublasGetVersion, cublasLtGetVersion,
+  /// ncclGetVersion), as their codes; Validate.h formats them.
+  int cudaDriver = 0, cudaRuntime = 0, cublas = 0, nccl = 0;
+  size_t cublasLt = 0;
 };
 
 SUMMA_RT_EXPORT CollectiveMode collectiveMode();

@@ -13,6 +13,7 @@
 #include "HostCollectives.h"
 #include "HalfFloat.h"
 
+#include "ElementType.h"
 #include "Error.h"
 #include "HostBlocks.h"
 
@@ -29,9 +30,9 @@ using namespace summa::gpu::host;
 namespace {
 constexpr int64_t kMaxChunk = int64_t(1) << 30;
 
-size_t elementSize(int32_t dtype) {
-  return dtype == SUMMA_DT_F64 ? 8 : dtype == SUMMA_DT_F32 ? 4 : 2;
-}
+/// Bytes per element of every type the collectives take (i32 and i64 token
+/// ids included).
+size_t elementSize(int32_t dtype) { return summa::rt::dtypeSize(dtype); }
 
 float combine(int32_t kind, float a, float b) {
   switch (kind) {

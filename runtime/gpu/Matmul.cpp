@@ -363,9 +363,9 @@ void summaRtMatmul(int32_t dtype, intptr_t aBase, int64_t aOffset, int64_t lda,
   const char *caller = "summaRtMatmul";
   GpuDType type;
   Context &ctx = gemmContext(caller, dtype, type);
-  requireValid(checkMatmul("cuBLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
-                           cBase, cOffset, ldc, m, n, k, transA, transB,
-                           accumulate));
+  requireValid(checkMatmul("cuBLAS", type.size, aBase, aOffset, lda, bBase,
+                           bOffset, ldb, cBase, cOffset, ldc, m, n, k, transA,
+                           transB, accumulate));
 
   ProfileSpan span(ctx.compute);
   int64_t size = static_cast<int64_t>(type.size);
@@ -417,12 +417,12 @@ void summaRtMatmulBatched(int32_t dtype, intptr_t aBase, int64_t aOffset,
   // Counted among the local GEMMs (Profile.h).
   summa::rt::LocalMatmulScope local;
   // The first and the last member bound every other one.
-  requireValid(checkMatmul("cuBLAS", aBase, aOffset, lda, bBase, bOffset, ldb,
-                           cBase, cOffset, ldc, m, n, k, transA, transB,
-                           accumulate));
-  requireValid(checkMatmul("cuBLAS", aBase, last.a, lda, bBase, last.b, ldb,
-                           cBase, last.c, ldc, m, n, k, transA, transB,
-                           accumulate));
+  requireValid(checkMatmul("cuBLAS", type.size, aBase, aOffset, lda, bBase,
+                           bOffset, ldb, cBase, cOffset, ldc, m, n, k, transA,
+                           transB, accumulate));
+  requireValid(checkMatmul("cuBLAS", type.size, aBase, last.a, lda, bBase,
+                           last.b, ldb, cBase, last.c, ldc, m, n, k, transA,
+                           transB, accumulate));
   if (batch > INT_MAX || m == 0 || n == 0 || k == 0) {
     // Empty products (C cleared or left, as summaRtMatmul does) and batches
     // beyond cuBLAS's int count: one GEMM at a time.

@@ -29,6 +29,32 @@ std::string summa::gpu::checkDType(const char *caller, int32_t dtype,
   return "";
 }
 
+std::string summa::gpu::ncclVersionString(int code) {
+  // NCCL_VERSION(X, Y, Z): X * 1000 + Y * 100 + Z before 2.9, X * 10000 +
+  // Y * 100 + Z since.
+  int major = code >= 10000 ? code / 10000 : code / 1000;
+  int minor = code >= 10000 ? code / 100 % 100 : code / 100 % 10;
+  return formatString("%d.%d.%d", major, minor, code % 100);
+}
+
+std::string summa::gpu::cublasVersionString(int code) {
+  return formatString("%d.%d.%d", code / 10000, code / 100 % 100, code % 100);
+}
+
+std::string summa::gpu::cudaVersionString(int code) {
+  return formatString("%d.%d", code / 1000, code % 1000 / 10);
+}
+
+std::string summa::gpu::checkNcclVersion(const char *caller, int code) {
+  if (code >= kMinNcclVersion)
+    return "";
+  return formatString("%s: NCCL %s is loaded (libnccl.so.2), but the NCCL "
+                      "mode needs NCCL 2.18 or later for ncclCommSplit; put "
+                      "a newer libnccl.so.2 first on LD_LIBRARY_PATH (the "
+                      "nvidia-nccl wheel has one)",
+                      caller, ncclVersionString(code).c_str());
+}
+
 std::string summa::gpu::checkBuffer(const char *caller, const char *what,
                                     intptr_t base, int64_t offset,
                                     int64_t count) {

@@ -41,6 +41,21 @@ struct GpuDType {
 std::string checkDType(const char *caller, int32_t dtype, GpuDType *info,
                        bool allowInt = false);
 
+/// The oldest NCCL the NCCL mode runs on (ncclCommSplit came with 2.18).
+constexpr int kMinNcclVersion = 21800;
+
+/// A version code as "major.minor.patch": NCCL's and cuBLAS's
+/// (major * 10000 + minor * 100 + patch, and NCCL's before 2.9, major *
+/// 1000 + minor * 100 + patch) and CUDA's (major * 1000 + minor * 10, no
+/// patch).
+std::string ncclVersionString(int code);
+std::string cublasVersionString(int code);
+std::string cudaVersionString(int code);
+
+/// The NCCL loaded at run time (`code` from ncclGetVersion) is new enough
+/// for the NCCL mode.
+std::string checkNcclVersion(const char *caller, int code);
+
 /// A (base, offset, count) buffer: count and offset non-negative, base not
 /// null when count > 0.
 std::string checkBuffer(const char *caller, const char *what, intptr_t base,

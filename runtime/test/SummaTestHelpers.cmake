@@ -25,7 +25,13 @@ set(SUMMA_RT_TEST_ENV
   OMPI_ALLOW_RUN_AS_ROOT=1
   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   GTEST_COLOR=no)
-set(SUMMA_RT_EXPECT sh "${CMAKE_CURRENT_LIST_DIR}/expect.sh")
+# The scripts that tests run are copied into the build tree, so that a build
+# tree carried to another machine (scripts/device-bundle.sh) runs its tests
+# without the sources it was built from.
+set(SUMMA_RT_TEST_SCRIPTS "${SUMMA_RUNTIME_BINARY_DIR}/test-scripts")
+configure_file("${CMAKE_CURRENT_LIST_DIR}/expect.sh"
+  "${SUMMA_RT_TEST_SCRIPTS}/expect.sh" COPYONLY)
+set(SUMMA_RT_EXPECT sh "${SUMMA_RT_TEST_SCRIPTS}/expect.sh")
 
 # The mpiexec command line for `ranks` ranks, in `var`.
 function(summa_rt_mpiexec var ranks)

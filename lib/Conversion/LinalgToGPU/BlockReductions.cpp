@@ -45,30 +45,45 @@ namespace {
 
 /// What a reduction body combines with: its combiner op (`acc = f(acc, v)`
 /// on the output's block argument), the type the block accumulates in and
-/// f's identity in it. Half-width floats (f16, bf16) accumulate in f32: a
-/// warp shuffle moves 32 bits, and a sum of thousands of bf16 values in
-/// bf16 loses most of its digits.
+/// f's identity in it. Half-width floats (f16, bf16) accumulate in f32 and
+/// integers narrower than 32 bits (i1 masks, i8, i16) in i32: a warp shuffle
+/// moves 32 bits (NVVM has no narrower one), and a sum of thousands of bf16
+/// values in bf16 loses most of its digits.
 struct Combiner {
   Operation *op;
   Type accType;
   TypedAttr identity;
+  /// Integers: whether they widen by zero extension (unsigned maxima and
+  /// minima, and the bitwise and/or of i1 masks) rather than by sign.
+  bool zeroExtend = false;
 };
 
 /// The type a reduction of `type` accumulates in.
 Type accumulatorType(Type type) {
   if (isa<Float16Type, BFloat16Type>(type))
     return Float32Type::get(type.getContext());
+  if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
+    return IntegerType::get(type.getContext(), 32);
   return type;
 }
 
-/// `v` converted to float type `to` (extended or truncated).
-Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+/// `v` converted to type `to`, both floats or both integers: extended or
+/// truncated (integers extended by zero or sign as `combiner` says; the low
+/// bits of a sum or product do not depend on which).
+Value convertValue(OpBuilder &b, Location loc, Value v, Type to,
+                   const Combiner &combiner) {
   Type from = v.getType();
   if (from == to)
     return v;
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtFOp::create(b, loc, to, v);
-  return arith::TruncFOp::create(b, loc, to, v);
+  bool widen = from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth();
+  if (isa<FloatType>(from))
+    return widen ? arith::ExtFOp::create(b, loc, to, v).getResult()
+                 : arith::TruncFOp::create(b, loc, to, v).getResult();
+  if (!widen)
+    return arith::TruncIOp::create(b, loc, to, v);
+  if (combiner.zeroExtend)
+    return arith::ExtUIOp::create(b, loc, to, v);
+  return arith::ExtSIOp::create(b, loc, to, v);
 }
 
 /// The AtomicRMWKind of a combiner, for its identity value.
@@ -142,8 +157,12 @@ SmallVector<unsigned> rowReductionDims(linalg::LinalgOp op,
        !op.getRegionOutputArgs().front().hasOneUse()))
     return {};
   OpBuilder b(op);
+  using K = arith::AtomicRMWKind;
+  bool zeroExtend = *kind == K::maxu || *kind == K::minu || *kind == K::andi ||
+                    *kind == K::ori;
   combiner = {combiners.front(), accType,
-              arith::getIdentityValueAttr(*kind, accType, b, op.getLoc())};
+              arith::getIdentityValueAttr(*kind, accType, b, op.getLoc()),
+              zeroExtend};
   return dims;
 }
 
@@ -205,8 +224,8 @@ Value emitBody(OpBuilder &b, linalg::LinalgOp op, const Combiner &combiner,
       // The element widened, the combiner in the accumulator type.
       Value element = nested.getOperand(0) == outputArg ? nested.getOperand(1)
                                                         : nested.getOperand(0);
-      Value wide =
-          convertFloat(b, loc, map.lookupOrDefault(element), combiner.accType);
+      Value wide = convertValue(b, loc, map.lookupOrDefault(element),
+                                combiner.accType, combiner);
       map.map(nested.getResult(0), combine(b, combiner, outputArg, acc, wide));
       continue;
     }
@@ -338,11 +357,11 @@ void rewrite(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<unsigned> dims,
     Value old = memref::LoadOp::create(b, loc, out.get(), outIndices);
     Value all = blockReduce(b, loc, zero, length, lengthThreads, identity,
                             combiner, outputArg, step);
-    Value wideOld = convertFloat(b, loc, old, combiner.accType);
+    Value wideOld = convertValue(b, loc, old, combiner.accType, combiner);
     Value result = combine(b, combiner, outputArg, wideOld, all);
-    memref::StoreOp::create(b, loc,
-                            convertFloat(b, loc, result, outputArg.getType()),
-                            out.get(), outIndices);
+    memref::StoreOp::create(
+        b, loc, convertValue(b, loc, result, outputArg.getType(), combiner),
+        out.get(), outIndices);
   };
 
   SmallVector<Value> noIvs(ranges.size());

@@ -34,7 +34,7 @@ using summa::rt::dtypeName;
 using summa::rt::dtypeSize;
 
 /// Values as raw element bytes of `dtype`, and back (exact for values the
-/// type represents).
+/// type represents; integers truncate toward zero).
 inline std::vector<char> encode(const std::vector<double> &values,
                                 int32_t dtype) {
   std::vector<char> bytes(values.size() * dtypeSize(dtype));
@@ -51,6 +51,16 @@ inline std::vector<char> encode(const std::vector<double> &values,
     case SUMMA_DT_F16: {
       uint16_t bits = gpu::floatToHalf(static_cast<float>(values[e]));
       std::memcpy(&bytes[e * 2], &bits, 2);
+      break;
+    }
+    case SUMMA_DT_I64: {
+      int64_t value = static_cast<int64_t>(values[e]);
+      std::memcpy(&bytes[e * 8], &value, 8);
+      break;
+    }
+    case SUMMA_DT_I32: {
+      int32_t value = static_cast<int32_t>(values[e]);
+      std::memcpy(&bytes[e * 4], &value, 4);
       break;
     }
     default: {
@@ -82,6 +92,18 @@ inline std::vector<double> decode(const std::vector<char> &bytes,
       uint16_t bits;
       std::memcpy(&bits, &bytes[e * 2], 2);
       values[e] = gpu::halfToFloat(bits);
+      break;
+    }
+    case SUMMA_DT_I64: {
+      int64_t value;
+      std::memcpy(&value, &bytes[e * 8], 8);
+      values[e] = static_cast<double>(value);
+      break;
+    }
+    case SUMMA_DT_I32: {
+      int32_t value;
+      std::memcpy(&value, &bytes[e * 4], 4);
+      values[e] = static_cast<double>(value);
       break;
     }
     default: {
@@ -151,9 +173,12 @@ inline ::testing::AssertionResult closeNorm(const std::vector<double> &actual,
          << ": " << actual[worst] << " vs " << expected[worst];
 }
 
-/// The element types the collective tests run over.
+/// The element types the collective tests run over: the floats, and the
+/// integers of token ids and labels (8 and 4 bytes: a wrong element size
+/// shows in every gathered block).
 constexpr int32_t kCollectiveTypes[] = {SUMMA_DT_F32, SUMMA_DT_F64,
-                                        SUMMA_DT_F16, SUMMA_DT_BF16};
+                                        SUMMA_DT_F16, SUMMA_DT_BF16,
+                                        SUMMA_DT_I64, SUMMA_DT_I32};
 
 /// Element e of rank `rank`'s contribution: small integers, exact in every
 /// element type and in sums over a few ranks.

@@ -9,7 +9,9 @@
 // f64, f16 and bf16, through cuBLASLt and through cublasGemmEx, against a
 // double-precision product of the same rounded inputs. Padding columns of C
 // must stay untouched. TF32 is off unless SUMMA_ALLOW_TF32=1, so f32 is
-// compared tightly.
+// compared tightly. An output that is not accumulated into (beta = 0,
+// cuBLASLt's C = D) starts as NaN, as uninitialised pool memory may: a GEMM
+// that read it would give NaN.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +38,16 @@ double tolerance(int32_t dtype, int64_t k) {
   default:
     return 1e-2;
   }
+}
+
+/// `values` (rows of `ld` elements) with the first `cols` of each of `rows`
+/// rows NaN: an output the GEMM must write without reading it (beta = 0).
+std::vector<double> withNaNRows(std::vector<double> values, int64_t rows,
+                                int64_t cols, int64_t ld) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      values[i * ld + j] = std::nan("");
+  return values;
 }
 
 /// op(A) op(B) in double, [m, n] without padding, for row-major A and B with
@@ -69,6 +81,8 @@ void checkMatmul(int32_t dtype, const Case &t, int transA, int transB,
   std::vector<double> a = randomValues(aRows * lda, dtype, 21);
   std::vector<double> b = randomValues(bRows * ldb, dtype, 22);
   std::vector<double> c = randomValues(t.m * ldc, dtype, 23);
+  if (!accumulate)
+    c = withNaNRows(c, t.m, t.n, ldc);
   DeviceArray da(aRows * lda, dtype, t.offset),
       db(bRows * ldb, dtype, t.offset), dc(t.m * ldc, dtype, t.offset);
   da.upload(a, t.offset);
@@ -115,12 +129,14 @@ TEST(MatmulDeviceTest, AllFormsAndTypes) {
 
 TEST(MatmulDeviceTest, EmptySums) {
   SUMMA_REQUIRE_DEVICE();
-  // k = 0: C = 0 without accumulate, unchanged with it; padding untouched.
+  // k = 0: C = 0 without accumulate (also from NaN), unchanged with it;
+  // padding untouched.
   std::vector<double> c = randomValues(4 * 6, SUMMA_DT_F32, 24);
   DeviceArray dc(c, SUMMA_DT_F32);
   summaRtMatmul(SUMMA_DT_F32, 0, 0, 1, 0, 0, 5, dc.at(), 0, 6, 4, 5, 0, 0, 0,
                 1);
   EXPECT_TRUE(sameValues(dc.download(), c));
+  dc.upload(withNaNRows(c, 4, 5, 6));
   summaRtMatmul(SUMMA_DT_F32, 0, 0, 1, 0, 0, 5, dc.at(), 0, 6, 4, 5, 0, 0, 0,
                 0);
   std::vector<double> out = dc.download();
@@ -141,7 +157,8 @@ TEST(MatmulDeviceTest, Tf32IsOptIn) {
     a[e] = 1.0 + std::ldexp(1.0, -20) * double(e % 7);
     b[e] = 1.0 - std::ldexp(1.0, -19) * double(e % 5);
   }
-  DeviceArray da(a, SUMMA_DT_F32), db(b, SUMMA_DT_F32), dc(n * n, SUMMA_DT_F32);
+  DeviceArray da(a, SUMMA_DT_F32), db(b, SUMMA_DT_F32),
+      dc(std::vector<double>(n * n, std::nan("")), SUMMA_DT_F32);
   std::vector<double> expected = referenceProduct(a, n, 0, b, n, 0, n, n, n);
   bool previous = summa::gpu::tf32Allowed();
   summa::gpu::setTf32Allowed(false);
@@ -235,6 +252,9 @@ void checkEpilogue(int32_t dtype, const EpilogueCase &t) {
   std::vector<double> b = randomValues(bCount, dtype, 42);
   std::vector<double> r = randomValues(t.m * ldr, dtype, 43);
   std::vector<double> d = randomValues(t.m * ldd, dtype, 44);
+  // D is read only as the residual in place; otherwise it starts as NaN.
+  if (!(t.residual && t.inPlace))
+    d = withNaNRows(d, t.m, t.n, ldd);
   std::vector<double> bias = randomValues(t.n, dtype, 45);
   DeviceArray da(aCount, dtype, t.offset), db(bCount, dtype, t.offset),
       dr(t.m * ldr, dtype, t.offset), dd(t.m * ldd, dtype, t.offset),

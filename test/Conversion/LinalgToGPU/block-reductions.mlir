@@ -207,3 +207,59 @@ func.func @row_sum_bf16(%x: memref<8x64xbf16>, %m: memref<8xbf16>) {
   }
   return
 }
+
+// -----
+
+// Integers narrower than 32 bits accumulate in i32 for the same reason (no
+// warp shuffle moves fewer bits): an i8 sum sign-extends its elements and
+// truncates once; an i16 unsigned maximum and an i1 "any" (ori) zero-extend.
+// CHECK-LABEL: func.func @row_sum_i8
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<8xi8>
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) init (%[[ZERO]]) -> i32 {
+// CHECK: %[[V:.*]] = memref.load
+// CHECK-NEXT: %[[W:.*]] = arith.extsi %[[V]] : i8 to i32
+// CHECK-NEXT: arith.addi %[[W]], %{{.*}} : i32
+// CHECK: scf.reduce(%{{.*}} : i32)
+// CHECK: %[[WOLD:.*]] = arith.extsi %[[OLD]] : i8 to i32
+// CHECK-NEXT: %[[NEW:.*]] = arith.addi %{{.*}}, %[[WOLD]] : i32
+// CHECK-NEXT: %[[T:.*]] = arith.trunci %[[NEW]] : i32 to i8
+// CHECK-NEXT: memref.store %[[T]]
+func.func @row_sum_i8(%x: memref<8x64xi8>, %m: memref<8xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x64xi8>) outs(%m : memref<8xi8>) {
+  ^bb0(%a: i8, %acc: i8):
+    %s = arith.addi %a, %acc : i8
+    linalg.yield %s : i8
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_max_u16
+// CHECK: arith.extui %{{.*}} : i16 to i32
+// CHECK: arith.maxui %{{.*}} : i32
+// CHECK: arith.trunci %{{.*}} : i32 to i16
+func.func @row_max_u16(%x: memref<8x64xi16>, %m: memref<8xi16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x64xi16>) outs(%m : memref<8xi16>) {
+  ^bb0(%a: i16, %acc: i16):
+    %s = arith.maxui %a, %acc : i16
+    linalg.yield %s : i16
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_any_i1
+// CHECK: arith.extui %{{.*}} : i1 to i32
+// CHECK: arith.ori %{{.*}} : i32
+// CHECK: arith.trunci %{{.*}} : i32 to i1
+func.func @row_any_i1(%x: memref<8x64xi1>, %m: memref<8xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8x64xi1>) outs(%m : memref<8xi1>) {
+  ^bb0(%a: i1, %acc: i1):
+    %s = arith.ori %a, %acc : i1
+    linalg.yield %s : i1
+  }
+  return
+}
