@@ -9,3 +9,17 @@
 // RUN: summa-compile %S/Inputs/gate-const.mlir --grid=2,2,2 -o %t.222
 // RUN: %mpirun -np 8 %t.222 --check --iters 0 | FileCheck %s
 // CHECK: check: PASS
+//
+// The same gate with its weight an argument ([hidden, 1]: its one column
+// is not split, so the operands disagree on the contracted dimension): the
+// weight is redistributed to the activation's split of it; in the derived
+// step the weight's gradient (Aᵀ·B of one column) is computed in the
+// operands' layout and redistributed to the weight's. Forward and step
+// against the unpartitioned program.
+// RUN: summa-compile %S/Inputs/gate-arg.mlir --grid=2,2,1 -o %t.arg221
+// RUN: %mpirun -np 4 %t.arg221 --check --iters 0 | FileCheck %s
+// RUN: summa-opt %S/Inputs/gate-arg.mlir --summa-differentiate="sgd-lr=0.1 params=floats" -o %t.step.mlir
+// RUN: summa-compile %t.step.mlir --entry=gate_grad --grid=2,2,1 -o %t.step221
+// RUN: %mpirun -np 4 %t.step221 --check --iters 0 | FileCheck %s
+// RUN: summa-compile %t.step.mlir --entry=gate_grad --grid=2,2,2 -o %t.step222
+// RUN: %mpirun -np 8 %t.step222 --check --iters 0 | FileCheck %s

@@ -15,9 +15,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Partitioner.h"
+
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
+#include "llvm/ADT/SmallSet.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -450,6 +452,89 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
     // split), each rank's product is a partial sum: completed by an
     // all-reduce over those axes, the padding of an uneven split zeroed
     // first.
+    // The operands disagree on the contracted dimension (a [hidden, 1]
+    // weight whose one column a broadcast keeps whole): the rhs is
+    // redistributed to the lhs's split of it, when no other dimension of
+    // the rhs uses those axes.
+    if (form) {
+      unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+      unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
+      OpOperand *rhs = mm.getDpsInputOperand(1);
+      LayoutAttr lhsLayout =
+          valueLayouts.lookup(mm.getDpsInputOperand(0)->get());
+      LayoutAttr rhsLayout = valueLayouts.lookup(rhs->get());
+      if (lhsLayout && rhsLayout &&
+          lhsLayout.getDim(lhsK) != rhsLayout.getDim(rhsK)) {
+        DimLayout k = lhsLayout.getDim(lhsK);
+        SmallVector<DimLayout> dims(rhsLayout.getDims());
+        bool clash = false;
+        for (auto [d, dim] : llvm::enumerate(dims))
+          if (d != rhsK)
+            for (GridAxis a : dim.axes)
+              clash |= llvm::is_contained(k.axes, a);
+        if (!clash) {
+          dims[rhsK] = k;
+          auto target = LayoutAttr::get(mm.getContext(), rhsLayout.getGrid(),
+                                        ArrayRef<DimLayout>(dims));
+          OpBuilder b(mm);
+          RankedTensorType global = globalTypes.lookup(rhs->get());
+          auto moved =
+              RelayoutOp::create(b, mm.getLoc(), global, rhs->get(), target);
+          globalTypes[moved.getResult()] = global;
+          rhs->set(moved.getResult());
+          if (failed(lowerRelayout(moved)))
+            return failure();
+        }
+      }
+    }
+    // The result laid out otherwise than the operands' rows and columns (a
+    // weight's gradient of one column): the product is computed in the
+    // operands' layout (its accumulator redistributed to it) and
+    // redistributed to the result's after, when the axes of rows, columns
+    // and the contracted dimension are distinct.
+    RelayoutOp back;
+    if (form) {
+      unsigned lhsM = *form == MatmulForm::atb ? 1 : 0;
+      unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+      unsigned rhsN = *form == MatmulForm::abt ? 0 : 1;
+      LayoutAttr lhsLayout =
+          valueLayouts.lookup(mm.getDpsInputOperand(0)->get());
+      LayoutAttr rhsLayout =
+          valueLayouts.lookup(mm.getDpsInputOperand(1)->get());
+      if (lhsLayout && rhsLayout) {
+        DimLayout m = lhsLayout.getDim(lhsM), n = rhsLayout.getDim(rhsN),
+                  k = lhsLayout.getDim(lhsK);
+        llvm::SmallSet<GridAxis, 3> seen;
+        bool distinct = true;
+        for (const DimLayout &dim : {m, n, k})
+          for (GridAxis a : dim.axes)
+            distinct &= seen.insert(a).second;
+        auto natural = LayoutAttr::get(mm.getContext(), layout.getGrid(),
+                                       ArrayRef<DimLayout>{m, n});
+        RankedTensorType global = globalTypes.lookup(mm->getResult(0));
+        FailureOr<Type> local = failure();
+        if (global)
+          local = localType(global, natural, mm.getLoc());
+        if (natural != layout && distinct && succeeded(local)) {
+          OpBuilder b(mm);
+          OpOperand *acc = mm.getDpsInitOperand(0);
+          auto moved =
+              RelayoutOp::create(b, mm.getLoc(), global, acc->get(), natural);
+          globalTypes[moved.getResult()] = global;
+          acc->set(moved.getResult());
+          if (failed(lowerRelayout(moved)))
+            return failure();
+          mm->getResult(0).setType(*local);
+          b.setInsertionPointAfter(mm);
+          back = RelayoutOp::create(b, mm.getLoc(), global, mm->getResult(0),
+                                    layout);
+          globalTypes[back.getResult()] = global;
+          mm->getResult(0).replaceAllUsesExcept(back.getResult(), back);
+          layout = natural;
+        }
+      }
+    }
+    auto finish = [&]() { return back ? lowerRelayout(back) : success(); };
     if (failed(checkLoopLayouts(mm, valueLayouts)))
       return failure();
     valueLayouts[mm->getResult(0)] = layout;
@@ -463,7 +548,7 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
     if (contracted.empty()) {
       if (remarks)
         mm.emitRemark() << "local matmul: no contracted dimension is split";
-      return success();
+      return finish();
     }
     OpBuilder b(mm);
     unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
@@ -489,7 +574,7 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
                       << formatAxes(contracted)
                       << " in both operands: summa.all_reduce (sum) over "
                       << formatAxes(contracted);
-    return success();
+    return finish();
   }
   OpBuilder b(mm);
   // A contracted dimension split unevenly: both operands' padding zeroed
