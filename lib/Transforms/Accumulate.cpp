@@ -57,22 +57,34 @@ static Value scale(OpBuilder &b, Location loc, Value v, double factor) {
       });
 }
 
+SmallVector<BlockArgument>
+mlir::summa::batchArguments(func::FuncOp func, ArrayRef<unsigned> params) {
+  llvm::SmallDenseSet<unsigned> isParam(params.begin(), params.end());
+  SmallVector<BlockArgument> batch;
+  for (BlockArgument arg : func.getArguments()) {
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+    if (!isParam.contains(arg.getArgNumber()) &&
+        !(role && role.getValue() == "replicated") &&
+        isa<RankedTensorType>(arg.getType()))
+      batch.push_back(arg);
+  }
+  return batch;
+}
+
 LogicalResult mlir::summa::buildAccumulatedStep(func::FuncOp step,
                                                 func::FuncOp micro,
                                                 int64_t microBatches,
                                                 ArrayRef<unsigned> params,
                                                 const OptimizerOptions &options,
                                                 bool returnGradients) {
-  // The batch arguments.
-  llvm::SmallDenseSet<unsigned> isParam(params.begin(), params.end());
+  // The batch arguments of a leading dimension (that of the first one).
   std::optional<unsigned> first;
   SmallVector<bool> sliced(step.getNumArguments(), false);
-  for (BlockArgument arg : step.getArguments()) {
+  for (BlockArgument arg : batchArguments(step, params)) {
     unsigned i = arg.getArgNumber();
-    auto role = step.getArgAttrOfType<StringAttr>(i, kRoleAttrName);
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (isParam.contains(i) || (role && role.getValue() == "replicated") ||
-        !type || type.getRank() == 0)
+    auto type = cast<RankedTensorType>(arg.getType());
+    if (type.getRank() == 0)
       continue;
     if (!first)
       first = i;

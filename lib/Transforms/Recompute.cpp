@@ -6,7 +6,7 @@
 
 #include "summa/Transforms/Recompute.h"
 
-#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
+#include "summa/Transforms/Accumulate.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/DenseSet.h"
@@ -21,23 +21,6 @@ static bool isProduct(Operation *op) {
     return true;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return linalgOp && linalg::isaContractionOpInterface(linalgOp);
-}
-
-/// The arguments of `func` that carry the batch: tensors that are neither
-/// parameters nor "replicated".
-static llvm::DenseSet<Value> batchArguments(func::FuncOp func,
-                                            ArrayRef<unsigned> params) {
-  llvm::SmallDenseSet<unsigned> isParam(params.begin(), params.end());
-  llvm::DenseSet<Value> batch;
-  for (BlockArgument arg : func.getArguments()) {
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
-    if (!isParam.contains(arg.getArgNumber()) &&
-        !(role && role.getValue() == "replicated") &&
-        isa<RankedTensorType>(arg.getType()))
-      batch.insert(arg);
-  }
-  return batch;
 }
 
 /// Whether `op` reads a value of `set` (inside its bodies too).
@@ -55,7 +38,9 @@ SmallVector<size_t> mlir::summa::findRecomputeCuts(func::FuncOp func,
                                                    ArrayRef<unsigned> params) {
   Block &block = func.getBody().front();
   // The values that depend on the batch.
-  llvm::DenseSet<Value> batch = batchArguments(func, params);
+  llvm::DenseSet<Value> batch;
+  for (BlockArgument arg : batchArguments(func, params))
+    batch.insert(arg);
   DenseMap<Operation *, size_t> position;
   for (auto [i, op] : llvm::enumerate(ops))
     position[op] = i;
@@ -106,7 +91,9 @@ SmallVector<size_t> mlir::summa::findRecomputeCuts(func::FuncOp func,
 SmallVector<std::pair<size_t, size_t>>
 mlir::summa::findAttentionRanges(func::FuncOp func, ArrayRef<Operation *> ops,
                                  ArrayRef<unsigned> params) {
-  llvm::DenseSet<Value> batch = batchArguments(func, params);
+  llvm::DenseSet<Value> batch;
+  for (BlockArgument arg : batchArguments(func, params))
+    batch.insert(arg);
   // Products of two batch values, by position.
   SmallVector<size_t> products;
   for (auto [i, op] : llvm::enumerate(ops)) {

@@ -19,6 +19,12 @@
 
 namespace mlir::summa {
 
+/// The arguments of `func` that carry the batch: tensors that are neither
+/// parameters (`params`, argument numbers) nor "replicated" (token ids,
+/// labels, activations).
+SmallVector<BlockArgument> batchArguments(func::FuncOp func,
+                                          ArrayRef<unsigned> params);
+
 /// Rewrites `step` (a function with `micro`'s arguments) into the step of
 /// K micro-batches: its batch arguments (every tensor argument that is not
 /// a parameter, not "replicated" and has the leading dimension b of the

@@ -139,6 +139,14 @@ StringRef mlir::summa::getAxisName(GridAxis axis) {
   return stringifyGridAxis(axis);
 }
 
+DenseI32ArrayAttr mlir::summa::getAxesAttr(MLIRContext *ctx,
+                                           ArrayRef<GridAxis> axes) {
+  SmallVector<int32_t> raw;
+  for (GridAxis a : axes)
+    raw.push_back(static_cast<int32_t>(a));
+  return DenseI32ArrayAttr::get(ctx, raw);
+}
+
 std::string mlir::summa::formatAxes(ArrayRef<GridAxis> axes) {
   std::string s = "[";
   llvm::interleave(

@@ -735,13 +735,10 @@ LogicalResult LayoutSolver::checkAndWrite() {
     op->setAttr(kLayoutsAttrName, ArrayAttr::get(ctx, attrs));
   });
   for (auto &[op, partial] : partials) {
-    SmallVector<int32_t> axes;
-    for (GridAxis a : partial.axes)
-      axes.push_back(static_cast<int32_t>(a));
     SmallVector<Attribute> kinds;
     for (ReductionKind k : partial.kinds)
       kinds.push_back(StringAttr::get(ctx, stringifyReductionKind(k)));
-    op->setAttr(kReduceAxesAttrName, DenseI32ArrayAttr::get(ctx, axes));
+    op->setAttr(kReduceAxesAttrName, getAxesAttr(ctx, partial.axes));
     op->setAttr(kReduceKindsAttrName, ArrayAttr::get(ctx, kinds));
   }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());

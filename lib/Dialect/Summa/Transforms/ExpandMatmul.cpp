@@ -105,7 +105,7 @@ public:
 
 private:
   DenseI32ArrayAttr axes(GridAxis a) {
-    return rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(a)});
+    return getAxesAttr(rewriter.getContext(), {a});
   }
   /// A broadcast over a group of one rank moves nothing and is not built.
   Value broadcast(OpBuilder &b, Location l, Value v, GridAxis axis, Value t) {

@@ -429,6 +429,115 @@ static std::pair<StringRef, StringRef> describeForm(MatmulForm form) {
   return {kTitles[i], kSteps[i]};
 }
 
+void FunctionPartitioner::zeroContractedPadding(OpBuilder &b,
+                                                linalg::MatmulOp mm,
+                                                MatmulForm form) {
+  for (auto [operand, k] : {std::make_pair(mm.getDpsInputOperand(0),
+                                           form == MatmulForm::atb ? 0u : 1u),
+                            std::make_pair(mm.getDpsInputOperand(1),
+                                           form == MatmulForm::abt ? 1u : 0u)})
+    if (Value valid = validExtent(b, operand->get(), k))
+      operand->set(zeroPadding(b, operand->get(), k, valid));
+}
+
+/// A product whose operands are not in its SUMMA layouts (the layouts its
+/// uses gave it: a one-column gate [tokens, hidden] . [hidden, 1] whose
+/// column a broadcast keeps whole) is computed locally:
+/// - where the operands disagree on the contracted dimension, the rhs is
+///   redistributed to the lhs's split of it (when no other dimension of the
+///   rhs uses those axes);
+/// - where the result is laid out otherwise than the operands' rows and
+///   columns (the weight's gradient of one column), the product is computed
+///   in theirs (its accumulator redistributed to it) and redistributed to
+///   the result's after, when rows, columns and the contracted dimension
+///   use distinct axes;
+/// - a contracted dimension split in both operands makes each rank's product
+///   a partial sum, completed by an all-reduce over its axes (the padding of
+///   an uneven split zeroed first).
+LogicalResult FunctionPartitioner::partitionLocalMatmul(linalg::MatmulOp mm,
+                                                        MatmulForm form,
+                                                        LayoutAttr layout) {
+  unsigned lhsM = form == MatmulForm::atb ? 1 : 0;
+  unsigned lhsK = 1 - lhsM;
+  unsigned rhsK = form == MatmulForm::abt ? 1 : 0;
+  unsigned rhsN = 1 - rhsK;
+  OpOperand *lhs = mm.getDpsInputOperand(0), *rhs = mm.getDpsInputOperand(1);
+  Location loc = mm.getLoc();
+  OpBuilder b(mm);
+  LayoutAttr lhsLayout = valueLayouts.lookup(lhs->get());
+  LayoutAttr rhsLayout = valueLayouts.lookup(rhs->get());
+  RelayoutOp back;
+  if (lhsLayout && rhsLayout) {
+    DimLayout k = lhsLayout.getDim(lhsK);
+    if (k != rhsLayout.getDim(rhsK) &&
+        llvm::none_of(rhsLayout.getDim(rhsN).axes, [&](GridAxis a) {
+          return llvm::is_contained(k.axes, a);
+        })) {
+      SmallVector<DimLayout> dims(rhsLayout.getDims());
+      dims[rhsK] = k;
+      rhsLayout = LayoutAttr::get(mm.getContext(), rhsLayout.getGrid(),
+                                  ArrayRef<DimLayout>(dims));
+      RelayoutOp moved = createRelayout(b, loc, rhs->get(), rhsLayout,
+                                        globalTypes.lookup(rhs->get()));
+      rhs->set(moved.getResult());
+      if (failed(lowerRelayout(moved)))
+        return failure();
+    }
+    DimLayout m = lhsLayout.getDim(lhsM), n = rhsLayout.getDim(rhsN);
+    llvm::SmallSet<GridAxis, 3> seen;
+    bool distinct = true;
+    for (const DimLayout &dim : {m, n, k})
+      for (GridAxis a : dim.axes)
+        distinct &= seen.insert(a).second;
+    auto natural = LayoutAttr::get(mm.getContext(), layout.getGrid(),
+                                   ArrayRef<DimLayout>{m, n});
+    RankedTensorType global = globalTypes.lookup(mm->getResult(0));
+    FailureOr<Type> local = failure();
+    if (global && natural != layout && distinct)
+      local = localType(global, natural, loc);
+    if (succeeded(local)) {
+      OpOperand *acc = mm.getDpsInitOperand(0);
+      RelayoutOp moved = createRelayout(b, loc, acc->get(), natural, global);
+      acc->set(moved.getResult());
+      if (failed(lowerRelayout(moved)))
+        return failure();
+      mm->getResult(0).setType(*local);
+      b.setInsertionPointAfter(mm);
+      back = createRelayout(b, loc, mm->getResult(0), layout, global);
+      mm->getResult(0).replaceAllUsesExcept(back.getResult(), back);
+      layout = natural;
+    }
+  }
+  if (failed(checkLoopLayouts(mm, valueLayouts)))
+    return failure();
+  valueLayouts[mm->getResult(0)] = layout;
+  SmallVector<GridAxis> contracted;
+  if (LayoutAttr lhsNow = valueLayouts.lookup(lhs->get()))
+    contracted = SmallVector<GridAxis>(lhsNow.getDimSplit(lhsK));
+  if (contracted.empty()) {
+    if (remarks)
+      mm.emitRemark() << "local matmul: no contracted dimension is split";
+  } else {
+    b.setInsertionPoint(mm);
+    zeroContractedPadding(b, mm, form);
+    b.setInsertionPointAfter(mm);
+    Value partial = mm->getResult(0);
+    auto reduced = AllReduceOp::create(
+        b, loc, partial.getType(), partial, layout.getGrid(),
+        getAxesAttr(mm.getContext(), contracted),
+        ReductionKindAttr::get(mm.getContext(), ReductionKind::sum));
+    partial.replaceAllUsesExcept(reduced.getResult(), reduced);
+    valueLayouts[reduced.getResult()] = layout;
+    if (remarks)
+      mm.emitRemark() << "local matmul whose contracted dimension is split "
+                         "over "
+                      << formatAxes(contracted)
+                      << " in both operands: summa.all_reduce (sum) over "
+                      << formatAxes(contracted);
+  }
+  return back ? lowerRelayout(back) : success();
+}
+
 LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
                                                    LayoutAttr layout) {
   std::optional<MatmulForm> form = getMatmulForm(mm.getIndexingMapsArray());
@@ -445,148 +554,21 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
             valueLayouts.lookup(mm.getDpsInputOperand(1)->get()) == want.rhs &&
             layout == want.result;
   }
-  if (!summa) {
-    // A product of local tiles: the loops agree across the operands
-    // (checkLoopLayouts). Where the contracted dimension is split alike in
-    // both (a gate's [tokens, hidden] . [hidden, 1], whose one column is not
-    // split), each rank's product is a partial sum: completed by an
-    // all-reduce over those axes, the padding of an uneven split zeroed
-    // first.
-    // The operands disagree on the contracted dimension (a [hidden, 1]
-    // weight whose one column a broadcast keeps whole): the rhs is
-    // redistributed to the lhs's split of it, when no other dimension of
-    // the rhs uses those axes.
-    if (form) {
-      unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
-      unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
-      OpOperand *rhs = mm.getDpsInputOperand(1);
-      LayoutAttr lhsLayout =
-          valueLayouts.lookup(mm.getDpsInputOperand(0)->get());
-      LayoutAttr rhsLayout = valueLayouts.lookup(rhs->get());
-      if (lhsLayout && rhsLayout &&
-          lhsLayout.getDim(lhsK) != rhsLayout.getDim(rhsK)) {
-        DimLayout k = lhsLayout.getDim(lhsK);
-        SmallVector<DimLayout> dims(rhsLayout.getDims());
-        bool clash = false;
-        for (auto [d, dim] : llvm::enumerate(dims))
-          if (d != rhsK)
-            for (GridAxis a : dim.axes)
-              clash |= llvm::is_contained(k.axes, a);
-        if (!clash) {
-          dims[rhsK] = k;
-          auto target = LayoutAttr::get(mm.getContext(), rhsLayout.getGrid(),
-                                        ArrayRef<DimLayout>(dims));
-          OpBuilder b(mm);
-          RankedTensorType global = globalTypes.lookup(rhs->get());
-          auto moved =
-              RelayoutOp::create(b, mm.getLoc(), global, rhs->get(), target);
-          globalTypes[moved.getResult()] = global;
-          rhs->set(moved.getResult());
-          if (failed(lowerRelayout(moved)))
-            return failure();
-        }
-      }
-    }
-    // The result laid out otherwise than the operands' rows and columns (a
-    // weight's gradient of one column): the product is computed in the
-    // operands' layout (its accumulator redistributed to it) and
-    // redistributed to the result's after, when the axes of rows, columns
-    // and the contracted dimension are distinct.
-    RelayoutOp back;
-    if (form) {
-      unsigned lhsM = *form == MatmulForm::atb ? 1 : 0;
-      unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
-      unsigned rhsN = *form == MatmulForm::abt ? 0 : 1;
-      LayoutAttr lhsLayout =
-          valueLayouts.lookup(mm.getDpsInputOperand(0)->get());
-      LayoutAttr rhsLayout =
-          valueLayouts.lookup(mm.getDpsInputOperand(1)->get());
-      if (lhsLayout && rhsLayout) {
-        DimLayout m = lhsLayout.getDim(lhsM), n = rhsLayout.getDim(rhsN),
-                  k = lhsLayout.getDim(lhsK);
-        llvm::SmallSet<GridAxis, 3> seen;
-        bool distinct = true;
-        for (const DimLayout &dim : {m, n, k})
-          for (GridAxis a : dim.axes)
-            distinct &= seen.insert(a).second;
-        auto natural = LayoutAttr::get(mm.getContext(), layout.getGrid(),
-                                       ArrayRef<DimLayout>{m, n});
-        RankedTensorType global = globalTypes.lookup(mm->getResult(0));
-        FailureOr<Type> local = failure();
-        if (global)
-          local = localType(global, natural, mm.getLoc());
-        if (natural != layout && distinct && succeeded(local)) {
-          OpBuilder b(mm);
-          OpOperand *acc = mm.getDpsInitOperand(0);
-          auto moved =
-              RelayoutOp::create(b, mm.getLoc(), global, acc->get(), natural);
-          globalTypes[moved.getResult()] = global;
-          acc->set(moved.getResult());
-          if (failed(lowerRelayout(moved)))
-            return failure();
-          mm->getResult(0).setType(*local);
-          b.setInsertionPointAfter(mm);
-          back = RelayoutOp::create(b, mm.getLoc(), global, mm->getResult(0),
-                                    layout);
-          globalTypes[back.getResult()] = global;
-          mm->getResult(0).replaceAllUsesExcept(back.getResult(), back);
-          layout = natural;
-        }
-      }
-    }
-    auto finish = [&]() { return back ? lowerRelayout(back) : success(); };
+  if (!summa && !form) {
+    // Not a SUMMA form: its loops must agree across the operands.
     if (failed(checkLoopLayouts(mm, valueLayouts)))
       return failure();
     valueLayouts[mm->getResult(0)] = layout;
-    SmallVector<GridAxis> contracted;
-    if (form) {
-      unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
-      if (LayoutAttr lhsLayout =
-              valueLayouts.lookup(mm.getDpsInputOperand(0)->get()))
-        contracted = SmallVector<GridAxis>(lhsLayout.getDimSplit(lhsK));
-    }
-    if (contracted.empty()) {
-      if (remarks)
-        mm.emitRemark() << "local matmul: no contracted dimension is split";
-      return finish();
-    }
-    OpBuilder b(mm);
-    unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
-    unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
-    for (auto [operand, k] : {std::make_pair(mm.getDpsInputOperand(0), lhsK),
-                              std::make_pair(mm.getDpsInputOperand(1), rhsK)})
-      if (Value valid = validExtent(b, operand->get(), k))
-        operand->set(zeroPadding(b, operand->get(), k, valid));
-    b.setInsertionPointAfter(mm);
-    Value partial = mm->getResult(0);
-    SmallVector<int32_t> axes;
-    for (GridAxis a : contracted)
-      axes.push_back(static_cast<int32_t>(a));
-    auto reduced = AllReduceOp::create(
-        b, mm.getLoc(), partial.getType(), partial, layout.getGrid(),
-        b.getDenseI32ArrayAttr(axes),
-        ReductionKindAttr::get(mm.getContext(), ReductionKind::sum));
-    partial.replaceAllUsesExcept(reduced.getResult(), reduced);
-    valueLayouts[reduced.getResult()] = layout;
     if (remarks)
-      mm.emitRemark() << "local matmul whose contracted dimension is split "
-                         "over "
-                      << formatAxes(contracted)
-                      << " in both operands: summa.all_reduce (sum) over "
-                      << formatAxes(contracted);
-    return finish();
+      mm.emitRemark() << "local matmul: no contracted dimension is split";
+    return success();
   }
+  if (!summa)
+    return partitionLocalMatmul(mm, *form, layout);
   OpBuilder b(mm);
-  // A contracted dimension split unevenly: both operands' padding zeroed
-  // (one zero against the other's garbage could still be a NaN).
+  zeroContractedPadding(b, mm, *form);
   Value lhs = mm.getDpsInputOperand(0)->get();
   Value rhs = mm.getDpsInputOperand(1)->get();
-  unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
-  unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
-  if (Value valid = validExtent(b, lhs, lhsK))
-    lhs = zeroPadding(b, lhs, lhsK, valid);
-  if (Value valid = validExtent(b, rhs, rhsK))
-    rhs = zeroPadding(b, rhs, rhsK, valid);
   auto summaMm =
       MatmulOp::create(b, mm.getLoc(), mm->getResult(0).getType(), lhs, rhs,
                        mm.getDpsInitOperand(0)->get(), layout.getGrid(),

@@ -245,12 +245,6 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
   auto sliced = type.clone(shape);
   OpBuilder b(op);
   MLIRContext *ctx = op.getContext();
-  auto axesAttr = [&](ArrayRef<GridAxis> list) {
-    SmallVector<int32_t> raw;
-    for (GridAxis a : list)
-      raw.push_back(static_cast<int32_t>(a));
-    return DenseI32ArrayAttr::get(ctx, raw);
-  };
   auto sum = ReductionKindAttr::get(ctx, ReductionKind::sum);
   Value result;
   if (product) {
@@ -264,7 +258,7 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
   } else {
     result = ReduceScatterOp::create(b, op.getLoc(), sliced, reduced.getInput(),
                                      Value(), reduced.getGridAttr(),
-                                     axesAttr(scattered),
+                                     getAxesAttr(ctx, scattered),
                                      b.getI64IntegerAttr(*dim), sum)
                  .getResult();
     // The axes the slice does not split are summed on the smaller block.
@@ -274,7 +268,8 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
         rest.push_back(a);
     if (!rest.empty())
       result = AllReduceOp::create(b, op.getLoc(), sliced, result,
-                                   reduced.getGridAttr(), axesAttr(rest), sum)
+                                   reduced.getGridAttr(),
+                                   getAxesAttr(ctx, rest), sum)
                    .getResult();
   }
   if (remarks)
@@ -292,6 +287,14 @@ LogicalResult FunctionPartitioner::scatterReduction(RelayoutOp op,
   else
     product.erase();
   return success();
+}
+
+RelayoutOp FunctionPartitioner::createRelayout(OpBuilder &b, Location loc,
+                                               Value v, LayoutAttr target,
+                                               RankedTensorType global) {
+  auto op = RelayoutOp::create(b, loc, global, v, target);
+  globalTypes[op.getResult()] = global;
+  return op;
 }
 
 LogicalResult FunctionPartitioner::sliceElementwise(RelayoutOp op,
@@ -332,10 +335,8 @@ LogicalResult FunctionPartitioner::sliceElementwise(RelayoutOp op,
   // Each input (and an init the body reads) redistributed as the result.
   SmallVector<RelayoutOp> parts;
   auto slice = [&](Value v) {
-    auto part = RelayoutOp::create(b, loc, global, v, to);
-    globalTypes[part.getResult()] = global;
-    parts.push_back(part);
-    return part.getResult();
+    parts.push_back(createRelayout(b, loc, v, to, global));
+    return parts.back().getResult();
   };
   SmallVector<Value> inputs, inits;
   for (Value in : generic.getDpsInputs())
@@ -430,12 +431,9 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
     SmallVector<int64_t> shape(type.getShape());
     int64_t blocks = getSplitFactor(grid, over);
     shape[d] *= blocks;
-    SmallVector<int32_t> axes;
-    for (GridAxis a : over)
-      axes.push_back(static_cast<int32_t>(a));
     auto bigger = type.clone(shape);
     cur = AllGatherOp::create(b, loc, bigger, cur, Value(), to.getGrid(),
-                              b.getDenseI32ArrayAttr(axes),
+                              getAxesAttr(b.getContext(), over),
                               b.getI64IntegerAttr(d))
               .getResult();
     received += byteSize(bigger) - byteSize(type);

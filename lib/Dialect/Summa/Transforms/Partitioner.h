@@ -59,6 +59,11 @@ private:
   /// summa.relayout: all-gathers of the dimensions whose split changes,
   /// then a local slice.
   LogicalResult lowerRelayout(RelayoutOp op);
+  /// A summa.relayout of `v` (a local tile) to `target`, built at `b`,
+  /// typed and recorded with the global type `global`, for lowerRelayout
+  /// to lower.
+  RelayoutOp createRelayout(OpBuilder &b, Location loc, Value v,
+                            LayoutAttr target, RankedTensorType global);
   /// A relayout of a sum all-reduced over axes A (a partial result just
   /// completed) to a layout that splits one dimension further by exactly A:
   /// one summa.reduce_scatter instead (half the bytes, no slice). Fails,
@@ -77,6 +82,15 @@ private:
   /// becomes summa.matmul; any other one is local (no contracted dimension
   /// is split).
   LogicalResult partitionMatmul(linalg::MatmulOp mm, LayoutAttr layout);
+  /// A product of `form` whose operands are not in its SUMMA layouts, as a
+  /// local product (see its definition).
+  LogicalResult partitionLocalMatmul(linalg::MatmulOp mm, MatmulForm form,
+                                     LayoutAttr layout);
+  /// The padding of `mm`'s contracted dimension zeroed in both operands
+  /// where it is split unevenly (one zero against the other's garbage
+  /// could still be a NaN).
+  void zeroContractedPadding(OpBuilder &b, linalg::MatmulOp mm,
+                             MatmulForm form);
   /// A gather from a table split along a computed index: the read takes
   /// local indices, and the rows this rank does not own read as zero.
   LogicalResult partitionGather(Gather gather);

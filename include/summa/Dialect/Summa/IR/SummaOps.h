@@ -88,6 +88,10 @@ MatmulLayouts getMatmulLayouts(MLIRContext *context, FlatSymbolRefAttr grid,
 /// Prints a list of axes as "[depth, row]".
 std::string formatAxes(ArrayRef<GridAxis> axes);
 
+/// The `axes` attribute of a collective (or summa.reduce_axes) naming
+/// `axes`: their enum values, in order.
+DenseI32ArrayAttr getAxesAttr(MLIRContext *ctx, ArrayRef<GridAxis> axes);
+
 /// Registers the external models (bufferization) of the summa ops.
 void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
 
