@@ -38,6 +38,7 @@ static const char *const kTileAttention = "func.func(summa-tile-attention)";
 static const char *const kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    "summa-distinct-results,"
     "buffer-results-to-out-params{hoist-static-allocs=true "
     "modify-public-functions=true}";
 /// Deallocation: upstream's buffer-deallocation-pipeline, with, on the CPU,

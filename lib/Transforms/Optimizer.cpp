@@ -462,10 +462,14 @@ LogicalResult mlir::summa::returnStep(OpBuilder &b, func::FuncOp func,
     llvm::append_range(attrs, step->attrs);
   }
   func::ReturnOp::create(b, loc, results);
+  // The step's results replace the function's, attributes included (the
+  // input's own results, e.g. a step that already trained, had theirs).
+  SmallVector<DictionaryAttr> dictionaries;
+  for (NamedAttrList &list : attrs)
+    dictionaries.push_back(list.getDictionary(func.getContext()));
   func.setFunctionType(FunctionType::get(func.getContext(),
                                          func.getArgumentTypes(),
                                          ValueRange(results).getTypes()));
-  for (auto [i, list] : llvm::enumerate(attrs))
-    func.setResultAttrs(i, list.getDictionary(func.getContext()));
+  func.setAllResultAttrs(dictionaries);
   return success();
 }

@@ -119,3 +119,27 @@ func.func @pick(%targets: tensor<4xi64>, %logits: tensor<4x16xf32> {summa.role =
   } -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// The step's results replace the function's, attributes included: the step
+// of a function whose one result had attributes (here one an earlier tool
+// left) has one attribute dictionary per result (was: the function's one,
+// and a verifier error on the step).
+// CHECK-LABEL: func.func @attributed_result_grad
+// CHECK-SAME: -> (tensor<f32>, tensor<4x4xf32>, tensor<4x4xf32> {summa.updates = 1 : i64})
+func.func @attributed_result(%x: tensor<2x4xf32> {summa.role = "activation"}, %w: tensor<4x4xf32> {summa.role = "weight"}) -> (tensor<f32> {test.kept = 1 : i64}) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<2x4xf32>, tensor<4x4xf32>) outs(%f : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s0 = tensor.empty() : tensor<f32>
+  %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%y : tensor<2x4xf32>) outs(%s1 : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -34,6 +34,30 @@ def SummaLiftConstants : Pass<"summa-lift-constants", "::mlir::ModuleOp"> {
   ];
 }
 
+def SummaDistinctResults : Pass<"summa-distinct-results"> {
+  let summary = "Give each buffer a function returns a result of its own";
+  let description = [{
+    Runs on buffers, right before `buffer-results-to-out-params`, which
+    turns every returned buffer into an output argument written by the
+    function and cannot take one buffer returned twice (a program that
+    returns the same tensor as two results, or a training step whose two
+    updates are one value after CSE). Every returned buffer that an
+    earlier operand of the same `func.return` already returns is copied
+    into a new buffer, and the copy is returned in its place:
+
+    ```mlir
+    return %u, %u : memref<8xf32>, memref<8xf32>
+    // becomes
+    %c = memref.alloc() : memref<8xf32>
+    memref.copy %u, %c : memref<8xf32> to memref<8xf32>
+    return %u, %c : memref<8xf32>, memref<8xf32>
+    ```
+
+    An unranked buffer returned twice is an error (no size to allocate).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def SummaNormalize : Pass<"summa-normalize", "::mlir::ModuleOp"> {
   let summary = "Bring exporters' forms into the forms summa lays out best";
   let description = [{
