@@ -49,6 +49,7 @@ LAYOUT = [
     ("runtime/common", False, "what both backends share: driver, grid state, errors, profile, tensor files, metrics"),
     ("runtime/cpu", False, "libsumma_runtime.so: MPI collectives, OpenBLAS GEMMs"),
     ("runtime/calibrate", False, "summa-calibrate: measures the machine for summa-plan --calibrate"),
+    ("runtime/ckpt", False, "summa-ckpt: sharded checkpoints to and from one whole safetensors file"),
     ("runtime/gpu", True, "libsumma_runtime_cuda.so: NCCL, cuBLAS(Lt), device pool; its tests"),
     ("runtime/test", True, "runtime tests: unit, driver, fatal paths, fault injection"),
     ("test", True, "lit + FileCheck: dialect, passes, pipelines, plans, end-to-end"),

@@ -20,6 +20,7 @@
 #include "DataLoader.h"
 #include "Metrics.h"
 #include "Model.h"
+#include "ShardedCheckpoint.h"
 #include "TensorFile.h"
 
 #include "ElementType.h"
@@ -85,12 +86,13 @@ struct Options {
   std::string inputs;
   /// --fill-missing: inputs the file lacks come from the seed.
   bool fillMissing = false;
-  /// --outputs: the safetensors file the outputs are written to (whole
-  /// tensors, by rank 0) after the checked steps. Empty: none.
+  /// --outputs: where the outputs are written after the checked steps: a
+  /// .safetensors file of whole tensors (by rank 0), else a sharded
+  /// directory (each rank its own boxes). Empty: none.
   std::string outputs;
   /// --checkpoint DIR --save-every K: after every K-th step, the state the
   /// next step starts from (every input, updated ones included) is written
-  /// to DIR/step<N>.safetensors, which --inputs loads again.
+  /// to the sharded directory DIR/step<N>, which --inputs loads again.
   std::string checkpoint;
   int64_t saveEvery = 0;
   /// --expect: a safetensors file (or .npy directory) of the outputs the
@@ -267,7 +269,7 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "[--seed S]\n"
       "       [--tol T] [--atol A] [--dump FILE] [--inputs FILE] "
       "[--fill-missing]\n"
-      "       [--outputs FILE] [--expect FILE] [--checkpoint DIR --save-every "
+      "       [--outputs PATH] [--expect FILE] [--checkpoint DIR --save-every "
       "K]\n"
       "       [--data FILE [--data-inputs A[,B]] [--vocab V]] [--log-every K]\n"
       "       [--metrics FILE] [--tensorboard DIR] [--help]\n"
@@ -313,10 +315,13 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "element\n"
       "             types must match; a missing input is an error\n"
       "  --fill-missing  inputs FILE lacks come from the seed\n"
-      "  --outputs FILE  write the outputs after the checked steps to FILE "
-      "(safetensors,\n"
-      "             whole tensors; an output that updates an input takes "
-      "its name)\n"
+      "  --outputs PATH  write the outputs after the checked steps: "
+      "PATH.safetensors\n"
+      "             whole (gathered on rank 0), any other PATH a directory "
+      "each rank\n"
+      "             writes its own boxes to (summa-ckpt makes it one "
+      "file); an output\n"
+      "             that updates an input takes its name\n"
       "  --expect FILE  compare the outputs after the checked steps with "
       "FILE's tensors\n"
       "             of the same names (e.g. the framework's outputs), with "
@@ -324,9 +329,11 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
       "             exit status 1 if one differs\n"
       "  --checkpoint DIR --save-every K  after every K-th step write the "
       "next step's\n"
-      "             inputs to DIR/step<N>.safetensors; --inputs resumes from "
-      "it\n"
-      "             (a training run continues with the batches of step N+1)\n"
+      "             inputs to DIR/step<N>, each rank its own boxes; --inputs "
+      "resumes\n"
+      "             from it on any grid (a training run continues with the "
+      "batches\n"
+      "             of step N+1)\n"
       "  --data FILE  train on token ids from FILE (raw uint16 as nanoGPT's "
       "prepare.py\n"
       "             writes, or a 1-D integer .npy): every step reads a new "
@@ -877,6 +884,15 @@ void loadInputs(const TensorSource *source, const std::vector<Tensor> &inputs,
             formatShape(stored->shape.data(), stored->shape.size()).c_str(),
             input.fileName.c_str(),
             formatShape(input.desc->globalShape, input.rank).c_str());
+    if (!stored->data) {
+      // A sharded checkpoint: the tile from the boxes that hold it.
+      size_t bytes = coords ? input.localBytes() : input.globalBytes();
+      HostBuffer tile(bytes, "the host copy of '" + input.fileName + "'");
+      recordRead(static_cast<int64_t>(readTileFromPieces(
+          input, coords, *stored, static_cast<char *>(tile.data()))));
+      upload(backend, buffers[i], tile.data(), bytes);
+      continue;
+    }
     recordRead(static_cast<int64_t>(uploadTile(backend, input, coords,
                                                stored->data, buffers[i],
                                                /*mappedFile=*/true)));
@@ -923,11 +939,11 @@ namespace {
 /// SUMMA_KILL_AT=R:S[:checkpoint], a testing aid (docs/Reliability.md):
 /// rank R raises SIGKILL on itself just before step S (counted from the
 /// start of training), or with ":checkpoint" halfway through writing the
-/// checkpoint of step S (after its first tensor; rank 0 writes checkpoints,
-/// so R must be 0 there). A fault at a step, not at a time, fires at the
-/// same point of the run however loaded the machine is. It fires in the
-/// first attempt of a job only (SUMMA_RESTART_COUNT, which summa-run sets
-/// for its restarts, unset or 0), so that the restarted job runs through.
+/// checkpoint of step S (after the first tensor of its own file). A fault at a
+/// step, not at a time, fires at the same point of the run however loaded the
+/// machine is. It fires in the first attempt of a job only
+/// (SUMMA_RESTART_COUNT, which summa-run sets for its restarts, unset or 0), so
+/// that the restarted job runs through.
 struct KillAt {
   int rank = -1;
   int64_t step = 0;
@@ -958,10 +974,6 @@ struct KillAt {
             "RANK:STEP:checkpoint (STEP >= 1)",
             spec);
     kill.inCheckpoint = second != std::string::npos;
-    if (kill.inCheckpoint && rank != 0)
-      fatal("summaRtMain: SUMMA_KILL_AT='%s': checkpoints are written by rank "
-            "0, so only rank 0 can be killed while writing one",
-            spec);
     kill.rank = static_cast<int>(rank);
     return kill;
   }
@@ -1016,6 +1028,29 @@ void writeWhole(
   std::string error;
   if (!writeSafetensors(path, records, error, metadata, progress))
     fatal("summaRtMain: %s: %s", purpose, error.c_str());
+  for (const TensorToWrite &record : records)
+    recordWrite(static_cast<int64_t>(record.bytes));
+}
+
+/// Writes the tensors of `tensors` (each a tensor and its tile on this rank)
+/// as the sharded checkpoint `directory`, each rank its own part
+/// (ShardedCheckpoint.h). Every rank must call it.
+void writeOwned(
+    const std::string &directory,
+    const std::vector<std::pair<const Tensor *, const void *>> &tensors,
+    const Backend &backend, const char *purpose,
+    const std::map<std::string, std::string> &metadata,
+    const WriteProgress &progress = nullptr) {
+  std::vector<std::unique_ptr<HostView>> views;
+  std::vector<TileToWrite> tiles;
+  for (const auto &[tensor, buffer] : tensors) {
+    views.push_back(std::make_unique<HostView>(
+        backend, buffer, tensor->localBytes(),
+        "the host copy of '" + tensor->fileName + "'"));
+    tiles.push_back({tensor, views.back()->data()});
+  }
+  recordWrite(static_cast<int64_t>(
+      writeSharded(directory, tiles, purpose, metadata, progress)));
 }
 
 /// --checkpoint: the state the step after `step` (1-based, counted from the
@@ -1032,14 +1067,13 @@ void writeCheckpoint(const Options &options, int64_t step,
   for (size_t o = 0; o < outputs.size(); ++o)
     if (int32_t updates = outputs[o].desc->updates; updates > 0)
       state[updates - 1].second = pointers[inputs.size() + o];
-  std::string path =
-      options.checkpoint + "/step" + std::to_string(step) + ".safetensors";
+  std::string path = options.checkpoint + "/step" + std::to_string(step);
   WriteProgress progress;
   if (kill.at(step, /*checkpoint=*/true))
     progress = [&](size_t, size_t) {
       kill.now("while writing the checkpoint of");
     };
-  writeWhole(path, state, backend, "--checkpoint",
+  writeOwned(path, state, backend, "--checkpoint",
              {{"summa.step", std::to_string(step)}}, progress);
   if (grid().worldRank == 0) {
     std::printf("checkpoint: step %lld written to %s\n", (long long)step,
@@ -1316,9 +1350,17 @@ int expectOnRoot(const std::vector<Tensor> &outputs,
     }
     ++compared;
     double tol = toleranceOf(output, options);
-    Comparison cmp =
-        compareOutput(output, static_cast<const char *>(gathered[o].data()),
-                      output, stored->data, tol);
+    // A sharded checkpoint's tensor, assembled whole.
+    HostBuffer assembled(stored->data ? 0 : output.globalBytes(),
+                         "the whole '" + stored->name + "' of --expect");
+    if (!stored->data)
+      readTileFromPieces(output, nullptr, *stored,
+                         static_cast<char *>(assembled.data()));
+    Comparison cmp = compareOutput(
+        output, static_cast<const char *>(gathered[o].data()), output,
+        stored->data ? stored->data
+                     : static_cast<const char *>(assembled.data()),
+        tol);
     allRefSq += cmp.refSq;
     allDiffSq += cmp.diffSq;
     bool ok = !cmp.nonFiniteOutput && !cmp.nonFiniteReference &&
@@ -1531,7 +1573,15 @@ bool writeResults(const Model &model, const Options &options) {
     std::vector<std::pair<const Tensor *, const void *>> written;
     for (size_t o = 0; o < model.outputs.size(); ++o)
       written.emplace_back(&model.outputs[o], model.outputTile(o));
-    writeWhole(options.outputs, written, model.backend, "--outputs");
+    // A .safetensors file is whole (gathered on rank 0); anything else a
+    // directory each rank writes its own part of.
+    const std::string &path = options.outputs;
+    const std::string suffix = ".safetensors";
+    if (path.size() > suffix.size() &&
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+      writeWhole(path, written, model.backend, "--outputs");
+    else
+      writeOwned(path, written, model.backend, "--outputs", {});
   }
   return options.dump.empty() ||
          dumpOutputs(options.dump, grid().worldRank, model.outputs,

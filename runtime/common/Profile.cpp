@@ -159,6 +159,11 @@ void summa::rt::recordRead(int64_t bytes) {
     counters.readBytes += bytes;
 }
 
+void summa::rt::recordWrite(int64_t bytes) {
+  if (recording)
+    counters.writeBytes += bytes;
+}
+
 std::string summa::rt::profileToJson() {
   const GridState &g = grid();
   std::string json = "{\"rank\":" + std::to_string(g.worldRank);
@@ -197,9 +202,9 @@ std::string summa::rt::profileToJson() {
     json += ",\"local_matmul\":{\"count\":" + std::to_string(local.count) +
             ",\"flops\":" + std::to_string(local.flops) +
             ",\"seconds\":" + formatDouble(local.seconds) + "}";
-  if (counters.readBytes != 0)
-    json +=
-        ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) + "}";
+  if (counters.readBytes != 0 || counters.writeBytes != 0)
+    json += ",\"io\":{\"read_bytes\":" + std::to_string(counters.readBytes) +
+            ",\"write_bytes\":" + std::to_string(counters.writeBytes) + "}";
   if (int64_t peak = peakRssBytes())
     json += ",\"memory\":{\"peak_rss_bytes\":" + std::to_string(peak) + "}";
   json += "}\n";

@@ -15,7 +15,7 @@
 //    "collectives":[{"op":"broadcast","group":"col","count":N,"bytes":B,
 //                    "seconds":S[,"async":A,"wait_seconds":W]}, ...],
 //    "matmul":{"count":N,"flops":F,"seconds":S}
-//    [,"local_matmul":{"count":N,"flops":F,"seconds":S}][,"io":{"read_bytes":R}]
+//    [,"local_matmul":{"count":N,"flops":F,"seconds":S}][,"io":{"read_bytes":R,"write_bytes":W}]
 //    ,"memory":{"peak_rss_bytes":M}}
 //
 // Definitions:
@@ -50,6 +50,10 @@
 //    (--inputs) and token files (--data) into this rank's tiles: each rank
 //    reads only the elements it holds. Omitted while 0. The --check
 //    reference's whole-tensor reads, under ProfilePause, are not counted.
+//    `write_bytes` counts the tensor bytes this rank wrote to files: its
+//    own boxes of sharded checkpoints and --outputs directories
+//    (ShardedCheckpoint.h), and on rank 0 a whole --outputs file. `io` is
+//    omitted while both are 0.
 //  * `peak_rss_bytes` is the process's peak resident memory when the profile
 //    is written (getrusage), host memory on both backends: with buffers
 //    freed at their last use (summa-dealloc-at-last-use), that of the live
@@ -106,6 +110,8 @@ struct ProfileSnapshot {
   MatmulCounter localMatmul;
   /// Bytes read from tensor and token files (recordRead).
   int64_t readBytes = 0;
+  /// Tensor bytes this rank wrote to files (recordWrite).
+  int64_t writeBytes = 0;
 
   const CollectiveCounter &get(CollectiveKind kind, int32_t mask) const {
     return collectives[static_cast<int>(kind)][mask];
@@ -189,6 +195,9 @@ int64_t peakRssBytes();
 
 /// Counts `bytes` read from a file into this rank's tiles.
 void recordRead(int64_t bytes);
+
+/// Counts `bytes` of tensors this rank wrote to a file.
+void recordWrite(int64_t bytes);
 
 /// Writes this rank's profile if SUMMA_PROFILE is set. On failure prints
 /// "summa: rank R: cannot write SUMMA_PROFILE file '<path>': <reason>" and

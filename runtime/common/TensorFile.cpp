@@ -15,6 +15,8 @@
 
 #include "TensorFile.h"
 
+#include "Json.h"
+
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <algorithm>
@@ -49,235 +51,6 @@ const DTypeNames *byDType(int32_t dtype) {
   for (const DTypeNames &d : kDTypes)
     if (d.dtype == dtype)
       return &d;
-  return nullptr;
-}
-
-//===----------------------------------------------------------------------===//
-// A JSON reader for safetensors headers
-//===----------------------------------------------------------------------===//
-
-struct Json {
-  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
-  bool boolean = false;
-  double number = 0;
-  bool integral = false;
-  int64_t integer = 0;
-  std::string string;
-  std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
-};
-
-class JsonParser {
-public:
-  JsonParser(const char *begin, const char *end) : p(begin), end(end) {}
-
-  bool parse(Json &value, std::string &error) {
-    if (!parseValue(value, 0)) {
-      error = why;
-      return false;
-    }
-    skipSpace();
-    if (p != end) {
-      error = "unexpected text after the header's JSON object";
-      return false;
-    }
-    return true;
-  }
-
-private:
-  bool fail(const std::string &message) {
-    if (why.empty())
-      why = message;
-    return false;
-  }
-  void skipSpace() {
-    while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-      ++p;
-  }
-  bool literal(const char *word) {
-    size_t n = std::strlen(word);
-    if (static_cast<size_t>(end - p) < n || std::memcmp(p, word, n) != 0)
-      return false;
-    p += n;
-    return true;
-  }
-  /// The four hex digits of a \u escape, appended to `out` as UTF-8 (names
-  /// are ASCII in practice; surrogate pairs are kept as two 3-byte
-  /// sequences).
-  bool parseCodeUnit(std::string &out) {
-    if (end - p < 4)
-      return fail("a short \\u escape");
-    unsigned code = 0;
-    for (int i = 0; i < 4; ++i) {
-      char h = *p++;
-      code <<= 4;
-      if (h >= '0' && h <= '9')
-        code |= h - '0';
-      else if (h >= 'a' && h <= 'f')
-        code |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F')
-        code |= h - 'A' + 10;
-      else
-        return fail("a malformed \\u escape");
-    }
-    if (code < 0x80) {
-      out.push_back(static_cast<char>(code));
-    } else if (code < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-    }
-    return true;
-  }
-  bool parseString(std::string &out) {
-    if (p == end || *p != '"')
-      return fail("expected a string");
-    ++p;
-    while (p != end && *p != '"') {
-      char c = *p++;
-      if (static_cast<unsigned char>(c) < 0x20)
-        return fail("a control character inside a string");
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (p == end)
-        return fail("an unterminated escape");
-      char e = *p++;
-      // The one-character escapes and what they stand for.
-      static const char kEscaped[] = "\"\\/bfnrt";
-      static const char kMeaning[] = "\"\\/\b\f\n\r\t";
-      if (const void *at = std::memchr(kEscaped, e, sizeof(kEscaped) - 1))
-        out.push_back(kMeaning[static_cast<const char *>(at) - kEscaped]);
-      else if (e != 'u')
-        return fail("an unknown escape in a string");
-      else if (!parseCodeUnit(out))
-        return false;
-    }
-    if (p == end)
-      return fail("an unterminated string");
-    ++p;
-    return true;
-  }
-  bool parseNumber(Json &value) {
-    const char *start = p;
-    if (p != end && *p == '-')
-      ++p;
-    bool fraction = false;
-    while (p != end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' ||
-                        *p == 'E' || *p == '+' || *p == '-')) {
-      fraction |= *p == '.' || *p == 'e' || *p == 'E';
-      ++p;
-    }
-    std::string text(start, p);
-    if (text.empty() || text == "-")
-      return fail("expected a value");
-    value.kind = Json::Number;
-    char *stop = nullptr;
-    errno = 0;
-    value.number = std::strtod(text.c_str(), &stop);
-    if (*stop != '\0')
-      return fail("a malformed number '" + text + "'");
-    if (!fraction) {
-      errno = 0;
-      long long v = std::strtoll(text.c_str(), &stop, 10);
-      if (errno == 0 && *stop == '\0') {
-        value.integral = true;
-        value.integer = v;
-      }
-    }
-    return true;
-  }
-  /// An object or array from its opening bracket on: items (`parseItem()`)
-  /// separated by ',' up to `close`; `what` names it in a message.
-  template <typename ParseItem>
-  bool parseList(char close, const char *what, ParseItem parseItem) {
-    ++p;
-    skipSpace();
-    if (p != end && *p == close) {
-      ++p;
-      return true;
-    }
-    while (true) {
-      if (!parseItem())
-        return false;
-      skipSpace();
-      if (p != end && *p == ',') {
-        ++p;
-        continue;
-      }
-      if (p != end && *p == close) {
-        ++p;
-        return true;
-      }
-      return fail(std::string("expected ',' or '") + close + "' in " + what);
-    }
-  }
-  bool parseValue(Json &value, int depth) {
-    if (depth > 16)
-      return fail("the header nests too deeply");
-    skipSpace();
-    if (p == end)
-      return fail("the header ends early");
-    char c = *p;
-    if (c == '{') {
-      value.kind = Json::Object;
-      return parseList('}', "an object", [&] {
-        skipSpace();
-        std::string key;
-        if (!parseString(key))
-          return false;
-        skipSpace();
-        if (p == end || *p != ':')
-          return fail("expected ':' after a key");
-        ++p;
-        Json member;
-        if (!parseValue(member, depth + 1))
-          return false;
-        value.members.emplace_back(std::move(key), std::move(member));
-        return true;
-      });
-    }
-    if (c == '[') {
-      value.kind = Json::Array;
-      return parseList(']', "an array", [&] {
-        Json item;
-        if (!parseValue(item, depth + 1))
-          return false;
-        value.items.push_back(std::move(item));
-        return true;
-      });
-    }
-    if (c == '"') {
-      value.kind = Json::String;
-      return parseString(value.string);
-    }
-    if (literal("true")) {
-      value.kind = Json::Bool;
-      value.boolean = true;
-      return true;
-    }
-    if (literal("false")) {
-      value.kind = Json::Bool;
-      return true;
-    }
-    if (literal("null"))
-      return true;
-    return parseNumber(value);
-  }
-
-  const char *p;
-  const char *end;
-  std::string why;
-};
-
-const Json *member(const Json &object, const char *key) {
-  for (const auto &[name, value] : object.members)
-    if (name == key)
-      return &value;
   return nullptr;
 }
 
@@ -378,7 +151,7 @@ bool TensorSource::openSafetensors(std::string &error) {
                std::to_string(size) + " bytes)");
   Json header;
   std::string why;
-  if (!JsonParser(data + 8, data + 8 + headerLength).parse(header, why))
+  if (!parseJson(data + 8, data + 8 + headerLength, header, why))
     return bad("its header: " + why);
   if (header.kind != Json::Object)
     return bad("its header is not a JSON object");
@@ -438,6 +211,119 @@ bool TensorSource::openSafetensors(std::string &error) {
                          " bytes, its data offsets give " +
                          std::to_string(t.bytes));
     }
+    stored.push_back(std::move(t));
+  }
+  return true;
+}
+
+bool TensorSource::openSharded(std::string &error) {
+  std::string indexPath = where + "/index.json";
+  const char *text;
+  size_t size;
+  if (!mapFile(indexPath, text, size, error))
+    return false;
+  auto bad = invalidFile(error, indexPath, "sharded checkpoint index");
+  Json index;
+  std::string why;
+  if (!parseJson(text, text + size, index, why))
+    return bad(why);
+  const Json *format = member(index, "format");
+  if (index.kind != Json::Object || !format || format->kind != Json::String ||
+      format->string != "summa-sharded")
+    return bad("no \"format\": \"summa-sharded\"");
+  const Json *files = member(index, "files");
+  const Json *tensors = member(index, "tensors");
+  if (!files || files->kind != Json::Array)
+    return bad("no \"files\" array");
+  if (!tensors || tensors->kind != Json::Array)
+    return bad("no \"tensors\" array");
+  if (const Json *metadata = member(index, "metadata"))
+    for (const auto &[key, value] : metadata->members)
+      if (value.kind == Json::String)
+        meta[key] = value.string;
+  for (const Json &file : files->items) {
+    if (file.kind != Json::String || file.string.empty() ||
+        file.string.find('/') != std::string::npos)
+      return bad("a file that is not a name in the directory");
+    std::unique_ptr<TensorSource> part =
+        TensorSource::open(where + "/" + file.string, error);
+    if (!part)
+      return false;
+    parts.push_back(std::move(part));
+  }
+  // Each entry of an array of sizes, or false.
+  auto sizes = [](const Json *array, std::vector<int64_t> &out) {
+    if (!array || array->kind != Json::Array)
+      return false;
+    for (const Json &item : array->items) {
+      if (item.kind != Json::Number || !item.integral || item.integer < 0)
+        return false;
+      out.push_back(item.integer);
+    }
+    return true;
+  };
+  for (const Json &entry : tensors->items) {
+    const Json *name = member(entry, "name");
+    const Json *dtype = member(entry, "dtype");
+    const Json *pieces = member(entry, "pieces");
+    if (entry.kind != Json::Object || !name || name->kind != Json::String)
+      return bad("a tensor without a \"name\"");
+    auto badTensor = [&](const std::string &why) {
+      return bad("tensor " + quoted(name->string) + ": " + why);
+    };
+    StoredTensor t;
+    t.name = name->string;
+    if (!dtype || dtype->kind != Json::String)
+      return badTensor("no \"dtype\" string");
+    t.dtypeName = dtype->string;
+    for (const DTypeNames &d : kDTypes)
+      if (t.dtypeName == d.safetensors)
+        t.dtype = d.dtype;
+    if (!sizes(member(entry, "shape"), t.shape))
+      return badTensor("no \"shape\" array of sizes");
+    int64_t count = elementCount(t.shape);
+    const DTypeNames *d = byDType(t.dtype);
+    if (!d || count < 0)
+      return badTensor("an element type or shape summa cannot read");
+    t.bytes = static_cast<uint64_t>(count) * d->size;
+    if (!pieces || pieces->kind != Json::Array)
+      return badTensor("no \"pieces\" array");
+    int64_t covered = 0;
+    for (const Json &p : pieces->items) {
+      const Json *file = member(p, "file");
+      const Json *key = member(p, "key");
+      StoredPiece piece;
+      if (!file || file->kind != Json::Number || !file->integral ||
+          file->integer < 0 ||
+          file->integer >= static_cast<int64_t>(parts.size()) || !key ||
+          key->kind != Json::String ||
+          !sizes(member(p, "offsets"), piece.offsets) ||
+          !sizes(member(p, "sizes"), piece.sizes) ||
+          piece.offsets.size() != t.shape.size() ||
+          piece.sizes.size() != t.shape.size())
+        return badTensor("a piece without a file, key, offsets and sizes of "
+                         "its rank");
+      const TensorSource &part = *parts[file->integer];
+      const StoredTensor *found = part.find(key->string);
+      if (!found)
+        return badTensor("its piece " + quoted(key->string) + " is not in " +
+                         quoted(part.path()));
+      for (size_t dim = 0; dim < t.shape.size(); ++dim)
+        if (piece.offsets[dim] + piece.sizes[dim] > t.shape[dim])
+          return badTensor("its piece " + quoted(key->string) +
+                           " runs past the tensor's shape");
+      if (found->dtype != t.dtype || found->shape != piece.sizes)
+        return badTensor("its piece " + quoted(key->string) + " in " +
+                         quoted(part.path()) +
+                         " has another element type or shape than the "
+                         "index gives");
+      piece.data = found->data;
+      covered += elementCount(piece.sizes);
+      t.pieces.push_back(std::move(piece));
+    }
+    if (covered != count)
+      return badTensor("its pieces hold " + std::to_string(covered) +
+                       " elements, the tensor has " + std::to_string(count));
     stored.push_back(std::move(t));
   }
   return true;
@@ -569,7 +455,9 @@ std::unique_ptr<TensorSource> TensorSource::open(const std::string &path,
   };
   std::string base = path.substr(path.find_last_of('/') + 1);
   bool ok =
-      S_ISDIR(st.st_mode) ? source->openNpyDirectory(error)
+      S_ISDIR(st.st_mode) ? (::stat((path + "/index.json").c_str(), &st) == 0
+                                 ? source->openSharded(error)
+                                 : source->openNpyDirectory(error))
       : endsWith(".npy")
           ? source->openNpyFile(path, base.substr(0, base.size() - 4), error)
           : source->openSafetensors(error);
@@ -588,25 +476,6 @@ const StoredTensor *TensorSource::find(const std::string &name) const {
 //===----------------------------------------------------------------------===//
 // Writing
 //===----------------------------------------------------------------------===//
-
-namespace {
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      out += buf;
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "\"";
-}
-} // namespace
 
 bool summa::rt::driver::writeSafetensors(
     const std::string &path, const std::vector<TensorToWrite> &tensors,

@@ -25,6 +25,15 @@
 
 namespace summa::rt::driver {
 
+/// A box of a tensor of a sharded checkpoint (ShardedCheckpoint.h): the
+/// elements at `offsets` of sizes `sizes` of the whole tensor, row-major,
+/// in a mapped file.
+struct StoredPiece {
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> sizes;
+  const char *data = nullptr;
+};
+
 /// One tensor of a file.
 struct StoredTensor {
   std::string name;
@@ -33,13 +42,16 @@ struct StoredTensor {
   /// The element type as the file names it ("F32", "<f4").
   std::string dtypeName;
   std::vector<int64_t> shape;
-  /// The tensor's bytes, row-major, in the mapped file.
+  /// The tensor's bytes, row-major, in the mapped file; null for a tensor
+  /// of a sharded checkpoint, which is in `pieces`.
   const char *data = nullptr;
   uint64_t bytes = 0;
+  std::vector<StoredPiece> pieces;
 };
 
-/// The tensors of a safetensors file, of a directory of `<name>.npy` files,
-/// or of one `<name>.npy` file, mapped read-only.
+/// The tensors of a safetensors file, of a sharded checkpoint (a directory
+/// with an index.json), of a directory of `<name>.npy` files, or of one
+/// `<name>.npy` file, mapped read-only.
 class TensorSource {
 public:
   /// Opens `path`; on a missing or malformed file, returns null and sets
@@ -64,6 +76,7 @@ private:
                std::string &error);
   bool openSafetensors(std::string &error);
   bool openNpyDirectory(std::string &error);
+  bool openSharded(std::string &error);
   /// Adds the tensor of the .npy file at `path`, named `name`.
   bool openNpyFile(const std::string &path, const std::string &name,
                    std::string &error);
@@ -76,6 +89,8 @@ private:
     size_t size;
   };
   std::vector<Mapping> mappings;
+  /// A sharded checkpoint's files.
+  std::vector<std::unique_ptr<TensorSource>> parts;
 };
 
 /// A tensor to write: `bytes` bytes at `data`, row-major.

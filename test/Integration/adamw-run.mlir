@@ -54,7 +54,7 @@
 // RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --iters 0 --outputs %t.full.safetensors
 // RUN: rm -rf %t.ckpt
 // RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 10 --iters 0 --checkpoint %t.ckpt --save-every 10
-// RUN: %mpirun -np 8 %t.222 --inputs %t.ckpt/step10.safetensors --steps 10 --iters 0 --expect %t.full.safetensors --tol 0 --atol 0 | FileCheck %s --check-prefix=RESUME
+// RUN: %mpirun -np 8 %t.222 --inputs %t.ckpt/step10 --steps 10 --iters 0 --expect %t.full.safetensors --tol 0 --atol 0 | FileCheck %s --check-prefix=RESUME
 // RESUME: expect: model.transformer.wte.weight.exp_avg_sq rel_err=0.000e+00 max_abs_err=0.000e+00
 // RESUME: expect: step rel_err=0.000e+00
 // RESUME: expect: PASS max_rel_err=0.000e+00
@@ -67,4 +67,4 @@
 // RUN: %mpirun -np 8 %t.222z --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' --outputs %t.fullz.safetensors | FileCheck %s
 // RUN: rm -rf %t.ckptz
 // RUN: %mpirun -np 8 %t.222z --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 10 --iters 0 --checkpoint %t.ckptz --save-every 10
-// RUN: %mpirun -np 8 %t.222z --inputs %t.ckptz/step10.safetensors --steps 10 --iters 0 --expect %t.fullz.safetensors --tol 0 --atol 0 | FileCheck %s --check-prefix=RESUME
+// RUN: %mpirun -np 8 %t.222z --inputs %t.ckptz/step10 --steps 10 --iters 0 --expect %t.fullz.safetensors --tol 0 --atol 0 | FileCheck %s --check-prefix=RESUME

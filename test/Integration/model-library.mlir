@@ -14,12 +14,12 @@
 
 // RUN: %python %summa_src/examples/data/prepare.py %summa_src/examples/data/paradise_lost.txt %t.bin
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_train_step_jax.mlir --grid=2,2,1 -O0 -o %t.exe
-// RUN: %mpirun -np 4 %t.exe --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 5 --outputs %t.out --iters 0 | FileCheck %s --check-prefix=EXE
-// RUN: %mpirun -np 4 %python %summa_src/examples/lib/train.py %t.dir/libgpt_lm.so --init %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 5 --compare %t.out | FileCheck %s
+// RUN: %mpirun -np 4 %t.exe --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 5 --outputs %t.out.safetensors --iters 0 | FileCheck %s --check-prefix=EXE
+// RUN: %mpirun -np 4 %python %summa_src/examples/lib/train.py %t.dir/libgpt_lm.so --init %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 5 --compare %t.out.safetensors | FileCheck %s
 // EXE: step 5/5 loss {{[0-9.]+}}
 // CHECK: lib: step 1/5 loss 5.5565
 // CHECK: lib: step 5/5 loss {{[0-9.]+}}
-// CHECK: lib: outputs identical to {{.*}}.out
+// CHECK: lib: outputs identical to {{.*}}.out.safetensors
 
 // Bad calls: an unknown tensor is an error the caller reads back
 // (summaModelLastError); the wrong number of ranks stops every rank.

@@ -21,11 +21,11 @@
 // RUN: env SUMMA_KILL_AT=1:8 summa-run -np 4 --max-restarts 2 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.ckpt --save-every 3 --iters 0 --log-every 0 --outputs %t.killed.out --metrics %t.killed.jsonl --tensorboard %t.tb 2>&1 | FileCheck %s --check-prefix=KILL
 // KILL: summa-run: launch 1: {{.*}} -np 4 {{.*}}lm --inputs
 // KILL: summa: rank 1: SUMMA_KILL_AT: SIGKILL before step 8
-// KILL: summa-run: the job failed (exit status 137 (a rank ended by SIGKILL)); restart 1 of 2 from {{.*}}ckpt/step6.safetensors (step 6 of 12, 6 steps left)
-// KILL: summa-run: launch 2: {{.*}} --inputs {{.*}}ckpt/step6.safetensors --steps 6
+// KILL: summa-run: the job failed (exit status 137 (a rank ended by SIGKILL)); restart 1 of 2 from {{.*}}ckpt/step6 (step 6 of 12, 6 steps left)
+// KILL: summa-run: launch 2: {{.*}} --inputs {{.*}}ckpt/step6 --steps 6
 // KILL-NOT: restart 2
 // KILL: summa-run: the job completed in {{[0-9.]+}} s after 1 restart
-// RUN: cmp %t.plain.out %t.killed.out
+// RUN: diff -r %t.plain.out %t.killed.out
 // RUN: %python %summa_src/runtime/test/check-metrics.py metrics %t.killed.jsonl --steps 12 --same-as %t.plain.jsonl | FileCheck %s --check-prefix=METRICS
 // METRICS: metrics: 12 steps, fields ok
 // METRICS: metrics: loss 5.5{{[0-9]+}} -> {{[0-4]\.[0-9]+}}
@@ -48,48 +48,48 @@
 // EARLY-EVENTS: events: 1 files, {{[0-9]+}} tags, steps 1..4
 // EARLY-EVENTS: events: the loss of every step equals the metrics file's
 
-// Rank 0 is killed halfway through writing the checkpoint of step 9: its
-// temporary file stays behind, step9.safetensors does not exist, and the
-// checkpoint of step 6 is the newest complete one.
-// RUN: rm -rf %t.mid && not env SUMMA_KILL_AT=0:9:checkpoint %mpirun -np 4 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.mid --save-every 3 --iters 0 --log-every 0
+// Rank 2 is killed halfway through writing its part of the checkpoint of
+// step 9: the temporary directory stays behind, step9 does not exist, and
+// the checkpoint of step 6 is the newest complete one.
+// RUN: rm -rf %t.mid && not env SUMMA_KILL_AT=2:9:checkpoint %mpirun -np 4 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.mid --save-every 3 --iters 0 --log-every 0
 // RUN: ls %t.mid | FileCheck %s --check-prefix=PARTIAL
-// PARTIAL: step3.safetensors
-// PARTIAL-NEXT: step6.safetensors
-// PARTIAL-NEXT: step9.safetensors.tmp{{[0-9]+}}
-// RUN: not ls %t.mid/step9.safetensors
+// PARTIAL: step3
+// PARTIAL-NEXT: step6
+// PARTIAL-NEXT: step9.tmp
+// RUN: not ls %t.mid/step9
 // RUN: summa-run -np 4 --resume --dry-run %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.mid --save-every 3 2>&1 | FileCheck %s --check-prefix=RESUME
-// RESUME: summa-run: resuming from {{.*}}mid/step6.safetensors (step 6 of 12)
-// RESUME: {{.*}} -np 4 {{.*}}lm --data {{.*}} --inputs {{.*}}mid/step6.safetensors --steps 6
+// RESUME: summa-run: resuming from {{.*}}mid/step6 (step 6 of 12)
+// RESUME: {{.*}} -np 4 {{.*}}lm --data {{.*}} --inputs {{.*}}mid/step6 --steps 6
 
-// The same under summa-run: the partial file is removed, the job restarts
+// The same under summa-run: the partial directory is removed, the job restarts
 // from step 6 and ends with the uninterrupted run's outputs.
 // RUN: rm -rf %t.mid
-// RUN: env SUMMA_KILL_AT=0:9:checkpoint summa-run -np 4 --max-restarts 2 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.mid --save-every 3 --iters 0 --log-every 0 --outputs %t.mid.out 2>&1 | FileCheck %s --check-prefix=MIDWRITE
-// MIDWRITE: summa: rank 0: SUMMA_KILL_AT: SIGKILL while writing the checkpoint of step 9
-// MIDWRITE: summa-run: removed the partial checkpoint {{.*}}mid/step9.safetensors.tmp{{[0-9]+}}
-// MIDWRITE: restart 1 of 2 from {{.*}}mid/step6.safetensors (step 6 of 12, 6 steps left)
+// RUN: env SUMMA_KILL_AT=2:9:checkpoint summa-run -np 4 --max-restarts 2 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.mid --save-every 3 --iters 0 --log-every 0 --outputs %t.mid.out 2>&1 | FileCheck %s --check-prefix=MIDWRITE
+// MIDWRITE: summa: rank 2: SUMMA_KILL_AT: SIGKILL while writing the checkpoint of step 9
+// MIDWRITE: summa-run: removed the partial checkpoint {{.*}}mid/step9.tmp
+// MIDWRITE: restart 1 of 2 from {{.*}}mid/step6 (step 6 of 12, 6 steps left)
 // MIDWRITE: summa-run: the job completed in {{[0-9.]+}} s after 1 restart
-// RUN: cmp %t.plain.out %t.mid.out
+// RUN: diff -r %t.plain.out %t.mid.out
 
-// A checkpoint cut short after its rename (a copy that failed, a disk
-// error) is not complete: its size is not what its header says, and the
-// one before is taken.
-// RUN: head -c 1000 %t.mid/step9.safetensors > %t.mid/step9.short && mv %t.mid/step9.short %t.mid/step9.safetensors
+// A checkpoint with a file cut short after its rename (a copy that failed,
+// a disk error) is not complete: the file's size is not what its header
+// says, and the one before is taken.
+// RUN: head -c 1000 %t.mid/step9/rank1.safetensors > %t.mid/step9.short && mv %t.mid/step9.short %t.mid/step9/rank1.safetensors
 // RUN: summa-run -np 4 --resume --dry-run %t.lm --data %t.bin --steps 12 --checkpoint %t.mid --save-every 3 2>&1 | FileCheck %s --check-prefix=SHORT
-// SHORT: summa-run: resuming from {{.*}}mid/step6.safetensors (step 6 of 12)
+// SHORT: summa-run: resuming from {{.*}}mid/step6 (step 6 of 12)
 
 // Under Slurm (SLURM_JOB_ID set) summa-run launches with srun; a stand-in
 // srun on PATH runs the job with mpirun and records how it was called.
 // RUN: rm -rf %t.fakebin %t.slurm %t.srun.log && mkdir %t.fakebin && cp %S/Inputs/fake-srun.sh %t.fakebin/srun
 // RUN: env PATH=%t.fakebin:%PATH% SLURM_JOB_ID=1234 FAKE_SRUN_LOG=%t.srun.log FAKE_SRUN_MPIRUN="%mpirun" SUMMA_KILL_AT=2:5 summa-run -np 4 --max-restarts 1 %t.lm --inputs %summa_src/examples/fixtures/gpt_lm.init.safetensors --data %t.bin --steps 12 --checkpoint %t.slurm --save-every 3 --iters 0 --log-every 0 --outputs %t.slurm.out 2>&1 | FileCheck %s --check-prefix=SLURM
 // SLURM: summa-run: launch 1: srun -n 4 --kill-on-bad-exit=1 {{.*}}lm
-// SLURM: restart 1 of 1 from {{.*}}slurm/step3.safetensors (step 3 of 12, 9 steps left)
+// SLURM: restart 1 of 1 from {{.*}}slurm/step3 (step 3 of 12, 9 steps left)
 // SLURM: summa-run: launch 2: srun -n 4 --kill-on-bad-exit=1
 // SLURM: summa-run: the job completed
-// RUN: cmp %t.plain.out %t.slurm.out
+// RUN: diff -r %t.plain.out %t.slurm.out
 // RUN: FileCheck %s --check-prefix=CALLS < %t.srun.log
 // CALLS: srun -n 4 --kill-on-bad-exit=1 {{.*}}lm {{.*}}--steps 12 {{.*}}(SUMMA_RESTART_COUNT=0)
-// CALLS-NEXT: srun -n 4 --kill-on-bad-exit=1 {{.*}}lm {{.*}}--inputs {{.*}}step3.safetensors --steps 9 (SUMMA_RESTART_COUNT=1)
+// CALLS-NEXT: srun -n 4 --kill-on-bad-exit=1 {{.*}}lm {{.*}}--inputs {{.*}}step3 --steps 9 (SUMMA_RESTART_COUNT=1)
 
 // When not to restart: a job killed again after --max-restarts restarts
 // (here 0), a job without --checkpoint, and exit status 2 (the wrong
