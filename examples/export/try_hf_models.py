@@ -8,7 +8,10 @@ last hidden state (`--loss`: `ForCausalLM(input_ids, labels)` returns the
 loss), exported by torch-mlir's FX importer with the weights as constants
 and transformers' default attention, and then compiled by summa-compile for
 each grid and run under mpirun with --inputs/--expect (PyTorch's output) and
---check (the unpartitioned program). One line per model and grid:
+--check (the unpartitioned program). `--train`: the loss with the weights
+as arguments, the SGD step summa-differentiate derives from it, against
+PyTorch's autograd step (the loss and every updated weight). One line per
+model and grid:
 
     /tmp/tvenv/bin/python examples/export/try_hf_models.py --summa build/bin \\
         --grids 1,1,1 2,2,1 1,1,2 [--models llama mistral ...] [--loss]
@@ -21,6 +24,7 @@ runs (export_torch.py).
 import argparse
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,11 +166,59 @@ def export(name, loss, workdir):
     return base
 
 
-def run(base, grid, summa, tol):
+def export_train(name, workdir, lr):
+    """--train: ForCausalLM(input_ids, labels).loss with the weights as
+    arguments (named by the state_dict, export_torch.py's Functional), and
+    PyTorch's own SGD step on it (autograd: the loss and every weight after
+    one step of `lr`, export_torch.py's --save-sgd-step without the
+    gradients), the --expect file of the step summa-differentiate derives."""
+    from safetensors.torch import save_file
+    from torch_mlir import fx, ir
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from export_torch import Functional, exported_state
+
+    wrapper, inputs = build(name, loss=True)
+    state = exported_state(wrapper, buffers_as_constants=True)
+    fn = Functional(wrapper, len(inputs), state.keys())
+    fn_args = tuple(inputs) + tuple(t.detach() for t in state.values())
+    names = ["input_ids", "labels"] + list(state.keys())
+    module = fx.export_and_import(fn, *fn_args, output_type="linalg-on-tensors", func_name=name)
+    with module.context:
+        func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(
+            [ir.DictAttr.get({"summa.name": ir.StringAttr.get(n)}) for n in names])
+    base = os.path.join(workdir, name)
+    with open(base + ".mlir", "w") as f:
+        f.write(str(module))
+    save_file({n: t.contiguous() for n, t in zip(names, fn_args)}, base + ".inputs.safetensors")
+    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in fn_args]
+    loss = fn(*leaves)
+    params = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
+    grads = torch.autograd.grad(loss, [t for _, t in params], allow_unused=True)
+    out = {"result0": loss.detach()}
+    for (n, t), g in zip(params, grads):
+        out[n] = (t - lr * (torch.zeros_like(t) if g is None else g)).detach().contiguous()
+    save_file(out, base + ".torch.safetensors")
+    return base
+
+
+def derive_step(base, name, summa, lr):
+    """summa-differentiate's SGD step of the exported loss, in place of it."""
+    step = subprocess.run([os.path.join(summa, "summa-opt"), base + ".mlir",
+                           f"--summa-differentiate=sgd-lr={lr} params=floats gradients=false",
+                           "-o", base + ".step.mlir"], capture_output=True, text=True)
+    if step.returncode != 0:
+        raise RuntimeError("summa-differentiate: " + step.stderr.strip().splitlines()[0])
+    os.replace(base + ".step.mlir", base + ".mlir")
+    return name + "_grad"
+
+
+def run(base, grid, summa, tol, entry=None):
     ranks = math.prod(int(x) for x in grid.split(","))
     exe = f"{base}.{grid.replace(',', 'x')}"
-    compiled = subprocess.run([os.path.join(summa, "summa-compile"), base + ".mlir", f"--grid={grid}", "-o", exe],
-                              capture_output=True, text=True)
+    compiled = subprocess.run([os.path.join(summa, "summa-compile"), base + ".mlir", f"--grid={grid}", "-o", exe]
+                              + ([f"--entry={entry}"] if entry else []), capture_output=True, text=True)
     if compiled.returncode != 0:
         return "compile error: " + compiled.stderr.strip().splitlines()[0]
     ran = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), exe,
@@ -184,6 +236,13 @@ def main():
     p.add_argument("--grids", nargs="+", default=["1,1,1", "2,2,1", "1,1,2"])
     p.add_argument("--models", nargs="+", default=list(configs()))
     p.add_argument("--loss", action="store_true", help="ForCausalLM(input_ids, labels).loss instead")
+    p.add_argument("--train", action="store_true",
+                   help="the SGD step summa-differentiate derives from the loss (weights as arguments) "
+                        "against PyTorch's autograd: the loss and every updated weight")
+    p.add_argument("--lr", type=float, default=0.1, help="--train's learning rate")
+    p.add_argument("--save", metavar="DIR",
+                   help="keep each export in DIR as hf_<model>[_lm|_train].{mlir,inputs.safetensors,"
+                        "torch.safetensors} (the exported program, before summa-differentiate)")
     # torch-mlir writes GELU(approximate="tanh") with 0.797724 for sqrt(2/pi)
     # (TORCH.md), ~2e-5 against PyTorch for models that use it (Gemma).
     p.add_argument("--tol", type=float, default=1e-4)
@@ -192,13 +251,25 @@ def main():
     failed = 0
     with tempfile.TemporaryDirectory() as workdir:
         for name in args.models:
+            entry = None
             try:
-                base = export(name, args.loss, workdir)
+                base = export_train(name, workdir, args.lr) if args.train else export(name, args.loss, workdir)
             except Exception as e:  # the exporter's failure, not summa's
                 print(f"{name:10s} export failed: {type(e).__name__}: {str(e).splitlines()[0]}")
                 continue
+            if args.save:
+                kept = os.path.join(args.save, f"hf_{name}" + ("_train" if args.train else "_lm" if args.loss else ""))
+                for suffix in (".mlir", ".inputs.safetensors", ".torch.safetensors"):
+                    shutil.copyfile(base + suffix, kept + suffix)
+            if args.train:
+                try:
+                    entry = derive_step(base, name, args.summa, args.lr)
+                except RuntimeError as e:
+                    failed += 1
+                    print(f"{name:10s} {e}")
+                    continue
             for grid in args.grids:
-                line = run(base, grid, args.summa, args.tol)
+                line = run(base, grid, args.summa, args.tol, entry)
                 failed += not line.startswith("PASS")
                 print(f"{name:10s} [{grid}] {line}", flush=True)
     sys.exit(1 if failed else 0)

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Conversion/Passes.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
@@ -29,6 +30,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
 #include "summa/Transforms/Accumulate.h"
 #include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Optimizer.h"
@@ -790,6 +792,19 @@ struct SummaDifferentiatePass
       forward.emitError() << "summa-differentiate: functions with control "
                              "flow are not supported";
       return signalPassFailure();
+    }
+    // torch-mlir's tm_tensor ops (a mixture of experts' top-k router:
+    // tm_tensor.sort) become the linalg that the rules below derive, as
+    // summa-compile's pipeline lowers them.
+    bool tmTensor = false;
+    forward.walk([&](Operation *op) {
+      tmTensor |= op->getName().getDialectNamespace() == "tm_tensor";
+    });
+    if (tmTensor) {
+      OpPassManager lower(ModuleOp::getOperationName());
+      lower.addPass(createConvertTMTensorToLinalg());
+      if (failed(runPipeline(lower, module)))
+        return signalPassFailure();
     }
     std::string name = (forward.getSymName() + "_grad").str();
     if (module.lookupSymbol(name)) {

@@ -224,6 +224,15 @@ FailureOr<Gemm> matchGemm(linalg::GenericOp op, std::string &why) {
   g.lda = g.transA ? *aK : *aM;
   g.ldb = g.transB ? *bN : *bK;
   g.ldc = *cM;
+  // One row: its stride says nothing (a reshape may leave 1), and the
+  // libraries want at least the row's length (leadingDimension).
+  auto atLeastRow = [](int64_t &ld, int64_t rows, int64_t cols) {
+    if (rows == 1)
+      ld = std::max({ld, cols, int64_t(1)});
+  };
+  atLeastRow(g.lda, g.transA ? g.kSize : g.mSize, g.transA ? g.mSize : g.kSize);
+  atLeastRow(g.ldb, g.transB ? g.nSize : g.kSize, g.transB ? g.kSize : g.nSize);
+  atLeastRow(g.ldc, g.mSize, g.nSize);
   g.batchStrides.resize(3);
   for (unsigned d : g.c.batch)
     for (unsigned operand = 0; operand < 3; ++operand) {

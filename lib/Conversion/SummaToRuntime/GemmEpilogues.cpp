@@ -495,27 +495,32 @@ void emitCall(Epilogue &e, ModuleOp module) {
   BufferArgs d = decompose(b, loc, e.whole ? g.getDpsInitOperand(0)->get() : c);
   // An absent residual or bias: a null base (the residual's leading
   // dimension then D's).
-  BufferArgs r = {none, none, {}, {d.strides[0]}}, bias = {none, none, {}, {}};
-  if (e.residual)
+  Value ldd = leadingDimension(b, loc, d), ldr = ldd;
+  BufferArgs bias = {none, none, {}, {}}, r = {none, none, {}, {}};
+  if (e.residual) {
     r = decompose(b, loc, g.getDpsInputOperand(*e.residual)->get());
+    ldr = leadingDimension(b, loc, r);
+  }
+  Value lda = leadingDimension(b, loc, gemm.a);
+  Value ldb = leadingDimension(b, loc, gemm.b);
   if (e.bias)
     bias = decompose(b, loc, g.getDpsInputOperand(*e.bias)->get());
   abi::createCall(b, loc, module, abi::kMatmulEpilogue,
                   {i32(gemm.dtype),
                    gemm.a.base,
                    gemm.a.offset,
-                   gemm.a.strides[0],
+                   lda,
                    gemm.b.base,
                    gemm.b.offset,
-                   gemm.b.strides[0],
+                   ldb,
                    r.base,
                    r.offset,
-                   r.strides[0],
+                   ldr,
                    bias.base,
                    bias.offset,
                    d.base,
                    d.offset,
-                   d.strides[0],
+                   ldd,
                    gemm.m,
                    gemm.n,
                    gemm.k,

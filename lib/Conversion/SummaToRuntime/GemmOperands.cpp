@@ -7,6 +7,7 @@
 #include "GemmOperands.h"
 
 #include "RuntimeABI.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -24,6 +25,17 @@ BufferArgs mlir::summa::decompose(OpBuilder &b, Location loc, Value memref) {
   llvm::append_range(args.sizes, meta.getSizes());
   llvm::append_range(args.strides, meta.getStrides());
   return args;
+}
+
+Value mlir::summa::leadingDimension(OpBuilder &b, Location loc,
+                                    const BufferArgs &matrix) {
+  Value stride = matrix.strides[0];
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value oneRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       matrix.sizes[0], one);
+  Value wide = arith::MaxSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, stride, matrix.sizes[1]), one);
+  return arith::SelectOp::create(b, loc, oneRow, wide, stride);
 }
 
 GemmArgs mlir::summa::getGemmArgs(OpBuilder &b, Location loc,

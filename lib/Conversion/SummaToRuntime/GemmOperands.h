@@ -29,6 +29,12 @@ struct BufferArgs {
 
 BufferArgs decompose(OpBuilder &b, Location loc, Value memref);
 
+/// The leading dimension of the row-major matrix `matrix` (2-D) for BLAS
+/// and cuBLAS: its row stride, or, with one row, at least its row length
+/// (the stride of a unit dimension says nothing, and may be 1 after a
+/// reshape, which the libraries refuse: "lda must be >= max(1, cols)").
+Value leadingDimension(OpBuilder &b, Location loc, const BufferArgs &matrix);
+
 /// A linalg.matmul (A·B, A·Bᵀ or Aᵀ·B) as the runtime's GEMM takes it:
 /// row-major C[m, n] (+)= op(A)·op(B).
 struct GemmArgs {

@@ -226,11 +226,14 @@ struct LowerLinalgMatmul : OpConversionPattern<linalg::MatmulOp> {
     Location loc = op.getLoc();
     GemmArgs g = getGemmArgs(rewriter, loc, op);
     BufferArgs C = decompose(rewriter, loc, op.getDpsInitOperand(0)->get());
+    Value lda = leadingDimension(rewriter, loc, g.a);
+    Value ldb = leadingDimension(rewriter, loc, g.b);
+    Value ldc = leadingDimension(rewriter, loc, C);
     auto c32 = [&](int64_t v) { return i32(rewriter, loc, v); };
     abi::createCall(rewriter, loc, moduleOf(op), abi::kMatmul,
-                    {c32(g.dtype), g.a.base, g.a.offset, g.a.strides[0],
-                     g.b.base, g.b.offset, g.b.strides[0], C.base, C.offset,
-                     C.strides[0], g.m, g.n, g.k, c32(g.transA), c32(g.transB),
+                    {c32(g.dtype), g.a.base, g.a.offset, lda, g.b.base,
+                     g.b.offset, ldb, C.base, C.offset, ldc, g.m, g.n, g.k,
+                     c32(g.transA), c32(g.transB),
                      c32(overwrite.contains(op) ? 0 : 1)});
     rewriter.eraseOp(op);
     return success();

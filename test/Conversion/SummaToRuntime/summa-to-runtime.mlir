@@ -192,3 +192,21 @@ func.func @async(%a: memref<4x8xf32>, %p: memref<8x6xf32>, %t: index) {
   summa.wait %2
   return
 }
+
+// -----
+
+// A one-row operand whose row stride is 1 (as a reshape can leave it): the
+// leading dimension passed is at least the row's length, which BLAS and
+// cuBLAS require; a matrix of several rows passes its row stride.
+// CHECK-LABEL: func.func @one_row_stride
+// CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg1
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[SIZES]]#0, %c1
+// CHECK: %[[WIDE:.*]] = arith.maxsi %[[STRIDES]]#0, %[[SIZES]]#1
+// CHECK: %[[LEAST:.*]] = arith.maxsi %[[WIDE]], %c1
+// CHECK: %[[LDB:.*]] = arith.select %[[ONE]], %[[LEAST]], %[[STRIDES]]#0
+// CHECK: %[[LDB64:.*]] = arith.index_cast %[[LDB]] : index to i64
+// CHECK: call @summaRtMatmul(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LDB64]],
+func.func @one_row_stride(%a: memref<4x1xf32>, %b: memref<1x64xf32, strided<[1, 1]>>, %c: memref<4x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x1xf32>, memref<1x64xf32, strided<[1, 1]>>) outs(%c : memref<4x64xf32>)
+  return
+}

@@ -349,9 +349,48 @@ static int64_t leadDim(RankedTensorType expanded,
 /// leading dimension alone cannot take it; otherwise on the leading
 /// dimension (and the grid's divisibility check reports what does not
 /// divide).
+/// The dimension of `group` that takes a split factored into groups (a
+/// fused Q/K/V slice: `split.groups` groups of g elements, each cut into B
+/// blocks of c = g/B), with the groups it has there: the innermost d whose
+/// elements inside the group (P, the product of the sizes after d) make
+/// whole blocks and whose size holds whole groups (counted in P). The outer
+/// dimensions then index groups and the inner ones lie inside one block:
+/// 32 in 4 groups of 8, cut in 2, expanded to [4 heads, 8] is the 8 of each
+/// head cut in 2, the heads whole (not 4 heads "cut in 2 in each of 4
+/// groups"). None if no dimension can (the caller keeps the leading one and
+/// the divisibility check says why).
+static std::optional<std::pair<int64_t, DimLayout>>
+groupedDim(GridOp grid, RankedTensorType expanded,
+           const ReassociationIndices &group, const DimLayout &split) {
+  int64_t total = 1;
+  for (int64_t d : group)
+    total *= expanded.getDimSize(d);
+  int64_t blocks = getSplitFactor(grid, split.axes);
+  if (split.groups <= 1 || total % split.groups != 0)
+    return std::nullopt;
+  int64_t groupSize = total / split.groups;
+  if (groupSize % blocks != 0)
+    return std::nullopt;
+  int64_t block = groupSize / blocks;
+  int64_t inner = 1;
+  for (int64_t d : llvm::reverse(group)) {
+    int64_t size = expanded.getDimSize(d);
+    if (block % inner == 0 && size % (groupSize / inner) == 0)
+      return std::make_pair(d,
+                            DimLayout(split.axes, size / (groupSize / inner)));
+    inner *= size;
+  }
+  return std::nullopt;
+}
+
 static void spreadOverGroup(GridOp grid, RankedTensorType expanded,
                             const ReassociationIndices &group,
                             const DimLayout &split, DimSplits &splits) {
+  if (std::optional<std::pair<int64_t, DimLayout>> grouped =
+          groupedDim(grid, expanded, group, split)) {
+    splits[grouped->first] = grouped->second;
+    return;
+  }
   int64_t lead = leadDim(expanded, group);
   splits[lead] = split;
   if (!split.isSplit() ||
@@ -373,6 +412,34 @@ static std::optional<DimLayout> mergedSplit(GridOp grid,
                                             RankedTensorType expanded,
                                             LayoutAttr layout,
                                             const ReassociationIndices &group) {
+  // One dimension split (g groups of its own): the collapsed dimension is
+  // factored into the groups that the dimensions outer to it and its own
+  // groups make, each of the split dimension's chunk times the elements
+  // inner to it (groupedDim's inverse): [4 heads, 8 cut in 2] -> 32 in 4
+  // groups of 8, cut in 2.
+  int64_t splitDims = 0, total = 1;
+  for (int64_t d : group) {
+    splitDims += layout.getDim(d).isSplit();
+    total *= expanded.getDimSize(d);
+  }
+  if (splitDims == 1 && group.size() > 1) {
+    int64_t inner = 1;
+    for (int64_t d : llvm::reverse(group)) {
+      DimLayout here = layout.getDim(d);
+      int64_t size = expanded.getDimSize(d);
+      if (here.isSplit()) {
+        // Groups are cut evenly; a single group is the contiguous split the
+        // rule below gives.
+        if (size % (here.groups * getSplitFactor(grid, here.axes)) != 0)
+          break;
+        DimLayout merged(here.axes, total / (size / here.groups * inner));
+        if (merged.groups > 1)
+          return merged;
+        break;
+      }
+      inner *= size;
+    }
+  }
   DimLayout merged;
   bool wider = false;
   for (int64_t d : group) {

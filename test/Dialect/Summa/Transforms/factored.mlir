@@ -204,3 +204,43 @@ func.func @fused_qkv_backward(%dq: tensor<8x8xf32> {summa.role = "activation"}, 
   } -> tensor<8x24xf32>
   return %dx, %new : tensor<8x8xf32>, tensor<8x24xf32>
 }
+
+// -----
+
+// Multi-query attention's fused projection (GPTBigCode): 32 query columns
+// (4 heads of 8) and one key and one value head of 8 make 6 groups of 8,
+// each cut in 2 over col. The query slice (4 groups) expanded to
+// [batch, seq, 4 heads, 8] is each head's 8 cut in 2, the heads whole (the
+// groups were "4 heads cut in 2 in each of 4 groups", not divisible); the
+// collapse back is 4 groups again, with no redistribution either way.
+// CHECK-LABEL: func.func @multi_query
+// CHECK: linalg.matmul {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[depth, row], 6x[col]]>]
+// CHECK: tensor.extract_slice {{.*}}[0, 0] [32, 32]{{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[depth, row], 4x[col]]>]
+// CHECK: tensor.expand_shape {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[depth, row], [], [], [col]]>]
+// CHECK: tensor.collapse_shape {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}[depth, row], [], 4x[col]]>]
+// CHECK-NOT: summa.relayout
+// PART-LABEL: func.func @multi_query
+// PART-NOT: summa.all_gather
+// PART: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<16x16xf32> into tensor<2x8x4x4xf32>
+// PART-NOT: summa.all_gather
+// PART: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<2x8x4x4xf32> into tensor<2x8x16xf32>
+// PART-NOT: summa.all_gather
+// PART: return
+func.func @multi_query(%x: tensor<32x32xf32> {summa.role = "activation"}, %w: tensor<32x48xf32>) -> (tensor<4x8x32xf32>, tensor<32x8xf32>, tensor<32x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x48xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<32x32xf32>, tensor<32x48xf32>) outs(%f : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %q = tensor.extract_slice %y[0, 0] [32, 32] [1, 1] : tensor<32x48xf32> to tensor<32x32xf32>
+  %k = tensor.extract_slice %y[0, 32] [32, 8] [1, 1] : tensor<32x48xf32> to tensor<32x8xf32>
+  %v = tensor.extract_slice %y[0, 40] [32, 8] [1, 1] : tensor<32x48xf32> to tensor<32x8xf32>
+  %q4 = tensor.expand_shape %q [[0, 1], [2, 3]] output_shape [4, 8, 4, 8] : tensor<32x32xf32> into tensor<4x8x4x8xf32>
+  %e4 = tensor.empty() : tensor<4x8x4x8xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q4 : tensor<4x8x4x8xf32>) outs(%e4 : tensor<4x8x4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x4x8xf32>
+  %back = tensor.collapse_shape %h [[0], [1], [2, 3]] : tensor<4x8x4x8xf32> into tensor<4x8x32xf32>
+  return %back, %k, %v : tensor<4x8x32xf32>, tensor<32x8xf32>, tensor<32x8xf32>
+}

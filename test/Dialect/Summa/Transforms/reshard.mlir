@@ -194,11 +194,16 @@ func.func @matvec_split_k(%a: tensor<16x8xf32>, %x: tensor<8xf32>) -> tensor<16x
 
 // -----
 
-// Merging a split dimension into the one outside it: the inner one is
-// gathered.
+// Merging a split dimension into the one outside it: the merged dimension
+// is factored into groups, one per index of the outer dimension, each split
+// as the inner one was (each rank holds its block of every group); nothing
+// is gathered.
 // CHECK-LABEL: func.func @inner_split
-// CHECK: summa.relayout %{{.*}} to <@grid, {{\[}}[], [], [col], []]>
-// CHECK: tensor.collapse_shape
+// CHECK-SAME: -> (tensor<32x16xf32> {summa.layout = #summa.layout<@grid, {{\[}}4x[depth, row], [col]]>})
+// CHECK-NOT: summa.relayout
+// CHECK: tensor.collapse_shape {{.*}}summa.layouts = [#summa.layout<@grid, {{\[}}4x[depth, row], [col]]>]
+// CHECK-NOT: summa.relayout
+// CHECK: return
 func.func @inner_split(%y: tensor<32x16xf32>) -> tensor<32x16xf32> {
   %h = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [8, 4, 4, 4] : tensor<32x16xf32> into tensor<8x4x4x4xf32>
   %e = tensor.empty() : tensor<4x8x4x4xf32>
