@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Transforms/LiftConstants.h"
 #include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
 
@@ -32,42 +33,51 @@ static std::string constantName(ElementsAttr value, unsigned index) {
   return "constant" + std::to_string(index);
 }
 
+LogicalResult
+mlir::summa::liftConstants(ModuleOp module, int64_t minElements,
+                           SmallVectorImpl<LiftedConstant> *lifted) {
+  for (func::FuncOp func : definedFunctions(module)) {
+    if (func.isPrivate())
+      continue;
+    SmallVector<arith::ConstantOp> constants;
+    func.walk([&](arith::ConstantOp cst) {
+      auto type = dyn_cast<RankedTensorType>(cst.getType());
+      auto value = dyn_cast<ElementsAttr>(cst.getValue());
+      if (!type || !value || !isa<FloatType>(type.getElementType()) ||
+          !type.hasStaticShape() || type.getNumElements() < minElements)
+        return;
+      if (auto dense = dyn_cast<DenseElementsAttr>(value);
+          dense && dense.isSplat())
+        return;
+      constants.push_back(cst);
+    });
+    unsigned index = 0;
+    for (arith::ConstantOp cst : constants) {
+      unsigned position = func.getNumArguments();
+      MLIRContext *ctx = func.getContext();
+      auto value = cast<ElementsAttr>(cst.getValue());
+      std::string name = constantName(value, index++);
+      NamedAttrList attrs;
+      attrs.set(kNameAttrName, StringAttr::get(ctx, name));
+      if (failed(func.insertArgument(position, cst.getType(),
+                                     attrs.getDictionary(ctx), cst.getLoc())))
+        return failure();
+      if (lifted)
+        lifted->push_back({name, value});
+      cst.getResult().replaceAllUsesWith(func.getArgument(position));
+      cst.erase();
+    }
+  }
+  return success();
+}
+
 namespace {
 struct SummaLiftConstantsPass
     : summa::impl::SummaLiftConstantsBase<SummaLiftConstantsPass> {
   using Base::Base;
   void runOnOperation() override {
-    for (func::FuncOp func : definedFunctions(getOperation())) {
-      if (func.isPrivate())
-        continue;
-      SmallVector<arith::ConstantOp> lifted;
-      func.walk([&](arith::ConstantOp cst) {
-        auto type = dyn_cast<RankedTensorType>(cst.getType());
-        auto value = dyn_cast<ElementsAttr>(cst.getValue());
-        if (!type || !value || !isa<FloatType>(type.getElementType()) ||
-            !type.hasStaticShape() || type.getNumElements() < minElements)
-          return;
-        if (auto dense = dyn_cast<DenseElementsAttr>(value);
-            dense && dense.isSplat())
-          return;
-        lifted.push_back(cst);
-      });
-      unsigned index = 0;
-      for (arith::ConstantOp cst : lifted) {
-        unsigned position = func.getNumArguments();
-        MLIRContext *ctx = func.getContext();
-        NamedAttrList attrs;
-        attrs.set(kNameAttrName,
-                  StringAttr::get(
-                      ctx, constantName(cast<ElementsAttr>(cst.getValue()),
-                                        index++)));
-        if (failed(func.insertArgument(position, cst.getType(),
-                                       attrs.getDictionary(ctx), cst.getLoc())))
-          return signalPassFailure();
-        cst.getResult().replaceAllUsesWith(func.getArgument(position));
-        cst.erase();
-      }
-    }
+    if (failed(liftConstants(getOperation(), minElements)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -39,6 +39,16 @@
 // RUN: %mpirun -np 4 %t.nbl.221 --check | FileCheck %s
 // RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --lift-constants=256 --grid=2,2,2 -o %t.nbl.222
 // RUN: %mpirun -np 8 %t.nbl.222 --check | FileCheck %s
+// With --save-constants the lifted values go to a file under the
+// arguments' names (the resources' keys), which the binary reads: the same
+// outputs as the program that kept its constants (the activation from the
+// seed in both); with the seed's weights instead, they differ.
+// RUN: %mpirun -np 4 %t.nbc.221 --iters 0 --outputs %t.nbc.out.safetensors
+// RUN: summa-compile %summa_src/examples/fixtures/nanogpt_block_const.mlir --lift-constants=256 --save-constants=%t.consts.safetensors --grid=2,2,1 -o %t.nbs.221
+// RUN: %mpirun -np 4 %t.nbs.221 --inputs %t.consts.safetensors --fill-missing --iters 0 --expect %t.nbc.out.safetensors --tol 1e-6 | FileCheck %s --check-prefix=SAVED
+// RUN: not %mpirun -np 4 %t.nbs.221 --iters 0 --expect %t.nbc.out.safetensors --tol 1e-6 | FileCheck %s --check-prefix=SEEDED
+// SAVED: expect: PASS
+// SEEDED: expect: FAIL
 // The other four exported with their weights as constants (JAX's training
 // step closing over its parameters), constants lifted.
 // RUN: summa-compile %summa_src/examples/fixtures/hf_gpt2_block_const.mlir --lift-constants=256 --grid=2,2,1 -o %t.hfl.221

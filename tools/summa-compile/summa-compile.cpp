@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MachineCode.h"
+#include "SaveConstants.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -161,6 +162,12 @@ static cl::opt<int64_t> liftConstants(
              "arguments of the entry (summa-lift-constants), laid out like "
              "weights and given to the binary as inputs; 0: keep them"),
     cl::init(0), cl::cat(category));
+static cl::opt<std::string> saveConstantsTo(
+    "save-constants",
+    cl::desc("with --lift-constants: write the lifted constants' values to "
+             "this safetensors file under their argument names (the "
+             "resources' keys), for the binary's --inputs"),
+    cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<bool> zero(
     "zero",
     cl::desc("split the optimizer state of a training step over the grid's "
@@ -875,13 +882,16 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!spmd || failed(runPasses(*spmd, "import", summa::buildImportPipeline)))
     return failure();
-  if (liftConstants > 0 &&
-      failed(runPasses(*spmd, "lift constants", [&](OpPassManager &pm) {
-        summa::SummaLiftConstantsOptions lift;
-        lift.minElements = liftConstants;
-        pm.addPass(summa::createSummaLiftConstants(lift));
-      })))
-    return failure();
+  if (!saveConstantsTo.empty() && liftConstants == 0)
+    return fail("--save-constants needs --lift-constants=N");
+  if (liftConstants > 0) {
+    SmallVector<summa::LiftedConstant> lifted;
+    if (failed(summa::liftConstants(*spmd, liftConstants, &lifted)))
+      return failure();
+    if (!saveConstantsTo.empty() &&
+        failed(summa::saveConstants(saveConstantsTo, lifted, spmd->getLoc())))
+      return failure();
+  }
   func::FuncOp entry = findEntry(*spmd, entryName);
   if (!entry)
     return failure();
