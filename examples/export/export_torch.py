@@ -505,7 +505,15 @@ def save_adamw_run(args, fn, fn_args, names):
     Writes every float argument after the last step under its own name, its
     exp_avg and exp_avg_sq as `<name>.exp_avg(_sq)`, `step`, and the last
     step's loss as `result0`, learning rate as `lr` and gradient norm before
-    clipping (what clip_grad_norm_ returns) as `grad_norm`."""
+    clipping (what clip_grad_norm_ returns) as `grad_norm`.
+
+    --autocast bf16: each forward runs under torch.autocast("cpu",
+    dtype=torch.bfloat16) (the backward outside it, as PyTorch recommends),
+    the parameters and AdamW's state stay f32: the reference of
+    summa-differentiate precision=bf16. The moments are then left out of
+    the file (the weights carry the comparison; the file stays small)."""
+    import contextlib
+
     from safetensors.torch import save_file
 
     leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in fn_args]
@@ -538,18 +546,23 @@ def save_adamw_run(args, fn, fn_args, names):
     def micro_batch(k):
         return [t[k::K] if i in sliced else t for i, t in enumerate(leaves)]
 
+    def forward(*xs):
+        with (torch.autocast("cpu", dtype=torch.bfloat16) if args.autocast == "bf16"
+              else contextlib.nullcontext()):
+            return fn(*xs).float()
+
     for it in range(args.train_steps):
         lr = get_lr(it)
         for group in opt.param_groups:
             group["lr"] = lr
         opt.zero_grad(set_to_none=True)
         if K == 1:
-            loss = fn(*leaves)
+            loss = forward(*leaves)
             loss.backward()
         else:
             loss = 0.0
             for k in range(K):
-                part = fn(*micro_batch(k)) / K
+                part = forward(*micro_batch(k)) / K
                 part.backward()
                 loss = loss + part.detach()
         if args.clip_norm > 0:
@@ -562,6 +575,8 @@ def save_adamw_run(args, fn, fn_args, names):
            "grad_norm": norm.detach().to(torch.float32)}
     for name, t in params:
         out[name] = t.detach().contiguous()
+        if args.autocast == "bf16":
+            continue
         state = opt.state[t]
         out[name + ".exp_avg"] = state["exp_avg"].detach().contiguous()
         out[name + ".exp_avg_sq"] = state["exp_avg_sq"].detach().contiguous()
@@ -576,11 +591,17 @@ def save_sgd_step(args, fn, fn_args, names):
     gradient of the k-th floating-point argument as `result<k>` (in argument
     order, 1-based; zeros where the loss does not depend on it, as for the
     causal-mask buffers) and each such argument after one SGD step under its
-    own name."""
+    own name. --autocast bf16: the forward under torch.autocast("cpu",
+    dtype=torch.bfloat16), the file holds only the loss and the gradients
+    (the reference of summa-differentiate{params=floats precision=bf16})."""
+    import contextlib
+
     from safetensors.torch import save_file
 
     leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in fn_args]
-    loss = fn(*leaves)
+    with (torch.autocast("cpu", dtype=torch.bfloat16) if args.autocast == "bf16"
+          else contextlib.nullcontext()):
+        loss = fn(*leaves).float()
     assert loss.dim() == 0, f"{args.model} returns {tuple(loss.shape)}, not a loss"
     params = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
     grads = torch.autograd.grad(loss, [t for _, t in params], allow_unused=True)
@@ -588,7 +609,8 @@ def save_sgd_step(args, fn, fn_args, names):
     for k, ((name, t), g) in enumerate(zip(params, grads), start=1):
         g = torch.zeros_like(t) if g is None else g
         out[f"result{k}"] = g.detach().contiguous()
-        out[name] = (t - args.sgd_lr * g).detach().contiguous()
+        if args.autocast != "bf16":
+            out[name] = (t - args.sgd_lr * g).detach().contiguous()
     save_file(out, args.save_sgd_step)
     print(f"wrote {args.save_sgd_step}", file=sys.stderr)
 
@@ -770,6 +792,11 @@ def parse_args(argv):
                    help="--save-adamw-run: accumulate the gradients of K micro-batches "
                         "(rows k, k+K, ... of the batch), (loss / K).backward() each, "
                         "before every step")
+    p.add_argument("--autocast", choices=("none", "bf16"), default="none",
+                   help="--save-adamw-run, --save-sgd-step: run each forward under "
+                        "torch.autocast (cpu, bfloat16) with f32 parameters and optimizer "
+                        "state; the files then hold the weights, step, loss, lr and "
+                        "grad_norm (adamw run), the loss and gradients (sgd step)")
     for flag, default in (("train-steps", 20), ("lr", 1e-2), ("beta1", 0.9), ("beta2", 0.95),
                           ("eps", 1e-8), ("weight-decay", 0.1), ("clip-norm", 1.0),
                           ("warmup", 5), ("decay-steps", 20), ("min-lr", 1e-3)):

@@ -34,6 +34,7 @@
 #include "summa/Transforms/Accumulate.h"
 #include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Optimizer.h"
+#include "summa/Transforms/Precision.h"
 #include "summa/Transforms/Recompute.h"
 #include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -864,6 +865,12 @@ struct SummaDifferentiatePass
       grad.erase();
       return signalPassFailure();
     }
+    if (precision != "f32" && precision != "bf16") {
+      forward.emitError() << "summa-differentiate: precision=" << precision
+                          << " is not f32 or bf16";
+      grad.erase();
+      return signalPassFailure();
+    }
     std::string again = recompute;
     int64_t microBatches = accumulate;
     if (microBatches < 1) {
@@ -875,7 +882,8 @@ struct SummaDifferentiatePass
     if (microBatches == 1) {
       Differentiator differentiator(grad, update, gradients, params == "floats",
                                     again);
-      if (failed(differentiator.run())) {
+      if (failed(differentiator.run()) ||
+          failed(applyPrecision(grad, precision))) {
         grad.erase();
         return signalPassFailure();
       }
@@ -895,7 +903,7 @@ struct SummaDifferentiatePass
                                    microGrad.getParameters(), update, gradients)
             : failure();
     micro.erase();
-    if (failed(built)) {
+    if (failed(built) || failed(applyPrecision(grad, precision))) {
       grad.erase();
       return signalPassFailure();
     }

@@ -327,6 +327,14 @@ static Value widen(RewriterBase &rewriter, Location loc, Value value, Type to,
                      });
 }
 
+SmallVector<NamedAttribute> mlir::summa::productAttributes(Operation *matmul) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : matmul->getAttrs())
+    if (attr.getName() != "operandSegmentSizes" && attr.getName() != "cast")
+      attrs.push_back(attr);
+  return attrs;
+}
+
 /// A linalg.matmul of narrower inputs into a wider C (bf16 x bf16 into
 /// f32, as torch-mlir writes a bf16 linear layer) as the same product of
 /// inputs widened first: the values and the accumulation are the same, and
@@ -357,7 +365,7 @@ static LogicalResult widenMixedMatmul(RewriterBase &rewriter,
   // A new op: the body's block arguments take the new input types.
   rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
       op, op->getResultTypes(), ValueRange{lhs, rhs}, op.getDpsInits(),
-      linalg::getPrunedAttributeList(op));
+      productAttributes(op));
   return success();
 }
 

@@ -18,6 +18,18 @@ func.func @bf16_into_f32(%x: tensor<16x8xbf16>, %w: tensor<8x12xbf16>) -> tensor
   return %m : tensor<16x12xf32>
 }
 
+// A transposed product (dX = dY·Wᵀ of a bf16 step) keeps its indexing
+// maps when its inputs are widened.
+// CHECK-LABEL: func.func @bf16_transposed
+// CHECK: linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<12x8xf32>) outs(%{{.*}} : tensor<16x12xf32>)
+func.func @bf16_transposed(%x: tensor<16x8xbf16>, %w: tensor<12x8xbf16>) -> tensor<16x12xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x12xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x12xf32>) -> tensor<16x12xf32>
+  %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : tensor<16x8xbf16>, tensor<12x8xbf16>) outs(%f : tensor<16x12xf32>) -> tensor<16x12xf32>
+  return %m : tensor<16x12xf32>
+}
+
 // Integers: signed extension by default, unsigned for cast_unsigned; one
 // input already of C's type stays as it is. Once widened, the cast is the
 // identity and the product needs no cast attribute.

@@ -25,6 +25,13 @@ namespace mlir::summa {
 /// backward is derived from the forms the partitioner reads).
 LogicalResult normalizeForms(Operation *root);
 
+/// The attributes of a linalg.matmul to build it again with other
+/// operands of its accumulator's type or floats: its indexing maps (which
+/// linalg::getPrunedAttributeList leaves out) and discardable attributes,
+/// not the operand segments or the cast (the default, extf, is the one
+/// for floats; operands already widened need none).
+SmallVector<NamedAttribute> productAttributes(Operation *matmul);
+
 #define GEN_PASS_REGISTRATION
 #include "summa/Transforms/Passes.h.inc"
 

@@ -198,8 +198,14 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     (torch.utils.checkpoint per block). `recompute=attention` computes
     again only what lies between a product of two batch values (Q·Kᵀ) and
     the next one that reads it (P·V): the scores and probabilities of every
-    head are not kept (Megatron's selective recompute). An op it cannot
-    differentiate is an error naming the op.
+    head are not kept (Megatron's selective recompute). With
+    `precision=bf16` every product of the step (the forward's GEMMs and
+    batched GEMMs and those of the backward; include/summa/Transforms/
+    Precision.h) reads bf16 operands, accumulates in f32 and rounds its
+    result to bf16, as torch.autocast's bf16 matmuls and their autograd;
+    the parameters, the gradients' sums, the loss, the normalisations and
+    the optimizer with its state stay f32. An op it cannot differentiate
+    is an error naming the op.
   }];
   let options = [
     Option<"function", "function", "std::string", "\"\"",
@@ -244,6 +250,11 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
            "instead of keeping its activations); or attention (only the "
            "scores and probabilities between Q.K^T and P.V are computed "
            "again)">,
+    Option<"precision", "precision", "std::string", "\"f32\"",
+           "the products' precision: f32 (the function's own), or bf16 "
+           "(every GEMM of the forward and the backward reads bf16 operands, "
+           "accumulates in f32 and rounds its result to bf16, as "
+           "torch.autocast; master weights and optimizer state stay f32)">,
     Option<"gradients", "gradients", "bool", "true",
            "also return the gradients (a training loop does not need them)">,
     Option<"params", "params", "std::string", "\"roles\"",
