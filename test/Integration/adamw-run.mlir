@@ -27,7 +27,17 @@
 // EVENTS: tag loss 20 points
 // EVENTS: tag lr 20 points
 // EVENTS: events: the loss of every step equals the metrics file's
-// The same on the 2.5D grid [2,2,2] (moments laid out as their weights):
+// The same on the 2.5D grid [2,2,2] (moments laid out as their weights).
+// The gradients' global norm is one all-reduce of a scalar (each
+// gradient's squared norm reduced locally, the running sum reduced once
+// over the axes they are split over: summa-combine-collectives), beside
+// the loss's:
+// RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 --emit=spmd-mlir -o - | FileCheck %s --check-prefix=NORM
+// NORM-LABEL: func.func @hf_gpt2_lm_grad
+// NORM: summa.all_reduce {{.*}} axes = [depth, row] kind = sum : tensor<f32> -> tensor<f32>
+// NORM: summa.all_reduce {{.*}} axes = [row, col] kind = sum : tensor<f32> -> tensor<f32>
+// NORM-NOT: tensor<f32> -> tensor<f32>
+// NORM: return
 // RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 -o %t.222
 // RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' | FileCheck %s
 // CHECK: step 10/20 loss {{[0-9.]+}} lr 8.511e-03 grad_norm

@@ -4,9 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements summa-combine-collectives. All-reduces of one block that could
-// run together (same group and kind, the earlier one's result unused until
-// the later one) are packed into one 1-D buffer, reduced once and unpacked;
+// Implements summa-combine-collectives. The sum of two scalar all-reduces
+// is one all-reduce of the sum (a gradient norm's squares, one per
+// parameter, each reduced over the axes its gradient is split over, become
+// one all-reduce over all of them). All-reduces of one block that could run
+// together (same group and kind, the earlier one's result unused until the
+// later one) are packed into one 1-D buffer, reduced once and unpacked;
 // only small ones (max-bytes), whose cost is the call's latency.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +17,8 @@
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -131,6 +136,98 @@ void combine(ArrayRef<AllReduceOp> group) {
     op.erase();
 }
 
+/// The all-reduce (sum, of a scalar tensor, used by `user` alone) that
+/// defines `v`, or null.
+AllReduceOp scalarSum(Value v, Operation *user) {
+  auto op = v.getDefiningOp<AllReduceOp>();
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!op || op.hasBufferSemantics() || op.getKind() != ReductionKind::sum ||
+      !type || type.getRank() != 0 || !isa<FloatType>(type.getElementType()) ||
+      !op.getResult().hasOneUse() || *op.getResult().getUsers().begin() != user)
+    return nullptr;
+  return op;
+}
+
+/// The two all-reduces whose results `generic` adds (a scalar `a + b`, as
+/// summa-partition leaves a gradient norm's running sum), or none.
+std::optional<std::pair<AllReduceOp, AllReduceOp>>
+addedSums(linalg::GenericOp generic) {
+  if (generic.getNumLoops() != 0 || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1)
+    return std::nullopt;
+  Block &body = generic.getRegion().front();
+  auto add = dyn_cast<arith::AddFOp>(body.front());
+  if (!add || body.getOperations().size() != 2 ||
+      body.getTerminator()->getOperand(0) != add.getResult())
+    return std::nullopt;
+  Value in0 = body.getArgument(0), in1 = body.getArgument(1);
+  if (!((add.getLhs() == in0 && add.getRhs() == in1) ||
+        (add.getLhs() == in1 && add.getRhs() == in0)))
+    return std::nullopt;
+  AllReduceOp a = scalarSum(generic.getDpsInputs()[0], generic);
+  AllReduceOp b = scalarSum(generic.getDpsInputs()[1], generic);
+  if (!a || !b || a == b || a.getGridAttr() != b.getGridAttr())
+    return std::nullopt;
+  return std::make_pair(a, b);
+}
+
+/// Makes `generic` (a + b, each an all-reduce) add the all-reduces' inputs
+/// and reduces its result once, over the axes of both: each term counts on
+/// one rank only along the axes the other is reduced over and it is not
+/// (its coordinates there 0; the body selects 0.0 elsewhere): partial sums
+/// are the same on the replicas of the axes they are not reduced over
+/// (replicated computations), so the result is a + b again, with one
+/// collective. The add stays a generic (a kernel on the GPU), the flags
+/// computed beside it from the rank's coordinates.
+void mergeSums(linalg::GenericOp generic, AllReduceOp a, AllReduceOp b) {
+  OpBuilder builder(generic);
+  Location loc = generic.getLoc();
+  SmallVector<GridAxis> axes;
+  for (AllReduceOp op : {a, b})
+    for (int32_t axis : op.getAxes())
+      if (!llvm::is_contained(axes, static_cast<GridAxis>(axis)))
+        axes.push_back(static_cast<GridAxis>(axis));
+  Value origin = arith::ConstantIndexOp::create(builder, loc, 0);
+  // Whether this rank counts the term of `op`: null if every rank does.
+  auto counts = [&](AllReduceOp op) -> Value {
+    Value all;
+    for (GridAxis axis : axes) {
+      if (llvm::is_contained(op.getAxes(), static_cast<int32_t>(axis)))
+        continue;
+      Value coord = CoordOp::create(
+          builder, loc, builder.getIndexType(), op.getGridAttr(),
+          GridAxisAttr::get(builder.getContext(), axis));
+      Value first = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, coord, origin);
+      all = all ? arith::AndIOp::create(builder, loc, all, first).getResult()
+                : first;
+    }
+    return all;
+  };
+  Block &body = generic.getRegion().front();
+  auto add = cast<arith::AddFOp>(body.front());
+  for (auto [i, op] : llvm::enumerate(SmallVector<AllReduceOp>{a, b})) {
+    Value flag = counts(op);
+    generic.setOperand(i, op.getInput());
+    if (!flag)
+      continue;
+    OpBuilder inner(add);
+    Value arg = body.getArgument(i);
+    Value zero =
+        arith::ConstantOp::create(inner, loc, inner.getZeroAttr(arg.getType()));
+    Value term = arith::SelectOp::create(inner, loc, flag, arg, zero);
+    add->replaceUsesOfWith(arg, term);
+  }
+  builder.setInsertionPointAfter(generic);
+  Value local = generic.getResult(0);
+  auto merged = AllReduceOp::create(
+      builder, loc, local.getType(), local, a.getGridAttr(),
+      getAxesAttr(builder.getContext(), axes), a.getKindAttr());
+  local.replaceAllUsesExcept(merged.getResult(), merged);
+  a.erase();
+  b.erase();
+}
+
 struct SummaCombineCollectivesPass
     : summa::impl::SummaCombineCollectivesBase<SummaCombineCollectivesPass> {
   using Base::Base;
@@ -143,6 +240,14 @@ struct SummaCombineCollectivesPass
   }
 
   void runOnOperation() override {
+    // Sums of scalar all-reduces first, in order: a running sum's next
+    // addition finds the all-reduce the previous one left.
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk(
+        [&](linalg::GenericOp generic) { generics.push_back(generic); });
+    for (linalg::GenericOp generic : generics)
+      if (auto sums = addedSums(generic))
+        mergeSums(generic, sums->first, sums->second);
     SmallVector<Block *> blocks;
     getOperation().walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks) {

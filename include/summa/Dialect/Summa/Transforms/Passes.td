@@ -144,6 +144,14 @@ def SummaCombineCollectives
     Only all-reduces of at most `max-bytes` are packed: a larger one is
     bandwidth-bound, and packing it would cost a copy of its bytes in and
     another out (a weight gradient's depth all-reduce stays in place).
+
+    Before packing, a scalar `a + b` of two sum all-reduces (each used
+    there alone) becomes one all-reduce, over the axes of both, of the
+    local sum in which each term counts on coordinate 0 only of the axes
+    the other is reduced over and it is not: partial sums are the same on
+    the replicas of the axes they are not reduced over. A gradient norm's
+    running sum (clip-norm: one squared norm per parameter, each reduced
+    over the axes its gradient is split over) is then one all-reduce.
   }];
   let options = [
     Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"1 << 20",
