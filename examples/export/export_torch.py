@@ -391,6 +391,16 @@ def exported_state(model, buffers_as_constants):
     return state
 
 
+def padding_indices(model, state):
+    """{state name: padding_idx} of the nn.Embedding tables in `state` that
+    have one: their summa.padding_idx, so that summa-differentiate gives
+    that row no gradient from lookups, as PyTorch's backward does (the
+    exported forward does not carry it)."""
+    padding = {id(m.weight): m.padding_idx for m in model.modules()
+               if isinstance(m, nn.Embedding) and m.padding_idx is not None}
+    return {name: padding[id(t)] for name, t in state.items() if id(t) in padding}
+
+
 def self_check(args, model, inputs, fn, fn_args):
     """The wrapper must give the same output as the model, bit for bit, and
     the sequence models must be causal."""
@@ -460,10 +470,13 @@ def export(args):
         assert n_args == len(names), f"function has {n_args} arguments, expected {len(names)}"
         assert "arg_attrs" not in func.attributes, "unexpected existing arg_attrs"
         attrs = []
+        padding = {} if args.weights_as_constants else padding_indices(model, state)
         for name, role in zip(names, roles):
             d = {"summa.name": ir.StringAttr.get(name)}
             if role is not None:
                 d["summa.role"] = ir.StringAttr.get(role)
+            if name in padding:
+                d["summa.padding_idx"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), padding[name])
             attrs.append(ir.DictAttr.get(d))
         func.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
         module.operation.verify()

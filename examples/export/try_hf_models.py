@@ -176,7 +176,7 @@ def export_train(name, workdir, lr):
     from torch_mlir import fx, ir
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from export_torch import Functional, exported_state
+    from export_torch import Functional, exported_state, padding_indices
 
     wrapper, inputs = build(name, loss=True)
     state = exported_state(wrapper, buffers_as_constants=True)
@@ -186,8 +186,12 @@ def export_train(name, workdir, lr):
     module = fx.export_and_import(fn, *fn_args, output_type="linalg-on-tensors", func_name=name)
     with module.context:
         func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+        padding = padding_indices(wrapper, state)
+        i64 = ir.IntegerType.get_signless(64)
         func.attributes["arg_attrs"] = ir.ArrayAttr.get(
-            [ir.DictAttr.get({"summa.name": ir.StringAttr.get(n)}) for n in names])
+            [ir.DictAttr.get({"summa.name": ir.StringAttr.get(n)}
+                             | ({"summa.padding_idx": ir.IntegerAttr.get(i64, padding[n])} if n in padding else {}))
+             for n in names])
     base = os.path.join(workdir, name)
     with open(base + ".mlir", "w") as f:
         f.write(str(module))

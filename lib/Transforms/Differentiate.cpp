@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Conversion/Passes.h"
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
@@ -466,9 +467,23 @@ LogicalResult Differentiator::visitGather(linalg::GenericOp op) {
   std::optional<Gather> gather = matchGather(op);
   Value table = gather->getTable();
   Location loc = op.getLoc();
+  Value dOut = adjoints.lookup(op->getResult(0));
+  // An embedding table's padding row gets nothing from lookups
+  // (summa.padding_idx: nn.Embedding(padding_idx)).
+  if (auto arg = dyn_cast<BlockArgument>(table);
+      arg && arg.getOwner() == &func.getBody().front())
+    if (auto padding = func.getArgAttrOfType<IntegerAttr>(
+            arg.getArgNumber(), kPaddingIndexAttrName)) {
+      auto type = cast<RankedTensorType>(table.getType());
+      if (padding.getInt() >= type.getDimSize(0))
+        return func.emitError()
+               << "summa-differentiate: '" << kPaddingIndexAttrName << "' (#"
+               << arg.getArgNumber() << ") is " << padding.getInt()
+               << ", not a row of its table " << type;
+      dOut = maskGatherRow(b, *gather, dOut, padding.getInt());
+    }
   Value dTable =
-      buildGatherAdjoint(b, *gather, adjoints.lookup(op->getResult(0)),
-                         zeros(loc, table.getType()));
+      buildGatherAdjoint(b, *gather, dOut, zeros(loc, table.getType()));
   accumulate(loc, table, dTable);
   return success();
 }

@@ -354,6 +354,47 @@ static Value buildOneHotAdjoint(OpBuilder &b, Gather g, Value dOut,
   return generic.getResult(0);
 }
 
+Value mlir::summa::maskGatherRow(OpBuilder &b, Gather g, Value dOut,
+                                 int64_t row) {
+  linalg::GenericOp op = g.op;
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(dOut.getType());
+  SmallVector<Value> inputs(op.getDpsInputs());
+  inputs.push_back(dOut);
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands())
+    maps.push_back(op.getMatchingIndexingMap(input));
+  AffineMap outMap = op.getIndexingMapMatchingResult(op->getResult(0));
+  maps.push_back(outMap);
+  maps.push_back(outMap);
+  Block *body = op.getBlock();
+  auto build = [&](OpBuilder &nb, Location nl, ValueRange args) {
+    IRMapping map;
+    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
+      map.map(body->getArgument(i), args[i]);
+    // The index computations (not the read, the asserts or the yield).
+    for (Operation &inner : body->without_terminator())
+      if (&inner != g.read.getOperation() && inner.getNumResults() > 0)
+        nb.clone(inner, map);
+    Value index = map.lookupOrDefault(g.read.getIndices()[0]);
+    Value padding = arith::ConstantIndexOp::create(nb, nl, row);
+    Value isPadding =
+        arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, index, padding);
+    Value grad = args[op.getNumDpsInputs()];
+    Value zero = arith::ConstantOp::create(
+        nb, nl, nb.getZeroAttr(type.getElementType()));
+    linalg::YieldOp::create(
+        nb, nl,
+        arith::SelectOp::create(nb, nl, isPadding, zero, grad).getResult());
+  };
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(b, loc, TypeRange{type}, inputs,
+                                   ValueRange{init}, maps,
+                                   op.getIteratorTypesArray(), build)
+      .getResult(0);
+}
+
 Value mlir::summa::buildGatherAdjoint(OpBuilder &b, Gather gather, Value dOut,
                                       Value init) {
   ScatterAdjoint scatter(b, gather);

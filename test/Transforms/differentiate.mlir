@@ -86,6 +86,45 @@ func.func @embedding(%ids: tensor<4xi64>, %table: tensor<16x8xf32> {summa.role =
 
 // -----
 
+// A table with a padding index (summa.padding_idx, PyTorch's
+// nn.Embedding(padding_idx)): the output adjoint is zero where a lookup read
+// that row (the row computed as the gather computes it), before the
+// scatter-add, so the padding row gets nothing from lookups.
+// CHECK-LABEL: func.func @embedding_padding_grad
+// CHECK-SAME: (%[[ID:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<16x8xf32> {summa.padding_idx = 3 : i64, summa.role = "weight"})
+// CHECK: %[[MASKED:.*]] = linalg.generic {{.*}} ins(%[[ID]], %{{.*}} : tensor<4xi64>, tensor<4x8xf32>)
+// CHECK: ^bb0(%[[I:.*]]: i64, %[[G:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[PAD:.*]] = arith.cmpi eq, %[[ROW]], %[[C3]] : index
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[SEL:.*]] = arith.select %[[PAD]], %[[Z]], %[[G]] : f32
+// CHECK: linalg.yield %[[SEL]] : f32
+// CHECK: summa.scatter dimension_map = [0] ins(%[[MASKED]], %{{.*}} : tensor<4x8xf32>, tensor<4x1xi64>)
+func.func @embedding_padding(%ids: tensor<4xi64>, %table: tensor<16x8xf32> {summa.role = "weight", summa.padding_idx = 3}) -> tensor<f32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<4xi64>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %row = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %table[%row, %col] : tensor<16x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %s0 = tensor.empty() : tensor<f32>
+  %s1 = linalg.fill ins(%zero : f32) outs(%s0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%y : tensor<4x8xf32>) outs(%s1 : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // The logit a cross-entropy picks: the computed index (the target) depends
 // on the loop that also indexes the table's rows, so no scatter of whole
 // rows expresses the adjoint; it is the one-hot generic over the gather's

@@ -52,6 +52,13 @@ std::optional<Gather> matchGather(Operation *op, Value table = {});
 /// dimensions (the way JAX's one-hot models write it).
 Value buildGatherAdjoint(OpBuilder &b, Gather gather, Value dOut, Value init);
 
+/// `dOut` with zeros where `gather` reads row `row` of its table (the
+/// table's first dimension): lookups of a padding index add nothing to the
+/// table's adjoint, as PyTorch's nn.Embedding(padding_idx) backward (the
+/// summa.padding_idx of an argument). A generic over the gather's loops
+/// that computes the indices as the gather does: O(dOut).
+Value maskGatherRow(OpBuilder &b, Gather gather, Value dOut, int64_t row);
+
 } // namespace mlir::summa
 
 #endif // SUMMA_TRANSFORMS_GATHER_H

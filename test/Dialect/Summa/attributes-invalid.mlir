@@ -3,7 +3,7 @@
 // The dialect's discardable attributes are checked where they are parsed:
 // a misspelt name is an error with its location, not silently ignored.
 
-// expected-error @+1 {{unknown attribute 'summa.rol' on a function argument (#1) (summa's are summa.layout, summa.role, summa.init, summa.name, summa.updates)}}
+// expected-error @+1 {{unknown attribute 'summa.rol' on a function argument (#1) (summa's are summa.layout, summa.role, summa.init, summa.name, summa.updates, summa.padding_idx)}}
 func.func @misspelt_role(%x: tensor<8x4xf32> {summa.role = "activation"},
                          %w: tensor<4x4xf32> {summa.rol = "weight"}) -> tensor<8x4xf32> {
   return %x : tensor<8x4xf32>
@@ -36,4 +36,25 @@ func.func @unknown_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{unknown attribute 'summa.layuots' on an operation (summa's are summa.name, summa.layouts, summa.reduce_axes, summa.reduce_kinds, summa.dispatch, summa.block_reduction)}}
   %y = arith.addf %x, %x {summa.layuots = []} : tensor<4xf32>
   return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'summa.padding_idx' (#0) is -1, not a row index}}
+func.func @padding_negative(%t: tensor<16x8xf32> {summa.padding_idx = -1}) -> tensor<16x8xf32> {
+  return %t : tensor<16x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'summa.padding_idx' (#0) is on an argument that is not a table (a tensor of rank 1 or more)}}
+func.func @padding_on_scalar(%t: tensor<f32> {summa.padding_idx = 0}) -> tensor<f32> {
+  return %t : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{'summa.padding_idx' (#0) must be an integer, not "0"}}
+func.func @padding_not_integer(%t: tensor<16x8xf32> {summa.padding_idx = "0"}) -> tensor<16x8xf32> {
+  return %t : tensor<16x8xf32>
 }

@@ -8,6 +8,7 @@
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -73,6 +74,7 @@ const KnownAttr kKnownAttrs[] = {
     // Results become arguments in buffer-results-to-out-params, with
     // their attributes.
     {kUpdatesAttrName, OnResult | OnArgument, "an integer", isA<IntegerAttr>},
+    {kPaddingIndexAttrName, OnArgument, "an integer", isA<IntegerAttr>},
     {kLayoutsAttrName, OnOperation, "an array", isA<ArrayAttr>},
     {kReduceAxesAttrName, OnOperation, "an array of i32",
      isA<DenseI32ArrayAttr>},
@@ -122,7 +124,23 @@ LogicalResult SummaDialect::verifyOperationAttribute(Operation *op,
 LogicalResult SummaDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                      unsigned argIndex,
                                                      NamedAttribute attr) {
-  return verifyDiscardable(op, attr, OnArgument, argIndex);
+  if (failed(verifyDiscardable(op, attr, OnArgument, argIndex)))
+    return failure();
+  // A padding index names a row of a table (summa-differentiate checks it
+  // against the table's size: here the type may be a rank's tile).
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (attr.getName() != kPaddingIndexAttrName || !function)
+    return success();
+  int64_t row = cast<IntegerAttr>(attr.getValue()).getInt();
+  auto type = dyn_cast<ShapedType>(function.getArgumentTypes()[argIndex]);
+  if (!type || !type.hasRank() || type.getRank() == 0)
+    return op->emitError() << "'" << kPaddingIndexAttrName << "' (#" << argIndex
+                           << ") is on an argument that is not a table "
+                              "(a tensor of rank 1 or more)";
+  if (row < 0)
+    return op->emitError() << "'" << kPaddingIndexAttrName << "' (#" << argIndex
+                           << ") is " << row << ", not a row index";
+  return success();
 }
 
 LogicalResult SummaDialect::verifyRegionResultAttribute(Operation *op, unsigned,

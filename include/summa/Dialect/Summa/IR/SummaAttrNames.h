@@ -30,6 +30,10 @@ constexpr llvm::StringLiteral kNameAttrName = "summa.name";
 /// On a function result (an argument once results are out-parameters): the
 /// argument it is the updated value of.
 constexpr llvm::StringLiteral kUpdatesAttrName = "summa.updates";
+/// On a function argument: an embedding table whose row of this index (in
+/// its first dimension, 0 <= index < its size) gets no gradient from
+/// lookups (PyTorch's nn.Embedding(padding_idx); summa-differentiate).
+constexpr llvm::StringLiteral kPaddingIndexAttrName = "summa.padding_idx";
 /// On an op: the layouts of its operands and results (summa-assign-layouts).
 constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
 /// On a structured op that reduces over split dimensions: the axes its
