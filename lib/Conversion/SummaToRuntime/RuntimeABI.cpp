@@ -14,6 +14,10 @@
 
 #include "RuntimeABI.h"
 
+#include "summa/Conversion/Passes.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Runtime/SummaRuntime.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -94,23 +98,38 @@ const RuntimeFunction kGridCoord = {
     "summaRtGridCoord", {I32 /*axis*/}, /*result: int64_t*/ I64};
 } // namespace mlir::summa::abi
 
+// The codes and the version are the runtime header's own.
+static_assert(kRuntimeAPIVersion == SUMMA_RT_API_VERSION,
+              "the compiler's runtime ABI version is the runtime header's");
+// Grid axes (the collectives' axis masks) and reduction kinds are passed as
+// the dialect's enum values.
+static_assert(static_cast<int>(GridAxis::row) == SUMMA_AXIS_ROW &&
+                  static_cast<int>(GridAxis::col) == SUMMA_AXIS_COL &&
+                  static_cast<int>(GridAxis::depth) == SUMMA_AXIS_DEPTH,
+              "grid axes are the runtime's SUMMA_AXIS_* codes");
+static_assert(static_cast<int>(ReductionKind::sum) == SUMMA_RED_SUM &&
+                  static_cast<int>(ReductionKind::max) == SUMMA_RED_MAX &&
+                  static_cast<int>(ReductionKind::min) == SUMMA_RED_MIN &&
+                  static_cast<int>(ReductionKind::prod) == SUMMA_RED_PROD,
+              "reduction kinds are the runtime's SUMMA_RED_* codes");
+
 int32_t mlir::summa::abi::getDTypeCode(Type t) {
   if (t.isF32())
-    return 0;
+    return SUMMA_DT_F32;
   if (t.isF64())
-    return 1;
+    return SUMMA_DT_F64;
   if (t.isF16())
-    return 2;
+    return SUMMA_DT_F16;
   if (t.isBF16())
-    return 3;
+    return SUMMA_DT_BF16;
   return -1;
 }
 
 int32_t mlir::summa::abi::getDataDTypeCode(Type t) {
   if (t.isSignlessInteger(64))
-    return 4;
+    return SUMMA_DT_I64;
   if (t.isSignlessInteger(32))
-    return 5;
+    return SUMMA_DT_I32;
   return getDTypeCode(t);
 }
 
