@@ -268,6 +268,20 @@ Value ScatterAdjoint::build(Value dOut, Value init) {
   return scatter.getResult();
 }
 
+/// In the body of a generic over the gather's loops whose first arguments
+/// are the gather's inputs (`args`): the gather's index computations (not
+/// the read, the asserts or the yield), `map` taking the gather's body
+/// values to their clones.
+static void cloneIndexComputations(OpBuilder &nb, Gather g, ValueRange args,
+                                   IRMapping &map) {
+  Block *body = g.op.getBlock();
+  for (unsigned i = 0; i < g.op.getNumDpsInputs(); ++i)
+    map.map(body->getArgument(i), args[i]);
+  for (Operation &inner : body->without_terminator())
+    if (&inner != g.read.getOperation() && inner.getNumResults() > 0)
+      nb.clone(inner, map);
+}
+
 /// The one-hot form: a generic over the gather's loops and one more loop
 /// per computed table dimension: the output adjoint goes to the table
 /// element whose computed index equals that loop's, summed over the
@@ -307,15 +321,9 @@ static Value buildOneHotAdjoint(OpBuilder &b, Gather g, Value dOut,
   for (unsigned d = 0; d < total; ++d)
     iterators.push_back(d < n && reduced[d] ? utils::IteratorType::reduction
                                             : utils::IteratorType::parallel);
-  Block *body = op.getBlock();
   auto build = [&](OpBuilder &nb, Location nl, ValueRange args) {
     IRMapping map;
-    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
-      map.map(body->getArgument(i), args[i]);
-    // The index computations (not the read, the asserts or the yield).
-    for (Operation &inner : body->without_terminator())
-      if (&inner != read.getOperation() && inner.getNumResults() > 0)
-        nb.clone(inner, map);
+    cloneIndexComputations(nb, g, args, map);
     Value take;
     for (auto [dim, index] : computed) {
       Value loop = linalg::IndexOp::create(nb, nl, dim);
@@ -367,15 +375,9 @@ Value mlir::summa::maskGatherRow(OpBuilder &b, Gather g, Value dOut,
   AffineMap outMap = op.getIndexingMapMatchingResult(op->getResult(0));
   maps.push_back(outMap);
   maps.push_back(outMap);
-  Block *body = op.getBlock();
   auto build = [&](OpBuilder &nb, Location nl, ValueRange args) {
     IRMapping map;
-    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
-      map.map(body->getArgument(i), args[i]);
-    // The index computations (not the read, the asserts or the yield).
-    for (Operation &inner : body->without_terminator())
-      if (&inner != g.read.getOperation() && inner.getNumResults() > 0)
-        nb.clone(inner, map);
+    cloneIndexComputations(nb, g, args, map);
     Value index = map.lookupOrDefault(g.read.getIndices()[0]);
     Value padding = arith::ConstantIndexOp::create(nb, nl, row);
     Value isPadding =
