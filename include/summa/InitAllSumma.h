@@ -13,6 +13,7 @@
 #ifndef SUMMA_INITALLSUMMA_H
 #define SUMMA_INITALLSUMMA_H
 
+#include "summa/Codegen/Passes.h"
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
@@ -37,13 +38,14 @@ inline void registerAllSummaDialects(DialectRegistry &registry) {
   registerBufferizableOpInterfaceExternalModels(registry);
 }
 
-/// Every pass by name (the lowering pipelines are partly textual) and the
-/// summa pipelines.
+/// Every pass by name (summa-opt, --mlir-print-ir-after=NAME) and the summa
+/// pipelines.
 inline void registerAllSummaPasses() {
   registerAllPasses();
   registerSummaLinalgPasses();
   registerSummaPasses();
   registerSummaConversionPasses();
+  registerSummaCodegenPasses();
   registerSummaPipelines();
 }
 

@@ -8,223 +8,278 @@
 // dialect. summa-lower-to-llvm{plain}: the same without the partitioning half;
 // with `plain`, without any library either (loops and libm): the lowering of
 // the unpartitioned reference that summa-compile links into every binary.
+// Every pass is added by its constructor with typed options (no textual
+// pipeline), as upstream's GPU-to-NVVM pipeline does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "summa/Pipelines/Pipelines.h"
 
+#include "summa/Codegen/Passes.h"
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::summa;
 
-/// The passes after partitioning, as a textual pipeline so that it reads the
-/// same as on the summa-opt command line.
-static const char *const kDecompose = "summa-decompose-aggregates";
-/// Local elementwise ops fused into their consumers (not the reference's:
-/// LowerOptions::plain).
-static const char *const kFuse = "func.func(summa-fuse-elementwise)";
-/// On the CPU, each attention a head and a block of query rows at a time
-/// (not the reference's either).
-static const char *const kTileAttention = "func.func(summa-tile-attention)";
-static const char *const kBufferize =
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "summa-distinct-results,"
-    "buffer-results-to-out-params{hoist-static-allocs=true "
-    "modify-public-functions=true}";
+namespace {
+/// Builds the lowering into a module's pass manager, a stage a method, each
+/// pass from its constructor and typed options.
+class LowerPipelineBuilder {
+public:
+  LowerPipelineBuilder(OpPassManager &pm, const LowerOptions &options)
+      : pm(pm), options(options), cuda(options.cuda) {}
+  void build();
+
+private:
+  void bufferize();
+  void deallocate();
+  void runtimeCalls();
+  void cpuToLLVM();
+  void loopsToLLVM();
+  void kernelLoops();
+  void kernels();
+  void hostToLLVM();
+  void packArguments();
+  void outline() { pm.addPass(createSummaOutlineDispatches()); }
+
+  OpPassManager &pm;
+  const LowerOptions &options;
+  const CudaOptions *cuda;
+};
+} // namespace
+
+/// One-shot bufferization with function boundaries in identity layouts,
+/// results distinct buffers, then out-parameters (hoisted where static).
+void LowerPipelineBuilder::bufferize() {
+  bufferization::OneShotBufferizePassOptions oneShot;
+  oneShot.bufferizeFunctionBoundaries = true;
+  oneShot.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(oneShot));
+  pm.addPass(createSummaDistinctResults());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+}
+
 /// Deallocation: upstream's buffer-deallocation-pipeline, with, on the CPU,
-/// each buffer freed right after its last use (%EARLY%: the model's peak
-/// memory is its live buffers, and the pipeline stays linear in the size of
-/// a function).
-static const char *const kDeallocate = "expand-realloc{emit-deallocs=false},"
-                                       "canonicalize,"
-                                       "ownership-based-buffer-deallocation,"
-                                       "%EARLY%"
-                                       "canonicalize,"
-                                       "buffer-deallocation-simplification,"
-                                       "bufferization-lower-deallocations,"
-                                       "cse,"
-                                       "canonicalize,"
-                                       "convert-bufferization-to-memref,"
-                                       "canonicalize";
-/// A GEMM that overwrites its C and the elementwise op that alone reads it,
-/// one runtime call (summaRtMatmulEpilogue): the bias and residual sums on
-/// both targets, GeLU too on the GPU (cuBLASLt's GELU_BIAS; on the CPU it
-/// stays a vectorised loop). Not the reference's (LowerOptions::plain).
-static const char *const kEpiloguesCPU =
-    "convert-gemm-epilogues-to-runtime{gelu=false}";
-static const char *const kEpiloguesGPU =
-    "convert-gemm-epilogues-to-runtime{gelu=true}";
-/// summa-overlap goes between the two halves, which begin with
-/// convert-summa-to-runtime.
-static const char *const kRuntimeCalls = "convert-summa-to-runtime";
-/// The CPU target's fast path, before kToLLVM: contractions (2-D, batched,
-/// strided: attention's products) to the runtime's BLAS GEMMs, and f32
-/// tanh/exp/erf as polynomials that LLVM vectorises. The --check reference
-/// goes without it (LowerOptions::plain).
-static const char *const kFastCPU = "convert-contractions-to-runtime";
-/// The other half of the fast path, once the loop nests are functions of
-/// their own (so that it runs on small functions).
-static const char *const kApproximate = "func.func(summa-approximate-math)";
-/// Scatters (an embedding's gradient) to loops, once on buffers: on the CPU
-/// each update's slice innermost; on the GPU one thread per slice position.
-static const char *const kScatterCPU = "summa-lower-scatter";
-static const char *const kScatterGPU = "summa-lower-scatter{parallel=true}";
-/// Each local loop nest into a function of its own (identical ones shared),
-/// so that what follows, and LLVM, work on small functions.
-static const char *const kOutline = "summa-outline-dispatches";
-/// Local ops to loops, and everything to LLVM.
-static const char *const kToLLVM = "func.func(convert-linalg-to-loops,"
-                                   "expand-strided-metadata,"
-                                   "lower-affine,"
-                                   "convert-scf-to-cf),"
-                                   "convert-math-to-llvm,"
-                                   "convert-math-to-libm,"
-                                   "finalize-memref-to-llvm,"
-                                   "convert-arith-to-llvm,"
-                                   "convert-index-to-llvm,"
-                                   "convert-func-to-llvm,"
-                                   "convert-cf-to-llvm,"
-                                   "reconcile-unrealized-casts";
-
-/// --target=cuda, after convert-summa-to-runtime: batched contractions to
-/// runtime GEMMs, row reductions to one block per row (warp shuffles), the
-/// other local ops to kernels
-/// (constants sunk into them, outlined, checked that the host touches no
-/// buffer), the kernels to NVVM
-/// and a binary; then the host to LLVM, with allocations through the
-/// runtime's device pool (_mlir_memref_to_llvm_alloc) and launches through
-/// its mgpu* functions.
-static const char *const kToLoops =
-    "convert-contractions-to-runtime,"
-    "summa-block-reductions{block-size=%BLOCK%},"
-    "summa-prepare-device-ops{globals-to-device=%GLOBALS%},"
-    "convert-linalg-to-parallel-loops,"
-    "summa-map-parallel-loops{block-size=%BLOCK%}";
-static const char *const kToKernels =
-    "convert-parallel-loops-to-gpu,"
-    // Constants (sizes, strides, divisors of the index computations) go
-    // into the kernels before outlining, so that ptxas sees them: an index
-    // divided by a constant is a multiply and a shift, not a 64-bit
-    // division per element.
-    "gpu-launch-sink-index-computations,"
-    "gpu-kernel-outlining,"
-    "summa-lower-block-reductions,"
-    "summa-verify-host-code,"
-    "nvvm-attach-target{chip=%CHIP% O=3},"
-    "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-    "convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),"
-    "gpu-module-to-binary{format=%FORMAT%%TOOLKIT%}";
-static const char *const kHostToLLVM =
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-scf-to-cf,"
-    "finalize-memref-to-llvm{use-generic-functions=true},"
-    "convert-arith-to-llvm,"
-    "convert-index-to-llvm,"
-    "convert-func-to-llvm,"
-    "convert-cf-to-llvm,"
-    "gpu-to-llvm,"
-    "reconcile-unrealized-casts";
-
-static std::string substitute(std::string text, StringRef key,
-                              StringRef value) {
-  for (size_t at = 0; (at = text.find(key.str(), at)) != std::string::npos;
-       at += value.size())
-    text.replace(at, key.size(), value.str());
-  return text;
+/// each buffer freed right after its last use (the model's peak memory is
+/// its live buffers, and the pipeline stays linear in the size of a
+/// function).
+void LowerPipelineBuilder::deallocate() {
+  memref::ExpandReallocPassOptions realloc;
+  realloc.emitDeallocs = false;
+  pm.addPass(memref::createExpandReallocPass(realloc));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  if (!cuda)
+    pm.addPass(createSummaDeallocAtLastUse());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
 }
 
-static void addTextual(OpPassManager &pm, const Twine &pipeline) {
-  if (failed(parsePassPipeline(pipeline.str(), pm, llvm::errs())))
-    llvm::report_fatal_error("summa: malformed built-in pipeline");
-}
-
-void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                           const LowerOptions &options) {
-  const CudaOptions *cuda = options.cuda;
-  // Just before the host code goes to LLVM.
-  auto packArguments = [&] {
-    if (options.packArguments.empty())
-      return;
-    addTextual(pm, "summa-pack-arguments{functions=" +
-                       llvm::join(options.packArguments, ",") + "}");
-  };
-  // The passes that choose a path per local op (library call, tiled
-  // attention, block reduction), with remarks if asked.
-  auto library = [&](const char *pipeline) {
-    if (!options.remarks)
-      return std::string(pipeline);
-    std::string text = substitute(pipeline, "convert-contractions-to-runtime",
-                                  "convert-contractions-to-runtime{remarks}");
-    text = substitute(text, "convert-gemm-epilogues-to-runtime{",
-                      "convert-gemm-epilogues-to-runtime{remarks ");
-    text = substitute(text, "summa-tile-attention",
-                      "summa-tile-attention{remarks}");
-    return substitute(text, "summa-block-reductions{",
-                      "summa-block-reductions{remarks ");
-  };
-  addTextual(pm, kDecompose);
-  if (!options.plain)
-    addTextual(pm, kFuse);
-  if (!options.plain && !cuda)
-    addTextual(pm, library(kTileAttention));
-  if (cuda)
-    addTextual(pm, "summa-materialize-splats");
-  addTextual(pm, kBufferize);
-  addTextual(pm, substitute(kDeallocate, "%EARLY%",
-                            cuda ? "" : "summa-dealloc-at-last-use,"));
-  addTextual(pm, cuda ? kScatterGPU : kScatterCPU);
+/// Scatters (an embedding's gradient) to loops, on buffers (on the CPU each
+/// update's slice innermost; on the GPU one thread per slice position);
+/// summa-overlap; a GEMM that overwrites its C and the elementwise op that
+/// alone reads it as one runtime call (summaRtMatmulEpilogue: bias and
+/// residual sums on both targets, GeLU too on the GPU through cuBLASLt's
+/// GELU_BIAS; not the reference's); then the collectives and SUMMA matmuls
+/// to runtime calls.
+void LowerPipelineBuilder::runtimeCalls() {
+  SummaLowerScatterOptions scatter;
+  scatter.parallel = cuda != nullptr;
+  pm.addPass(createSummaLowerScatter(scatter));
   if (options.overlap) {
     pm.addPass(createSummaOverlap());
     pm.addPass(createCanonicalizerPass());
   }
-  if (!options.plain)
-    addTextual(pm, library(cuda ? kEpiloguesGPU : kEpiloguesCPU));
-  addTextual(pm, options.plain
-                     ? std::string(kRuntimeCalls) + "{library-matmuls=false}"
-                     : std::string(kRuntimeCalls));
-  if (!cuda) {
-    if (!options.plain)
-      addTextual(pm, library(kFastCPU));
-    packArguments();
-    addTextual(pm, kOutline);
-    if (!options.plain)
-      addTextual(pm, kApproximate);
-    addTextual(pm, kToLLVM);
-    return;
+  if (!options.plain) {
+    ConvertGemmEpiloguesToRuntimeOptions epilogues;
+    epilogues.gelu = cuda != nullptr;
+    epilogues.emitRemarks = options.remarks;
+    pm.addPass(createConvertGemmEpiloguesToRuntime(epilogues));
   }
-  // On the host (--gpu-loops-on-host) the loops read host globals where
-  // they are; kernels need them copied to the device.
-  addTextual(pm, substitute(substitute(library(kToLoops), "%BLOCK%",
-                                       std::to_string(cuda->blockSize)),
-                            "%GLOBALS%", cuda->loopsOnHost ? "false" : "true"));
+  ConvertSummaToRuntimeOptions calls;
+  calls.libraryMatmuls = !options.plain;
+  pm.addPass(createConvertSummaToRuntime(calls));
+}
+
+/// The functions a driver calls take their buffers as one array of data
+/// pointers (summa-pack-arguments), just before the host goes to LLVM.
+void LowerPipelineBuilder::packArguments() {
+  if (options.packArguments.empty())
+    return;
+  SummaPackArgumentsOptions pack;
+  pack.functions.assign(options.packArguments.begin(),
+                        options.packArguments.end());
+  pm.addPass(createSummaPackArguments(pack));
+}
+
+/// The CPU: contractions (2-D, batched, strided: attention's products) to
+/// the runtime's BLAS GEMMs and, once the loop nests are functions of their
+/// own, f32 tanh/exp/erf as polynomials that LLVM vectorises (the fast path,
+/// not the reference's); then loopsToLLVM.
+void LowerPipelineBuilder::cpuToLLVM() {
+  if (!options.plain) {
+    ConvertContractionsToRuntimeOptions contractions;
+    contractions.emitRemarks = options.remarks;
+    pm.addPass(createConvertContractionsToRuntime(contractions));
+  }
+  packArguments();
+  outline();
+  if (!options.plain)
+    pm.addNestedPass<func::FuncOp>(createSummaApproximateMath());
+  loopsToLLVM();
+}
+
+/// Local ops to loops, and everything to LLVM (libm for what
+/// summa-approximate-math left).
+void LowerPipelineBuilder::loopsToLLVM() {
+  OpPassManager &funcs = pm.nest<func::FuncOp>();
+  funcs.addPass(createConvertLinalgToLoopsPass());
+  funcs.addPass(memref::createExpandStridedMetadataPass());
+  funcs.addPass(createLowerAffinePass());
+  funcs.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// --target=cuda, after convert-summa-to-runtime: batched contractions to
+/// runtime GEMMs, row reductions to one block per row (warp shuffles), host
+/// globals copied to the device (not with the loops on the host, which read
+/// them where they are), the other local ops to block/thread loop nests.
+void LowerPipelineBuilder::kernelLoops() {
+  ConvertContractionsToRuntimeOptions contractions;
+  contractions.emitRemarks = options.remarks;
+  pm.addPass(createConvertContractionsToRuntime(contractions));
+  SummaBlockReductionsOptions reductions;
+  reductions.blockSize = cuda->blockSize;
+  reductions.emitRemarks = options.remarks;
+  pm.addPass(createSummaBlockReductions(reductions));
+  SummaPrepareDeviceOpsOptions device;
+  device.globalsToDevice = !cuda->loopsOnHost;
+  pm.addPass(createSummaPrepareDeviceOps(device));
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  SummaMapParallelLoopsOptions map;
+  map.blockSize = cuda->blockSize;
+  pm.addPass(createSummaMapParallelLoops(map));
+}
+
+/// The loop nests to kernels: constants (sizes, strides, divisors of the
+/// index computations) sunk into them before outlining, so that ptxas sees
+/// them (an index divided by a constant is a multiply and a shift, not a
+/// 64-bit division per element); checked that the host touches no buffer;
+/// to NVVM and a binary.
+void LowerPipelineBuilder::kernels() {
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createSummaLowerBlockReductions());
+  pm.addPass(createSummaVerifyHostCode());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = cuda->chip;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = cuda->format;
+  binary.toolkitPath = cuda->toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+/// The host to LLVM, allocations through the runtime's device pool
+/// (_mlir_memref_to_llvm_alloc) and launches through its mgpu* functions.
+void LowerPipelineBuilder::hostToLLVM() {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefs;
+  memrefs.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void LowerPipelineBuilder::build() {
+  pm.addPass(createSummaDecomposeAggregates());
+  // Local elementwise ops fused into their consumers and, on the CPU, each
+  // attention a head and a block of query rows at a time (not the
+  // reference's).
+  if (!options.plain)
+    pm.addNestedPass<func::FuncOp>(createSummaFuseElementwise());
+  if (!options.plain && !cuda) {
+    SummaTileAttentionOptions tile;
+    tile.emitRemarks = options.remarks;
+    pm.addNestedPass<func::FuncOp>(createSummaTileAttention(tile));
+  }
+  if (cuda)
+    pm.addPass(createSummaMaterializeSplats());
+  bufferize();
+  deallocate();
+  runtimeCalls();
+  if (!cuda)
+    return cpuToLLVM();
+  kernelLoops();
   if (cuda->afterKernelLoops)
     cuda->afterKernelLoops(pm);
   if (cuda->loopsOnHost) {
     packArguments();
-    addTextual(pm, kOutline);
-    addTextual(pm, kToLLVM);
+    outline();
+    loopsToLLVM();
     return;
   }
-  std::string kernels = kToKernels;
-  kernels = substitute(kernels, "%CHIP%", cuda->chip);
-  kernels = substitute(kernels, "%FORMAT%", cuda->format);
-  kernels = substitute(kernels, "%TOOLKIT%",
-                       cuda->toolkit.empty() ? std::string()
-                                             : " toolkit=" + cuda->toolkit);
-  addTextual(pm, kernels);
+  kernels();
   packArguments();
-  addTextual(pm, kHostToLLVM);
+  hostToLLVM();
+}
+
+void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                           const LowerOptions &options) {
+  LowerPipelineBuilder(pm, options).build();
+}
+
+void mlir::summa::buildReferenceLoweringPipeline(OpPassManager &pm,
+                                                 StringRef function) {
+  LowerOptions plain;
+  plain.plain = true;
+  plain.packArguments.push_back(function.str());
+  buildLowerToLLVMPipeline(pm, plain);
 }
 
 void mlir::summa::buildImportPipeline(OpPassManager &pm) {

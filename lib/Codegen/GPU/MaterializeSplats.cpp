@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAMATERIALIZESPLATS
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

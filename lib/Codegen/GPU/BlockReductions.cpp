@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 
 #include "HostCode.h"
@@ -28,7 +28,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMABLOCKREDUCTIONS
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 
 #include "HostCode.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,7 +29,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAMAPPARALLELLOOPS
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H
-#define SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H
+#ifndef SUMMA_LIB_CODEGEN_GPU_HOSTCODE_H
+#define SUMMA_LIB_CODEGEN_GPU_HOSTCODE_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -69,4 +69,4 @@ struct BlockSizePass : Base<Derived> {
 
 } // namespace mlir::summa
 
-#endif // SUMMA_CONVERSION_LINALGTOGPU_HOSTCODE_H
+#endif // SUMMA_LIB_CODEGEN_GPU_HOSTCODE_H

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -29,7 +29,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAOUTLINEDISPATCHES
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

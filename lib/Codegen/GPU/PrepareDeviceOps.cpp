@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 
 #include "HostCode.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,7 +26,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAPREPAREDEVICEOPS
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

@@ -1,4 +1,4 @@
-//===- MachineCode.h - LLVM IR to object files for summa-compile -*- C++
+//===- MachineCode.h - LLVM IR to object files -------------------*- C++
 //-*-===//
 //
 // Part of the summa project.
@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_TOOLS_SUMMACOMPILE_MACHINECODE_H
-#define SUMMA_TOOLS_SUMMACOMPILE_MACHINECODE_H
+#ifndef SUMMA_LIB_DRIVER_MACHINECODE_H
+#define SUMMA_LIB_DRIVER_MACHINECODE_H
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -53,4 +53,4 @@ llvm::Error emitSplitObjects(llvm::Module &module, unsigned optLevel,
 
 } // namespace mlir::summa::compile
 
-#endif // SUMMA_TOOLS_SUMMACOMPILE_MACHINECODE_H
+#endif // SUMMA_LIB_DRIVER_MACHINECODE_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_TOOLS_SUMMACOMPILE_SAVECONSTANTS_H
-#define SUMMA_TOOLS_SUMMACOMPILE_SAVECONSTANTS_H
+#ifndef SUMMA_LIB_DRIVER_SAVECONSTANTS_H
+#define SUMMA_LIB_DRIVER_SAVECONSTANTS_H
 
 #include "summa/Transforms/LiftConstants.h"
 
@@ -24,4 +24,4 @@ LogicalResult saveConstants(StringRef path, ArrayRef<LiftedConstant> constants,
 
 } // namespace mlir::summa
 
-#endif // SUMMA_TOOLS_SUMMACOMPILE_SAVECONSTANTS_H
+#endif // SUMMA_LIB_DRIVER_SAVECONSTANTS_H

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAPROMOTEFLOATS
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

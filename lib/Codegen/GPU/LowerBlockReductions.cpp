@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -24,7 +24,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMALOWERBLOCKREDUCTIONS
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Conversion/Passes.h"
+#include "summa/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -24,7 +24,7 @@
 
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMAAPPROXIMATEMATH
-#include "summa/Conversion/Passes.h.inc"
+#include "summa/Codegen/Passes.h.inc"
 } // namespace mlir::summa
 
 using namespace mlir;

@@ -1,0 +1,423 @@
+//===- Compile.cpp - a model to a distributed binary ------------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// compileModel: the phases of summa-compile in order, each a method of
+// Compiler, which holds the options and the timing scope. The pass
+// pipelines come from lib/Pipelines; the program description and the
+// generated main from Program.cpp and GeneratedMain.cpp; machine code from
+// MachineCode.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Driver/Driver.h"
+
+#include "MachineCode.h"
+#include "Program.h"
+#include "SaveConstants.h"
+
+#include "summa/Codegen/Passes.h"
+#include "summa/Pipelines/Pipelines.h"
+#include "summa/Planner/Planner.h"
+#include "summa/Transforms/LiftConstants.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+using namespace mlir::summa::driver;
+
+namespace {
+/// What --target (and --gpu-loops-on-host) select: the runtime library to
+/// link and, for kernels, how to build them.
+struct Target {
+  std::string runtimeLib;
+  std::optional<CudaOptions> cuda;
+};
+
+/// --check's reference: a copy of the input (before partitioning) or
+/// --reference-file, whose function (--reference, else the entry's name or
+/// the file's only public one) must have the entry's type.
+struct Reference {
+  OwningOpRef<ModuleOp> module;
+  /// The reference function in `module`.
+  std::string function;
+};
+
+class Compiler {
+public:
+  Compiler(MLIRContext &context, const CompileOptions &options)
+      : context(context), options(options) {}
+  LogicalResult compile(llvm::SourceMgr &sourceMgr);
+
+private:
+  LogicalResult runPasses(ModuleOp module, StringRef phase,
+                          function_ref<void(OpPassManager &)> build);
+  FailureOr<Target> chooseTarget();
+  FailureOr<SmallVector<int64_t>> chooseGrid(ModuleOp module,
+                                             func::FuncOp entry);
+  FailureOr<Reference> loadReference(ModuleOp input, func::FuncOp entry);
+  void promoteReference(ModuleOp reference, ProgramInfo &program);
+  std::unique_ptr<llvm::Module> lowerBoth(OwningOpRef<ModuleOp> spmd,
+                                          OwningOpRef<ModuleOp> reference,
+                                          const ProgramInfo &program,
+                                          const Target &t,
+                                          llvm::LLVMContext &llvmContext);
+  LogicalResult writeBinary(llvm::Module &llvmModule,
+                            const ProgramInfo &program, ArrayRef<int64_t> grid,
+                            const Target &t);
+  LogicalResult writeOutput(function_ref<void(raw_ostream &)> print);
+
+  MLIRContext &context;
+  const CompileOptions &options;
+};
+} // namespace
+
+/// An error of the LLVM back end as summa-compile's diagnostic.
+static LogicalResult check(llvm::Error error) {
+  if (!error)
+    return success();
+  return fail(llvm::toString(std::move(error)));
+}
+
+/// Runs the passes `build` adds on `module`; `phase` names them in the
+/// --mlir-timing report.
+LogicalResult Compiler::runPasses(ModuleOp module, StringRef phase,
+                                  function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module.getContext());
+  // --mlir-print-ir-*, --mlir-timing and the other pass-manager options
+  // apply to every pipeline summa-compile runs.
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  // A scope per phase: pass managers that reuse the memory of an earlier
+  // one's passes must not add to its timers.
+  std::optional<TimingScope> scope;
+  if (options.timing) {
+    scope = options.timing->nest(phase);
+    pm.enableTiming(*scope);
+  }
+  build(pm);
+  return pm.run(module);
+}
+
+FailureOr<Target> Compiler::chooseTarget() {
+  Target t;
+  t.runtimeLib = options.runtime.cpuLibrary;
+  StringRef target = options.target;
+  if (options.testPlantKernelBug && !options.gpuLoopsOnHost && target != "cuda")
+    return fail("--test-plant-kernel-bug needs --gpu-loops-on-host or "
+                "--target=cuda");
+  if (options.gpuBlockSize < 1 || options.gpuBlockSize > 1024)
+    return fail("--gpu-block-size must be in [1, 1024]");
+  if (target == "cpu" && !options.gpuLoopsOnHost)
+    return t;
+  if (target == "cpu") {
+    t.cuda.emplace();
+    t.cuda->loopsOnHost = true;
+  } else if (target == "cuda") {
+    if (options.runtime.cudaLibrary.empty())
+      return fail("--target=cuda: this build has no GPU backend (nvcc was "
+                  "not found when it was configured); use --target=cpu");
+    t.runtimeLib = options.runtime.cudaLibrary;
+    t.cuda.emplace();
+    t.cuda->chip = options.cudaChip;
+    t.cuda->toolkit = options.cudaToolkit.empty() ? options.runtime.cudaToolkit
+                                                  : options.cudaToolkit;
+    if (!StringRef(t.cuda->chip).starts_with("sm_"))
+      return fail("--cuda-chip must name an architecture such as sm_80 or "
+                  "sm_90, got '" +
+                  t.cuda->chip + "'");
+  } else {
+    return fail("unknown --target '" + target + "' (expected cpu or cuda)");
+  }
+  t.cuda->blockSize = options.gpuBlockSize;
+  if (options.testPlantKernelBug)
+    t.cuda->afterKernelLoops = [](OpPassManager &pm) {
+      pm.addPass(createPlantKernelBugPass());
+    };
+  return t;
+}
+
+/// --grid: q,q,d, or the planner's best grid of --ranks for `entry`.
+FailureOr<SmallVector<int64_t>> Compiler::chooseGrid(ModuleOp module,
+                                                     func::FuncOp entry) {
+  SmallVector<int64_t> grid;
+  if (options.grid == "auto") {
+    if (options.ranks <= 0)
+      return fail("--grid=auto needs --ranks=P");
+    plan::PlanOptions planOptions;
+    planOptions.ranks = options.ranks;
+    planOptions.entry = entry.getSymName().str();
+    FailureOr<plan::Plan> plan = plan::planModule(module, planOptions);
+    if (failed(plan))
+      return failure();
+    if (plan->best < 0)
+      return fail("--grid=auto: no grid of " + std::to_string(options.ranks) +
+                  " ranks can partition the model (summa-plan tells why)");
+    grid.assign(plan->strategies[plan->best].grid.begin(),
+                plan->strategies[plan->best].grid.end());
+    llvm::errs() << "summa-compile: --grid=auto picked [" << grid[0] << ","
+                 << grid[1] << "," << grid[2] << "]: " << plan->reason << "\n";
+    return grid;
+  }
+  for (StringRef part : llvm::split(StringRef(options.grid), ',')) {
+    int64_t v;
+    if (part.trim().getAsInteger(10, v))
+      return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
+    grid.push_back(v);
+  }
+  if (!isGridShape(grid))
+    return fail("--grid must be q,q,d with q >= 1 and d >= 1, or auto");
+  return grid;
+}
+
+FailureOr<Reference> Compiler::loadReference(ModuleOp input,
+                                             func::FuncOp entry) {
+  OwningOpRef<ModuleOp> reference;
+  if (options.referenceFile.empty()) {
+    reference = input.clone();
+  } else {
+    llvm::SourceMgr refSources;
+    reference = parseSourceFile<ModuleOp>(options.referenceFile, refSources,
+                                          ParserConfig(&context));
+    if (!reference)
+      return fail("cannot parse the reference file '" + options.referenceFile +
+                  "'");
+    if (failed(
+            runPasses(*reference, "import the reference", buildImportPipeline)))
+      return failure();
+  }
+  StringRef refName = !options.referenceName.empty()
+                          ? StringRef(options.referenceName)
+                      : options.referenceFile.empty() ? entry.getSymName()
+                                                      : StringRef();
+  func::FuncOp refEntry = findEntry(*reference, refName);
+  if (!refEntry)
+    return failure();
+  if (refEntry.getFunctionType() != entry.getFunctionType())
+    return refEntry.emitError()
+           << "the reference function's type " << refEntry.getFunctionType()
+           << " differs from the entry's " << entry.getFunctionType();
+  std::string function = refEntry.getSymName().str();
+  return Reference{std::move(reference), std::move(function)};
+}
+
+/// The reference in f64 (summa-promote-floats) where the module allows it,
+/// otherwise in its own types with the reason as a warning.
+void Compiler::promoteReference(ModuleOp reference, ProgramInfo &program) {
+  if (!options.referenceF64)
+    return;
+  std::string why;
+  {
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+      if (why.empty()) {
+        llvm::raw_string_ostream os(why);
+        os << diag.getLocation() << ": " << diag.str();
+      }
+      return success();
+    });
+    program.referenceF64 = succeeded(
+        runPasses(reference, "reference in f64", [](OpPassManager &pm) {
+          pm.addPass(createSummaPromoteFloats());
+        }));
+  }
+  if (!program.referenceF64)
+    llvm::errs() << "summa-compile: warning: --check's reference computes "
+                    "in the model's own element types: "
+                 << why << "\n";
+}
+
+/// Both modules to LLVM IR: the partitioned one for `t`, the reference
+/// through buildReferenceLoweringPipeline on every target. Returns them
+/// linked into one module. One module at a time is lowered, translated and
+/// freed (peak memory).
+std::unique_ptr<llvm::Module>
+Compiler::lowerBoth(OwningOpRef<ModuleOp> spmd, OwningOpRef<ModuleOp> reference,
+                    const ProgramInfo &program, const Target &t,
+                    llvm::LLVMContext &llvmContext) {
+  auto lowerOne = [&](OwningOpRef<ModuleOp> owner, StringRef phase,
+                      StringRef name, function_ref<void(OpPassManager &)> build)
+      -> std::unique_ptr<llvm::Module> {
+    if (failed(runPasses(*owner, phase, build)))
+      return nullptr;
+    std::unique_ptr<llvm::Module> translated =
+        translateModuleToLLVMIR(*owner, llvmContext, name);
+    if (!translated)
+      (void)fail("translation to LLVM IR failed");
+    return translated;
+  };
+  std::unique_ptr<llvm::Module> llvmModule =
+      lowerOne(std::move(spmd), "lower", "summa_spmd", [&](OpPassManager &pm) {
+        LowerOptions lower;
+        lower.overlap = options.overlap;
+        lower.cuda = t.cuda ? &*t.cuda : nullptr;
+        lower.remarks = options.remarks;
+        lower.packArguments.push_back(program.entry + "__spmd");
+        buildLowerToLLVMPipeline(pm, lower);
+      });
+  if (!llvmModule)
+    return nullptr;
+  std::unique_ptr<llvm::Module> llvmRef = lowerOne(
+      std::move(reference), "lower the reference", "summa_ref",
+      [&](OpPassManager &pm) {
+        buildReferenceLoweringPipeline(pm, program.reference + "__ref");
+      });
+  if (!llvmRef)
+    return nullptr;
+  if (llvm::Linker::linkModules(*llvmModule, std::move(llvmRef))) {
+    (void)fail("linking the partitioned and reference modules failed");
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+/// --emit=exe or lib: the object, the generated main (and, for a library,
+/// its header), linked against the runtime.
+LogicalResult Compiler::writeBinary(llvm::Module &llvmModule,
+                                    const ProgramInfo &program,
+                                    ArrayRef<int64_t> grid, const Target &t) {
+  // The temporary files: the model's objects (its loop nests, its glue;
+  // MachineCode.h) and the generated main.
+  SmallString<128> objPath, gluePath, mainPath;
+  for (auto [path, stem, ext] : {std::tuple(&objPath, "summa-model", "o"),
+                                 std::tuple(&gluePath, "summa-glue", "o"),
+                                 std::tuple(&mainPath, "summa-main", "cpp")})
+    if (auto ec = llvm::sys::fs::createTemporaryFile(stem, ext, *path))
+      return fail("cannot create a temporary file: " + ec.message());
+  llvm::scope_exit cleanUp([&] {
+    if (options.keepTemps) {
+      llvm::errs() << "summa-compile: kept " << mainPath << ", " << objPath
+                   << " and " << gluePath << "\n";
+      return;
+    }
+    for (StringRef path : {objPath, gluePath, mainPath})
+      llvm::sys::fs::remove(path);
+  });
+  SmallVector<std::string> objects;
+  if (failed(check(compile::emitSplitObjects(llvmModule, options.optLevel,
+                                             objPath, gluePath, objects))))
+    return failure();
+  bool library = options.emit == EmitKind::Lib;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(mainPath, ec);
+    if (ec)
+      return fail("cannot write " + mainPath + ": " + ec.message());
+    writeMain(os, program, grid, library);
+  }
+  if (library) {
+    SmallString<128> headerPath(options.output);
+    llvm::sys::path::replace_extension(headerPath, "h");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(headerPath, ec);
+    if (ec)
+      return fail("cannot write " + headerPath + ": " + ec.message());
+    writeLibraryHeader(os, program, grid, options.output);
+  }
+  return link(mainPath, objects, options.output, t.runtimeLib,
+              options.runtime.includeDir, library, options.verbose);
+}
+
+/// Writes `print` to the output file.
+LogicalResult Compiler::writeOutput(function_ref<void(raw_ostream &)> print) {
+  std::string error;
+  auto out = openOutputFile(options.output, &error);
+  if (!out)
+    return fail(error);
+  print(out->os());
+  out->keep();
+  return success();
+}
+
+LogicalResult Compiler::compile(llvm::SourceMgr &sourceMgr) {
+  FailureOr<Target> t = chooseTarget();
+  if (failed(t))
+    return failure();
+  if (options.liftConstants < 0)
+    return fail("--lift-constants must be >= 0");
+  OwningOpRef<ModuleOp> spmd = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!spmd || failed(runPasses(*spmd, "import", buildImportPipeline)))
+    return failure();
+  if (!options.saveConstants.empty() && options.liftConstants == 0)
+    return fail("--save-constants needs --lift-constants=N");
+  if (options.liftConstants > 0) {
+    SmallVector<LiftedConstant> lifted;
+    if (failed(liftConstants(*spmd, options.liftConstants, &lifted)))
+      return failure();
+    if (!options.saveConstants.empty() &&
+        failed(saveConstants(options.saveConstants, lifted, spmd->getLoc())))
+      return failure();
+  }
+  func::FuncOp entry = findEntry(*spmd, options.entry);
+  if (!entry)
+    return failure();
+  FailureOr<SmallVector<int64_t>> grid = chooseGrid(*spmd, entry);
+  if (failed(grid))
+    return failure();
+  std::string entryFn = entry.getSymName().str();
+  FailureOr<Reference> loaded = loadReference(*spmd, entry);
+  if (failed(loaded))
+    return failure();
+  OwningOpRef<ModuleOp> reference = std::move(loaded->module);
+
+  // The partitioned program; its tensors are described once their layouts
+  // are known.
+  if (failed(runPasses(*spmd, "assign layouts", [&](OpPassManager &pm) {
+        SummaAssignLayoutsOptions assign;
+        assign.grid.assign(grid->begin(), grid->end());
+        buildAssignLayoutsPipeline(pm, assign, options.zero);
+      })))
+    return failure();
+  FailureOr<ProgramInfo> program =
+      describeProgram(spmd->lookupSymbol<func::FuncOp>(entryFn),
+                      /*halfTypes=*/options.target == "cuda");
+  if (failed(program))
+    return failure();
+  program->reference = loaded->function;
+  if (failed(runPasses(*spmd, "partition", [&](OpPassManager &pm) {
+        buildPartitionPipeline(pm, options.reuseBudget);
+      })))
+    return failure();
+  if (options.emit == EmitKind::SpmdMLIR)
+    return writeOutput([&](raw_ostream &os) { spmd->print(os); });
+
+  renameFunctions(*spmd, "__spmd");
+  renameFunctions(*reference, "__ref");
+  promoteReference(*reference, *program);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = lowerBoth(
+      std::move(spmd), std::move(reference), *program, *t, llvmContext);
+  if (!llvmModule)
+    return failure();
+  if (options.emit == EmitKind::LLVMIR)
+    return writeOutput(
+        [&](raw_ostream &os) { llvmModule->print(os, nullptr); });
+  if (options.emit == EmitKind::Obj)
+    return check(
+        compile::emitObject(*llvmModule, options.optLevel, options.output));
+  return writeBinary(*llvmModule, *program, *grid, *t);
+}
+
+LogicalResult driver::compileModel(MLIRContext &context,
+                                   llvm::SourceMgr &sourceMgr,
+                                   const CompileOptions &options) {
+  return Compiler(context, options).compile(sourceMgr);
+}

@@ -1,0 +1,93 @@
+//===- Program.h - the compiled program, for the driver ---------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver library's internal interface: the description of the entry
+// function's tensors that the generated main hands the runtime
+// (ProgramInfo), and the generated main itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SUMMA_LIB_DRIVER_PROGRAM_H
+#define SUMMA_LIB_DRIVER_PROGRAM_H
+
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+
+namespace mlir::summa::driver {
+
+/// What the generated main needs to know of one tensor.
+struct TensorInfo {
+  std::string name;
+  /// The name the function gives it (summa.name), or empty.
+  std::string label;
+  RankedTensorType globalType;
+  SmallVector<int64_t> localShape;
+  SmallVector<SmallVector<summa::GridAxis>> splits;
+  /// Per dimension, the groups a factored dimension is cut into.
+  SmallVector<int64_t> groups;
+  double scale = 1.0;
+  /// Inputs: values in [0, 1) (`summa.init = "nonnegative"`).
+  bool nonnegative = false;
+  /// Inputs: zeros, optional in --inputs (`summa.init = "zeros"`).
+  bool zeros = false;
+  /// Outputs: 1 + the input this output replaces in the next step
+  /// (`summa.updates = <argument index>`), or 0.
+  int64_t updates = 0;
+};
+
+struct ProgramInfo {
+  std::string entry;
+  /// The function --check runs unpartitioned on rank 0.
+  std::string reference;
+  /// The reference computes in f64 (summa-promote-floats).
+  bool referenceF64 = false;
+  SmallVector<TensorInfo, 0> inputs, outputs;
+};
+
+/// Reports `message` as a summa-compile error; returns failure.
+LogicalResult fail(const Twine &message);
+
+/// The function named `entryName`, or the module's only public one; null
+/// after an error at the module.
+func::FuncOp findEntry(ModuleOp module, StringRef entryName);
+
+/// The tensors of `func` once summa-assign-layouts has laid them out:
+/// shapes, splits, how the driver fills each input. `halfTypes`: the GPU
+/// driver, which also runs f16 and bf16.
+FailureOr<ProgramInfo> describeProgram(func::FuncOp func, bool halfTypes);
+
+/// Gives every defined function of `module` the suffix `suffix`.
+void renameFunctions(ModuleOp module, StringRef suffix);
+
+/// The C++ main of the executable (`library`: the library's summa_program()
+/// instead), which hands the runtime the program's tensor table.
+void writeMain(raw_ostream &os, const ProgramInfo &p, ArrayRef<int64_t> grid,
+               bool library);
+
+/// The header of an --emit=lib library: summa_program() and, as comments,
+/// the names and shapes of the model's tensors.
+void writeLibraryHeader(raw_ostream &os, const ProgramInfo &p,
+                        ArrayRef<int64_t> grid, StringRef library);
+
+/// Compiles `mainCpp` and links it with `objects` and the runtime library
+/// `runtimeLib` into `output` (a shared library if `library`), with the C++
+/// compiler $SUMMA_CXX (default c++); `verbose` prints the command.
+LogicalResult link(StringRef mainCpp, ArrayRef<std::string> objects,
+                   StringRef output, StringRef runtimeLib, StringRef includeDir,
+                   bool library, bool verbose);
+
+/// --test-plant-kernel-bug: the last scf.parallel of each function (a
+/// kernel's loop nest) stores its first float value plus one.
+std::unique_ptr<Pass> createPlantKernelBugPass();
+
+} // namespace mlir::summa::driver
+
+#endif // SUMMA_LIB_DRIVER_PROGRAM_H
