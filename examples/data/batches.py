@@ -1,5 +1,5 @@
 """The batches of a compiled training step's --data loader
-(runtime/common/DataLoader.h), for Python: row `row` of the batch of step
+(runtime/tooling/DataLoader.h), for Python: row `row` of the batch of step
 `step` starts at id batch_offset(seed, step, row, N, seq) of a file of N ids.
 Standard library only; used by examples/lib/train.py and by
 examples/export/export_jax_lm_train_step.py."""

@@ -30,7 +30,7 @@ LayerNorm gains; from --seed) as safetensors under the argument names, the
 file a compiled binary's --inputs starts a training run from. With
 --reference-data TOKENS --reference-steps N --reference-out FILE it trains
 the same model in JAX for N steps on the batches summa's --data loader
-feeds (the same sampling, see runtime/common/DataLoader.h) and writes the
+feeds (the same sampling, see runtime/tooling/DataLoader.h) and writes the
 losses, the last loss as `result0` and the final parameters: the
 framework's own run, an --expect file for the compiled step's run.
 

@@ -5,7 +5,7 @@
 Every rank runs this script (`mpirun -np P python3 train.py ...`, P the
 grid's ranks). The script owns the loop: it sets the initial weights from a
 safetensors file, then for each step draws a batch of token ids from a token
-file (the sampling of the binaries' --data, runtime/common/DataLoader.h),
+file (the sampling of the binaries' --data, runtime/tooling/DataLoader.h),
 sets the model's two integer inputs, runs the step (summaModelRun: the
 updated weights replace the old ones) and reads the loss back.
 

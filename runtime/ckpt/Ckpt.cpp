@@ -69,6 +69,21 @@ size_t elementSizeOf(const StoredTensor &t) {
   return count ? t.bytes / count : 0;
 }
 
+/// The bytes of the whole tensor `t`: where a whole file maps it, else its
+/// pieces assembled into a new buffer of `assembled`.
+const char *wholeData(const StoredTensor &t,
+                      std::vector<std::vector<char>> &assembled) {
+  if (t.data)
+    return t.data;
+  std::vector<std::vector<Run>> runs;
+  for (int64_t size : t.shape)
+    runs.push_back({{0, 0, size}});
+  assembled.emplace_back(t.bytes);
+  readPieces(runs, t.shape.data(), elementSizeOf(t), t, assembled.back().data(),
+             t.bytes);
+  return assembled.back().data();
+}
+
 std::string shapeText(const std::vector<int64_t> &shape) {
   std::string out = "[";
   for (size_t d = 0; d < shape.size(); ++d)
@@ -105,16 +120,7 @@ int whole(const std::string &in, const std::string &out) {
     record.dtype = t.dtype;
     record.shape = t.shape;
     record.bytes = t.bytes;
-    record.data = t.data;
-    if (!t.data) {
-      std::vector<std::vector<Run>> runs;
-      for (int64_t size : t.shape)
-        runs.push_back({{0, 0, size}});
-      assembled.emplace_back(t.bytes);
-      readPieces(runs, t.shape.data(), elementSizeOf(t), t,
-                 assembled.back().data(), t.bytes);
-      record.data = assembled.back().data();
-    }
+    record.data = wholeData(t, assembled);
     records.push_back(std::move(record));
   }
   std::string error;
@@ -140,16 +146,7 @@ int shard(const std::string &in, const std::string &out, int parts) {
   std::vector<std::vector<TensorToWrite>> files(parts);
   std::vector<IndexedTensor> indexed;
   for (const StoredTensor &t : source->tensors()) {
-    const char *data = t.data;
-    if (!data) {
-      std::vector<std::vector<Run>> runs;
-      for (int64_t size : t.shape)
-        runs.push_back({{0, 0, size}});
-      assembled.emplace_back(t.bytes);
-      readPieces(runs, t.shape.data(), elementSizeOf(t), t,
-                 assembled.back().data(), t.bytes);
-      data = assembled.back().data();
-    }
+    const char *data = wholeData(t, assembled);
     IndexedTensor entry{t.name, t.dtype, t.shape, {}};
     int64_t rows = t.shape.empty() ? 1 : t.shape[0];
     size_t rowBytes = rows ? t.bytes / rows : 0;

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
-#include "Grid.h"
+#include "GridState.h"
 
 #include <climits>
 #include <cstdarg>

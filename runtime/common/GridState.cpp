@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// runtime/common/Grid.h's state and the queries on it, compiled into both
+// runtime/common/GridState.h's state and the queries on it, compiled into both
 // runtime libraries; each backend's summaRtInit fills the state (Grid.cpp:
 // MPI sub-communicators; gpu/Context.cpp: NCCL or MPI groups). The C ABI's
 // grid queries (summaRtWorldRank, summaRtGridCoord, ...) and
@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridState.h"
 #include "Error.h"
-#include "Grid.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 

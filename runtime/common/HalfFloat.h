@@ -7,7 +7,7 @@
 // IEEE binary16 (f16) and bfloat16 (bf16) from and to float, by bit
 // manipulation, round to nearest even, exactly as CUDA's __float2half_rn /
 // __float2bfloat16_rn and their inverses. Used where 16-bit values are handled
-// on the host: the drivers' comparison with the reference (DriverCore.cpp),
+// on the host: the drivers' comparison with the reference (tooling/Check.cpp),
 // the MPI reductions of the GPU backend's one-GPU test mode, and the tests'
 // CPU references. No CUDA header is needed.
 //

@@ -6,7 +6,7 @@
 
 #include "Profile.h"
 #include "Error.h"
-#include "Grid.h"
+#include "GridState.h"
 
 #include <cerrno>
 #include <chrono>

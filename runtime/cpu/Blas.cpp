@@ -15,7 +15,7 @@
 #include "Error.h"
 #include "GeluTanh.h"
 #include "GemmChecks.h"
-#include "Grid.h"
+#include "GridState.h"
 #include "MatmulBatch.h"
 #include "Profile.h"
 

@@ -18,7 +18,7 @@
 
 #include "DType.h"
 #include "Error.h"
-#include "Grid.h"
+#include "GridState.h"
 #include "HostBlocks.h"
 #include "Profile.h"
 #include "RequestTable.h"

@@ -5,16 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The CPU backend's side of the driver (DriverCore.cpp): tiles are host
+// The CPU backend's side of the driver (tooling/Run.cpp): tiles are host
 // memory, filled on the host (fillHost) from summaRtInputValue, a pure
 // function of (seed, input number, global index).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Backend.h"
 #include "DType.h"
-#include "DriverCore.h"
 #include "Error.h"
 #include "Model.h"
+#include "Run.h"
 
 #include "summa/Runtime/SummaRuntime.h"
 

@@ -1,16 +1,18 @@
-//===- Grid.cpp - grid, communicators and fatal errors ----------*- C++ -*-===//
+//===- Grid.cpp - the CPU backend's grid over MPI ---------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
-// summaRtInit / summaRtFinalize, the grid queries and the error reporting
-// that every other part of the runtime uses.
+// summaRtInit / summaRtFinalize of the CPU backend: the [q, q, d] grid over
+// MPI, one sub-communicator per non-empty set of grid axes, kept in the
+// state of common/GridState.h (whose queries common/GridState.cpp defines
+// for both backends).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Grid.h"
 #include "Error.h"
+#include "GridState.h"
 #include "Profile.h"
 #include "RequestTable.h"
 
@@ -29,7 +31,8 @@
 using namespace summa::rt;
 
 namespace {
-/// The state shared with DriverCore.cpp and Profile.cpp (GridState.cpp).
+/// The state shared with the harness (tooling/) and Profile.cpp
+/// (GridState.cpp).
 GridState &gridState = grid();
 
 /// Compiled code allocates its intermediate buffers with malloc at every

@@ -32,7 +32,7 @@
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
-#include "Grid.h"
+#include "GridState.h"
 #include "HostBlocks.h"
 #include "HostCollectives.h"
 #include "Profile.h"

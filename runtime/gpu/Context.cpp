@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // summaRtInit / summaRtFinalize and the grid queries of the C ABI for the
-// GPU backend, the internal interface of runtime/common/Grid.h (so that
+// GPU backend, the internal interface of runtime/common/GridState.h (so that
 // Profile.cpp is shared with the CPU backend), and the device state:
 // device choice, streams, events, cuBLAS handles and communicators.
 //
@@ -23,7 +23,7 @@
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
-#include "Grid.h"
+#include "GridState.h"
 #include "HostCollectives.h"
 #include "LaunchGeometry.h"
 #include "Profile.h"
@@ -53,7 +53,8 @@ using summa::rt::GridState;
 using summa::rt::Group;
 
 namespace {
-/// runtime/common/Grid.h's state (GridState.cpp, shared with the CPU backend).
+/// runtime/common/GridState.h's state (GridState.cpp, shared with the CPU
+/// backend).
 GridState &gridState = summa::rt::grid();
 Context state;
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The GPU backend's side of the driver (runtime/common/DriverCore.cpp, shared
+// The GPU backend's side of the driver (runtime/tooling/Run.cpp, shared
 // with the CPU backend: options, output lines, exit statuses, --dump and the
 // --check comparison are the same). What differs:
 //  * every tile is allocated from the device pool, and inputs are filled ON
@@ -20,14 +20,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Backend.h"
 #include "DeviceFill.h"
-#include "DriverCore.h"
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
 #include "GpuRuntime.h"
-#include "Grid.h"
+#include "GridState.h"
 #include "Model.h"
+#include "Run.h"
 #include "Validate.h"
 
 #include "summa/Runtime/SummaRuntime.h"

@@ -15,7 +15,7 @@
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
-#include "Grid.h"
+#include "GridState.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The GPU backend keeps the grid in the CPU backend's summa::rt::GridState
-// (runtime/common/Grid.h: world rank, grid, coordinates, and in the MPI test
-// mode the MPI sub-communicators), so that the CPU backend's Profile.cpp
+// (runtime/common/GridState.h: world rank, grid, coordinates, and in the MPI
+// test mode the MPI sub-communicators), so that the CPU backend's Profile.cpp
 // compiles unchanged into this library; everything CUDA lives here.
 //
 //===----------------------------------------------------------------------===//

@@ -37,7 +37,7 @@
 #include "GpuCheck.h"
 #include "GpuContext.h"
 #include "GpuRuntime.h"
-#include "Grid.h"
+#include "GridState.h"
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
 #include <cuda_runtime.h>

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Grid.h"
+#include "GridState.h"
 #include "Profile.h"
 #include "TestUtil.h"
 

@@ -1,6 +1,6 @@
 // Checkpoints and outputs written by the ranks that own them (a directory
 // of one safetensors file per rank and an index of boxes in the tensors'
-// global coordinates, runtime/common/ShardedFormat.h): twenty AdamW steps
+// global coordinates, runtime/tooling/ShardedFormat.h): twenty AdamW steps
 // of the tiny Hugging Face GPT-2 with the optimizer state split over depth
 // (--zero) on [2,2,2].
 // RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --summa-differentiate="optimizer=adamw lr=0.01 beta1=0.9 beta2=0.95 eps=1e-8 weight-decay=0.1 clip-norm=1.0 schedule=cosine warmup=5 decay-steps=20 min-lr=0.001 params=floats gradients=false" -o %t.mlir

@@ -6,7 +6,7 @@
 //
 // The input formula as the device fill includes it (InputValue.h, the
 // inline function of SplitMix64.h) is compared with the exported
-// summaRtInputValue (runtime/common/DriverCore.cpp, compiled into both
+// summaRtInputValue (runtime/tooling/Backend.cpp, compiled into both
 // libraries; this executable links libsumma_runtime_cuda.so, not the CPU
 // backend, so that it runs where OpenBLAS is not installed), and the tile
 // maps with the CPU driver's element order.

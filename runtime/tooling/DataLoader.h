@@ -1,4 +1,4 @@
-//===- DataLoader.h - batches of token ids for a training loop --*- C++ -*-===//
+//===- DataLoader.h - batches of token ids for training ---------*- C++ -*-===//
 //
 // Part of the summa project.
 //
@@ -23,7 +23,8 @@
 #ifndef SUMMA_RUNTIME_LIB_DATALOADER_H
 #define SUMMA_RUNTIME_LIB_DATALOADER_H
 
-#include "DriverCore.h"
+#include "Backend.h"
+#include "Tensor.h"
 #include "TensorFile.h"
 
 #include <cstdint>
@@ -92,15 +93,27 @@ struct DataInputs {
 DataInputs chooseDataInputs(const std::vector<Tensor> &inputs,
                             const std::string &names, const TokenData &data);
 
-/// Fills the tiles held at `coords` (null: whole tensors) of the --data
-/// inputs in `buffers` (indexed like `inputs`) with the batch of step `step`.
-/// An id that is negative, or not below `vocab` when it is positive, is
-/// fatal with its position in the file.
-void loadBatch(const TokenData &data, const DataInputs &which,
-               const std::vector<Tensor> &inputs,
-               const std::vector<void *> &buffers, const int64_t *coords,
-               uint64_t seed, int64_t step, int64_t vocab,
-               const Backend &backend);
+/// --data's batches: the token file, the inputs it feeds, the seed that
+/// draws the rows (batchOffset) and --vocab.
+struct Batches {
+  /// Null: no --data.
+  const TokenData *data = nullptr;
+  DataInputs which;
+  uint64_t seed = 0;
+  int64_t vocab = 0;
+
+  /// Whether input number `input` is one of the fed inputs.
+  bool feeds(size_t input) const {
+    return data && (static_cast<int>(input) == which.tokens ||
+                    static_cast<int>(input) == which.next);
+  }
+
+  /// Fills the fed inputs of `into` with the batch of step `step`. An id
+  /// that is negative, or not below `vocab` when it is positive, is fatal
+  /// with its position in the file.
+  void load(int64_t step, const std::vector<Tensor> &inputs,
+            const Placement &into) const;
+};
 
 } // namespace summa::rt::driver
 

@@ -41,13 +41,6 @@
 
 namespace summa::rt::driver {
 
-/// A rectangular region of a tensor, in the whole tensor's coordinates.
-struct Box {
-  std::vector<int64_t> offsets;
-  std::vector<int64_t> sizes;
-  int64_t count() const;
-};
-
 /// Along one dimension, the elements [global, global + length) of the
 /// whole tensor are at [local, local + length) of a tile.
 struct Run {

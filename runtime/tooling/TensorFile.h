@@ -25,12 +25,18 @@
 
 namespace summa::rt::driver {
 
-/// A box of a tensor of a sharded checkpoint (ShardedCheckpoint.h): the
-/// elements at `offsets` of sizes `sizes` of the whole tensor, row-major,
-/// in a mapped file.
-struct StoredPiece {
+/// A rectangular region of a tensor, in the whole tensor's coordinates.
+struct Box {
   std::vector<int64_t> offsets;
   std::vector<int64_t> sizes;
+  /// The number of elements (ShardedFormat.cpp).
+  int64_t count() const;
+};
+
+/// A box of a tensor of a sharded checkpoint (ShardedFormat.h), row-major,
+/// in a mapped file.
+struct StoredPiece {
+  Box box;
   const char *data = nullptr;
 };
 

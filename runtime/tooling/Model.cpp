@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Model.h"
+#include "Tiles.h"
 
 #include "Error.h"
-#include "Grid.h"
+#include "GridState.h"
 
 #include <mpi.h>
 

@@ -1,5 +1,4 @@
-//===- DataLoader.cpp - batches of token ids for a training loop -*- C++
-//-*-===//
+//===- DataLoader.cpp - batches of token ids for training -------*- C++ -*-===//
 //
 // Part of the summa project.
 //
@@ -174,33 +173,29 @@ summa::rt::driver::chooseDataInputs(const std::vector<Tensor> &inputs,
   return which;
 }
 
-void summa::rt::driver::loadBatch(const TokenData &data,
-                                  const DataInputs &which,
-                                  const std::vector<Tensor> &inputs,
-                                  const std::vector<void *> &buffers,
-                                  const int64_t *coords, uint64_t seed,
-                                  int64_t step, int64_t vocab,
-                                  const Backend &backend) {
+void Batches::load(int64_t step, const std::vector<Tensor> &inputs,
+                   const Placement &into) const {
+  const TokenData &file = *data;
   const Tensor &first = inputs[which.tokens];
   int64_t rows = first.desc->globalShape[0], seq = first.desc->globalShape[1];
   std::vector<int64_t> offsets(rows);
   for (int64_t row = 0; row < rows; ++row)
-    offsets[row] = batchOffset(seed, step, row, data.size(), seq);
+    offsets[row] = batchOffset(seed, step, row, file.size(), seq);
   for (int index : {which.tokens, which.next}) {
     if (index < 0)
       continue;
     const Tensor &input = inputs[index];
     int64_t shift = index == which.next ? 1 : 0;
-    size_t bytes = coords ? input.localBytes() : input.globalBytes();
+    size_t bytes = into.coords ? input.localBytes() : input.globalBytes();
     HostBuffer batch(bytes, "the batch of '" + input.fileName + "'");
     void *host = batch.data();
-    input.forEachElement(coords, [&](int64_t local, int64_t global) {
+    input.forEachElement(into.coords, [&](int64_t local, int64_t global) {
       int64_t at = offsets[global / seq] + global % seq + shift;
-      int64_t id = data.at(at);
+      int64_t id = file.at(at);
       if (id < 0 || (vocab > 0 && id >= vocab))
         fatal("summaRtMain: --data '%s': id %lld at position %lld is outside "
               "the vocabulary [0, %s)",
-              data.path().c_str(), (long long)id, (long long)at,
+              file.path().c_str(), (long long)id, (long long)at,
               vocab > 0 ? std::to_string(vocab).c_str() : "inf");
       if (input.desc->dtype == SUMMA_DT_I64)
         static_cast<int64_t *>(host)[local] = id;
@@ -208,7 +203,7 @@ void summa::rt::driver::loadBatch(const TokenData &data,
         static_cast<int32_t *>(host)[local] = static_cast<int32_t>(id);
     });
     recordRead(static_cast<int64_t>(bytes / input.elementSize) *
-               data.elementBytes());
-    upload(backend, buffers[index], host, bytes);
+               file.elementBytes());
+    upload(into.backend, into.buffers[index], host, bytes);
   }
 }

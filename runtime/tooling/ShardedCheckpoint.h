@@ -16,8 +16,8 @@
 #ifndef SUMMA_RUNTIME_LIB_SHARDEDCHECKPOINT_H
 #define SUMMA_RUNTIME_LIB_SHARDEDCHECKPOINT_H
 
-#include "DriverCore.h"
 #include "ShardedFormat.h"
+#include "Tensor.h"
 
 #include <cstdint>
 #include <map>

@@ -124,8 +124,7 @@ size_t summa::rt::driver::readPieces(const std::vector<std::vector<Run>> &runs,
   std::memset(tile, 0, tileBytes);
   size_t read = 0;
   for (const StoredPiece &piece : stored.pieces) {
-    Box box{piece.offsets, piece.sizes};
-    read += copyRuns(runs, tileShape, elementSize, tile, box,
+    read += copyRuns(runs, tileShape, elementSize, tile, piece.box,
                      const_cast<char *>(piece.data), /*toBox=*/false);
   }
   return read;

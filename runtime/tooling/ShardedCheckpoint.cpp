@@ -7,7 +7,7 @@
 #include "ShardedCheckpoint.h"
 
 #include "Error.h"
-#include "Grid.h"
+#include "GridState.h"
 
 #include <algorithm>
 #include <cerrno>

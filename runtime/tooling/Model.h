@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The model object behind the library API (SummaModel.h) and the binaries'
-// driver (summaRtMain, DriverCore.cpp): a program's validated tensor tables
+// driver (summaRtMain, Run.cpp): a program's validated tensor tables
 // and this rank's tiles of every input and output, and one call of the
 // partitioned function.
 //
@@ -14,7 +14,8 @@
 #ifndef SUMMA_RUNTIME_LIB_MODEL_H
 #define SUMMA_RUNTIME_LIB_MODEL_H
 
-#include "DriverCore.h"
+#include "Backend.h"
+#include "Tensor.h"
 
 #include "summa/Runtime/SummaModel.h"
 

@@ -297,10 +297,10 @@ bool TensorSource::openSharded(std::string &error) {
           file->integer < 0 ||
           file->integer >= static_cast<int64_t>(parts.size()) || !key ||
           key->kind != Json::String ||
-          !sizes(member(p, "offsets"), piece.offsets) ||
-          !sizes(member(p, "sizes"), piece.sizes) ||
-          piece.offsets.size() != t.shape.size() ||
-          piece.sizes.size() != t.shape.size())
+          !sizes(member(p, "offsets"), piece.box.offsets) ||
+          !sizes(member(p, "sizes"), piece.box.sizes) ||
+          piece.box.offsets.size() != t.shape.size() ||
+          piece.box.sizes.size() != t.shape.size())
         return badTensor("a piece without a file, key, offsets and sizes of "
                          "its rank");
       const TensorSource &part = *parts[file->integer];
@@ -309,16 +309,16 @@ bool TensorSource::openSharded(std::string &error) {
         return badTensor("its piece " + quoted(key->string) + " is not in " +
                          quoted(part.path()));
       for (size_t dim = 0; dim < t.shape.size(); ++dim)
-        if (piece.offsets[dim] + piece.sizes[dim] > t.shape[dim])
+        if (piece.box.offsets[dim] + piece.box.sizes[dim] > t.shape[dim])
           return badTensor("its piece " + quoted(key->string) +
                            " runs past the tensor's shape");
-      if (found->dtype != t.dtype || found->shape != piece.sizes)
+      if (found->dtype != t.dtype || found->shape != piece.box.sizes)
         return badTensor("its piece " + quoted(key->string) + " in " +
                          quoted(part.path()) +
                          " has another element type or shape than the "
                          "index gives");
       piece.data = found->data;
-      covered += elementCount(piece.sizes);
+      covered += elementCount(piece.box.sizes);
       t.pieces.push_back(std::move(piece));
     }
     if (covered != count)

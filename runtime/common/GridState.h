@@ -1,17 +1,19 @@
-//===- Grid.h - grid state and communicators --------------------*- C++ -*-===//
+//===- GridState.h - grid state and communicators ---------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The process-wide state of the CPU runtime: the [q, q, d] grid, this rank's
-// coordinates and one communicator per non-empty set of grid axes. The
-// runtime is single-threaded: compiled code calls it from one thread per rank.
+// The process-wide state of the runtime, the same on both backends: the
+// [q, q, d] grid, this rank's coordinates and one communicator per non-empty
+// set of grid axes (GridState.cpp holds it and its queries; each backend's
+// summaRtInit fills it: cpu/Grid.cpp, gpu/Context.cpp). The runtime is
+// single-threaded: compiled code calls it from one thread per rank.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_GRID_H
-#define SUMMA_RUNTIME_LIB_GRID_H
+#ifndef SUMMA_RUNTIME_LIB_GRIDSTATE_H
+#define SUMMA_RUNTIME_LIB_GRIDSTATE_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -96,4 +98,4 @@ void pinBlasThreads();
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_GRID_H
+#endif // SUMMA_RUNTIME_LIB_GRIDSTATE_H
