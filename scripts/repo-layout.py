@@ -35,6 +35,7 @@ LAYOUT = [
     ("include/summa/Tools", False, "command-line options the tools share"),
     ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry"),
     ("lib/Dialect/Summa/IR", False, "the dialect: ops, verifiers, bufferization, layout rules"),
+    ("lib/Dialect/Summa/OpRules", False, "the op families' rules: layout, partition, derivative, planner split model"),
     ("lib/Dialect/Summa/Transforms", False, "passes on summa ops: assign layouts, partition, SUMMA loops, overlap"),
     ("lib/Dialect/TMTensor", True, "the tm_tensor ops: verifiers"),
     ("lib/Transforms", False, "passes on linalg: normalize, lift constants, differentiate; fuse elementwise, tile attention"),

@@ -28,6 +28,7 @@
 
 #include "PlannerInternal.h"
 
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,9 +54,10 @@ ArgRole mlir::summa::plan::detail::argumentRole(func::FuncOp func,
     return llvm::is_contained(layout.getSplitAxes(), GridAxis::depth)
                ? ArgRole::Activation
                : ArgRole::Parameter;
-  if (auto role = func.getArgAttrOfType<StringAttr>(index, kRoleAttrName))
-    return role.getValue() == "activation" ? ArgRole::Activation
-                                           : ArgRole::Parameter;
+  if (ArgumentRole role = getArgumentRole(func, index);
+      role != ArgumentRole::None)
+    return role == ArgumentRole::Activation ? ArgRole::Activation
+                                            : ArgRole::Parameter;
   auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[index]);
   if (!type || type.getRank() != 2)
     return ArgRole::Parameter;
@@ -267,8 +269,9 @@ static bool isProduct(Operation *op) {
 bool mlir::summa::plan::detail::argumentCarriesTokens(func::FuncOp func,
                                                       unsigned index,
                                                       int64_t tokens) {
-  if (auto role = func.getArgAttrOfType<StringAttr>(index, kRoleAttrName))
-    return role.getValue() == "activation";
+  if (ArgumentRole role = getArgumentRole(func, index);
+      role != ArgumentRole::None)
+    return role == ArgumentRole::Activation;
   if (argumentRole(func, index) != ArgRole::Activation)
     return false;
   auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[index]);

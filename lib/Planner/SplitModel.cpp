@@ -42,7 +42,9 @@
 // keep its operands' splits gets them whole first (an all-gather over the
 // P ranks, after the all-reduce of a partial sum), and computes on every
 // rank. Results are returned as the computation leaves them (replicated or
-// split).
+// split). The rules of the ops outside linalg live with their op families
+// (SplitModelOpInterface, lib/Dialect/Summa/OpRules/); this file holds the
+// linalg rule and the walk.
 //
 // Neither strategy is compiled by summa, so these numbers are a model
 // (StrategyPlan::counted is false).
@@ -51,14 +53,14 @@
 
 #include "PlannerInternal.h"
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "llvm/ADT/SmallBitVector.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
 
@@ -69,9 +71,11 @@ using namespace mlir::summa::plan::detail;
 
 namespace {
 
-constexpr int kPartial = -2;
-
-class SplitModel {
+/// The model of one strategy on one function. The ops outside linalg get
+/// their splits from their family's rule (SplitModelOpInterface, in
+/// lib/Dialect/Summa/OpRules/), which sees this model as its
+/// SplitModelState.
+class SplitModel : public SplitModelState {
 public:
   SplitModel(func::FuncOp func, StrategyKind kind, int64_t ranks,
              int64_t tokens, const PlanOptions &options, StrategyPlan &out)
@@ -81,36 +85,35 @@ public:
   LogicalResult run();
   std::string error;
 
-private:
-  /// The dimension `v` is split along; -1 if replicated, kPartial if every
-  /// rank holds a partial sum of it.
-  int getSplit(Value v) const {
+  // SplitModelState.
+  int getSplit(Value v) const override {
     auto it = splits.find(v);
     return it == splits.end() ? -1 : it->second;
   }
-  bool isPartial(Value v) const { return getSplit(v) == kPartial; }
-  /// How many groups the split dimension of `v` is cut into, each split P
-  /// ways (a [batch, heads] pair collapsed into one dimension with the
-  /// heads split: batch groups); 1 for a plain split.
-  int64_t getOuter(Value v) const {
+  int64_t getOuter(Value v) const override {
     auto it = outers.find(v);
     return it == outers.end() ? 1 : it->second;
   }
+  void setPartial(Value v) override { splits[v] = kPartial; }
+  LogicalResult setSplit(Value v, int dim, int64_t outer) override;
+  LogicalResult setSplit(Value v, int dim) { return setSplit(v, dim, 1); }
+  void materialize(Value v) override;
+  LogicalResult replicate(Operation *op) override;
+  bool keepsSplit(int64_t offset, int64_t size, int64_t stride,
+                  int64_t whole) const override;
+  bool divisible(Type type, int dim) const override;
+
+private:
   void unsplit(Value v) {
     splits.erase(v);
     outers.erase(v);
   }
-  /// All-reduces a partial sum (once) before a use that needs the sum.
-  void materialize(Value v);
   /// Makes `v` whole on every rank: the all-reduce of a partial sum, the
   /// all-gather of a split value.
   void gather(Value v);
   /// Whether `op` only adds its inputs elementwise (so partial sums may
   /// flow through it and be all-reduced once, after the sum).
   static bool isSumOfInputs(linalg::LinalgOp op);
-  /// Whether dimension `dim` of `type` may be split P ways.
-  bool divisible(Type type, int dim) const;
-  LogicalResult setSplit(Value v, int dim, int64_t outer = 1);
   LogicalResult visit(Operation *op);
   LogicalResult visitLinalg(linalg::LinalgOp op);
   LogicalResult visitMatmul(linalg::MatmulOp op);
@@ -123,19 +126,6 @@ private:
   /// along a dimension a loop indexes, `partial` where one is split along a
   /// dimension indexed by the data. Fails if the splits disagree.
   LogicalResult visitTables(linalg::LinalgOp op, int &loop, bool &partial);
-  LogicalResult visitSoftmax(linalg::SoftmaxOp op);
-  LogicalResult visitExpand(tensor::ExpandShapeOp op);
-  LogicalResult visitCollapse(tensor::CollapseShapeOp op);
-  LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
-  LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
-  LogicalResult visitConcat(tensor::ConcatOp op);
-  LogicalResult visitPad(tensor::PadOp op);
-  /// Any other op: its operands whole, its results replicated.
-  LogicalResult replicate(Operation *op);
-  /// Whether a slice along `dim` of `source` (offset, size, stride) keeps
-  /// the split: the dimension whole, or cut into pieces that P divides.
-  bool keepsSplit(int64_t offset, int64_t size, int64_t stride,
-                  int64_t whole) const;
   void allReduce(Value v);
   /// A block argument of the entry function with a parameter role.
   bool isParameterArgument(Value v);
@@ -519,186 +509,18 @@ LogicalResult SplitModel::visitLinalg(linalg::LinalgOp op) {
   return visitStructured(op, loop);
 }
 
-LogicalResult SplitModel::visitSoftmax(linalg::SoftmaxOp op) {
-  for (Value v : op->getOperands())
-    materialize(v);
-  int s = getSplit(op.getInput());
-  if (s < 0)
-    return success();
-  if (s == static_cast<int>(op.getDimension()))
-    return replicate(op); // a softmax over the split dimension
-  return setSplit(op.getResult()[0], s, getOuter(op.getInput()));
-}
-
-//===----------------------------------------------------------------------===//
-// Tensor ops
-//===----------------------------------------------------------------------===//
-
-LogicalResult SplitModel::visitExpand(tensor::ExpandShapeOp op) {
-  int s = getSplit(op.getSrc());
-  if (s == kPartial) {
-    splits[op.getResult()] = kPartial; // reshaping a partial sum
-    return success();
-  }
-  if (s < 0)
-    return success();
-  // The split lands on the dimension of its group where its groups are cut:
-  // the outermost that is not of size 1 for a plain split (a dimension of
-  // size 1 is never split), an inner one for a factored split (the heads of
-  // [batch * heads] back in [batch, heads]).
-  int64_t outer = getOuter(op.getSrc()), before = 1;
-  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
-  for (int64_t d : groups[s]) {
-    int64_t size = op.getResultType().getDimSize(d);
-    if (outer % before == 0 && outer < before * size && size != 1)
-      return setSplit(op.getResult(), d, outer / before);
-    before *= size;
-  }
-  return replicate(op);
-}
-
-LogicalResult SplitModel::visitCollapse(tensor::CollapseShapeOp op) {
-  int s = getSplit(op.getSrc());
-  if (s == kPartial) {
-    splits[op.getResult()] = kPartial;
-    return success();
-  }
-  if (s < 0)
-    return success();
-  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
-  for (auto [g, group] : llvm::enumerate(groups)) {
-    if (!llvm::is_contained(group, s))
-      continue;
-    // The dimensions before the split one in its group cut the collapsed
-    // dimension into groups, each split P ways.
-    int64_t outer = getOuter(op.getSrc());
-    for (int64_t d : group) {
-      if (d == s)
-        return setSplit(op.getResult(), g, outer);
-      outer *= op.getSrcType().getDimSize(d);
-    }
-    return replicate(op);
-  }
-  return replicate(op);
-}
-
-LogicalResult SplitModel::visitExtractSlice(tensor::ExtractSliceOp op) {
-  int s = getSplit(op.getSource());
-  if (s == kPartial) {
-    splits[op.getResult()] = kPartial; // a slice of a partial sum
-    return success();
-  }
-  if (s < 0)
-    return success();
-  llvm::SmallBitVector dropped = op.getDroppedDims();
-  int64_t whole = op.getSourceType().getDimSize(s);
-  bool isWhole = op.getStaticOffsets()[s] == 0 &&
-                 op.getStaticSizes()[s] == whole &&
-                 op.getStaticStrides()[s] == 1;
-  if (dropped.test(s) || (!isWhole && getOuter(op.getSource()) != 1) ||
-      !keepsSplit(op.getStaticOffsets()[s], op.getStaticSizes()[s],
-                  op.getStaticStrides()[s], whole))
-    return replicate(op);
-  int kept = 0;
-  for (int d = 0; d < s; ++d)
-    kept += dropped.test(d) ? 0 : 1;
-  return setSplit(op.getResult(), kept, getOuter(op.getSource()));
-}
-
-LogicalResult SplitModel::visitInsertSlice(tensor::InsertSliceOp op) {
-  Value source = op.getSource(), dest = op.getDest();
-  if (isPartial(source) && isPartial(dest)) {
-    splits[op.getResult()] = kPartial;
-    return success();
-  }
-  materialize(source);
-  materialize(dest);
-  int ss = getSplit(source), sd = getSplit(dest);
-  // The source's split as a dimension of the destination.
-  llvm::SmallBitVector dropped = op.getDroppedDims();
-  int sourceAsDest = -1;
-  for (int d = 0, kept = 0; d < op.getDestType().getRank() && ss >= 0; ++d) {
-    if (dropped.test(d))
-      continue;
-    if (kept++ == ss)
-      sourceAsDest = d;
-  }
-  int s = sd >= 0 ? sd : sourceAsDest;
-  if (s < 0)
-    return success();
-  if ((ss >= 0 && sourceAsDest != s) || getOuter(source) != 1 ||
-      getOuter(dest) != 1 ||
-      !keepsSplit(op.getStaticOffsets()[s], op.getStaticSizes()[s],
-                  op.getStaticStrides()[s], op.getDestType().getDimSize(s)))
-    return replicate(op);
-  return setSplit(op.getResult(), s);
-}
-
-LogicalResult SplitModel::visitConcat(tensor::ConcatOp op) {
-  for (Value v : op.getInputs())
-    materialize(v);
-  int s = -1;
-  int64_t outer = 1;
-  for (Value v : op.getInputs()) {
-    int sv = getSplit(v);
-    if (sv < 0)
-      continue;
-    if (s >= 0 && (s != sv || outer != getOuter(v)))
-      return replicate(op);
-    s = sv;
-    outer = getOuter(v);
-  }
-  if (s < 0)
-    return success();
-  // Along the concatenated dimension each piece must be split evenly.
-  if (s == static_cast<int>(op.getDim()))
-    for (Value v : op.getInputs())
-      if (getSplit(v) != s || outer != 1 || !divisible(v.getType(), s))
-        return replicate(op);
-  return setSplit(op.getResult(), s, outer);
-}
-
-LogicalResult SplitModel::visitPad(tensor::PadOp op) {
-  materialize(op.getSource());
-  int s = getSplit(op.getSource());
-  if (s < 0)
-    return success();
-  if (op.getStaticLow()[s] != 0 || op.getStaticHigh()[s] != 0)
-    return replicate(op);
-  return setSplit(op.getResult(), s, getOuter(op.getSource()));
-}
-
 LogicalResult SplitModel::visit(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitLinalg(linalgOp);
-  if (isa<func::ReturnOp>(op)) {
-    // Results are returned as the computation leaves them (like summa's
-    // partitioned functions, which return local tiles), partial sums
-    // summed.
-    for (Value v : op->getOperands())
-      materialize(v);
-    return success();
-  }
-  if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
-    return success();
-  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
-    materialize(extract.getTensor()); // an element read: its owner's
-    return success();
-  }
+  if (auto rule = dyn_cast<SplitModelOpInterface>(op))
+    return rule.modelSplit(*this);
   bool touchesTensors =
       llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>) ||
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<TensorType>);
   if (!touchesTensors && op->getNumRegions() == 0)
     return success();
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](linalg::SoftmaxOp o) { return visitSoftmax(o); })
-      .Case([&](tensor::ExpandShapeOp o) { return visitExpand(o); })
-      .Case([&](tensor::CollapseShapeOp o) { return visitCollapse(o); })
-      .Case([&](tensor::ExtractSliceOp o) { return visitExtractSlice(o); })
-      .Case([&](tensor::InsertSliceOp o) { return visitInsertSlice(o); })
-      .Case([&](tensor::ConcatOp o) { return visitConcat(o); })
-      .Case([&](tensor::PadOp o) { return visitPad(o); })
-      .Default([&](Operation *o) { return replicate(o); });
+  // Any other op: its operands whole, its results replicated.
+  return replicate(op);
 }
 
 LogicalResult SplitModel::run() {
@@ -770,6 +592,10 @@ StrategyPlan mlir::summa::plan::detail::planSplit(func::FuncOp func,
   s.kind = kind;
   s.name = kind == StrategyKind::Megatron1D ? "1D" : "DP";
   s.counted = false;
+  // The ops' rules, wherever the planner runs.
+  DialectRegistry registry;
+  registerOpRuleExternalModels(registry);
+  func->getContext()->appendDialectRegistry(registry);
   SplitModel model(func, kind, ranks, tokens, options, s);
   if (failed(model.run())) {
     s = StrategyPlan();

@@ -6,7 +6,7 @@
 
 #include "summa/Transforms/Accumulate.h"
 
-#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Support/Elementwise.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,10 +62,8 @@ mlir::summa::batchArguments(func::FuncOp func, ArrayRef<unsigned> params) {
   llvm::SmallDenseSet<unsigned> isParam(params.begin(), params.end());
   SmallVector<BlockArgument> batch;
   for (BlockArgument arg : func.getArguments()) {
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
     if (!isParam.contains(arg.getArgNumber()) &&
-        !(role && role.getValue() == "replicated") &&
+        getArgumentRole(func, arg.getArgNumber()) != ArgumentRole::Replicated &&
         isa<RankedTensorType>(arg.getType()))
       batch.push_back(arg);
   }

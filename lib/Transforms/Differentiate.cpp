@@ -18,12 +18,17 @@
 //    map drops become reductions: a bias gradient sums over tokens);
 //    reductions with a max/min combiner route dOut to the elements equal to
 //    the result;
-//  * tensor.expand_shape / collapse_shape: the inverse reshape.
+//  * every other op: its family's rule (DerivativeRuleOpInterface, in
+//    lib/Dialect/Summa/OpRules/: a reshape's adjoint is the inverse
+//    reshape, a slice's its place in zeros, ...).
 //
 //===----------------------------------------------------------------------===//
 
 #include "summa/Conversion/Passes.h"
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
 #include "summa/Transforms/Passes.h"
@@ -57,8 +62,10 @@ using namespace mlir::summa;
 
 namespace {
 
-/// Builds the backward of one function, in place, before its return.
-class Differentiator {
+/// Builds the backward of one function, in place, before its return. The
+/// derivative rules of the ops outside linalg (DerivativeRuleOpInterface)
+/// see it as their DerivativeState.
+class Differentiator : public DerivativeState {
 public:
   /// `floatParams`: every float tensor argument without a role is a
   /// parameter (params=floats), not only weights and biases.
@@ -80,14 +87,18 @@ public:
   /// gradients.
   ArrayRef<unsigned> getParameters() const { return paramIndices; }
 
+  // DerivativeState.
+  OpBuilder &getBuilder() override { return b; }
+  Value getAdjoint(Value v) const override { return adjoints.lookup(v); }
+  bool isActive(Value v) const override { return active.contains(v); }
+  void accumulate(Location loc, Value v, Value d) override;
+  Value zeros(Location loc, Type type) override;
+
 private:
   LogicalResult findParameters(SmallVectorImpl<BlockArgument> &params);
-  bool isActive(Value v) const { return active.contains(v); }
-  Value zeros(Location loc, Type type);
   Value constantLike(Location loc, Type type, double value);
   /// Elementwise a + b.
   Value add(Location loc, Value lhs, Value rhs);
-  void accumulate(Location loc, Value v, Value d);
   LogicalResult visit(Operation *op);
   /// The ops of `segment` cloned at the insertion point (active and gathers
   /// as the originals), the adjoints of their results moved to the clones.
@@ -547,77 +558,9 @@ LogicalResult Differentiator::visit(Operation *op) {
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    Value d = tensor::CollapseShapeOp::create(
-        b, op->getLoc(), expand.getSrcType(),
-        adjoints.lookup(expand.getResult()), expand.getReassociationIndices());
-    accumulate(op->getLoc(), expand.getSrc(), d);
-    return success();
-  }
-  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-    // Each input's adjoint is its slice of the result's (Llama's
-    // rotate_half concatenates the two halves of a head).
-    Location loc = op->getLoc();
-    Value dR = adjoints.lookup(concat.getResult());
-    int64_t dim = concat.getDim(), offset = 0;
-    for (Value input : concat.getInputs()) {
-      auto type = cast<RankedTensorType>(input.getType());
-      if (type.isDynamicDim(dim))
-        return op->emitError()
-               << "summa-differentiate: tensor.concat of a dynamic size";
-      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes,
-          strides(type.getRank(), b.getIndexAttr(1));
-      for (int64_t size : type.getShape())
-        sizes.push_back(b.getIndexAttr(size));
-      offsets[dim] = b.getIndexAttr(offset);
-      offset += type.getDimSize(dim);
-      if (!isActive(input))
-        continue;
-      accumulate(loc, input,
-                 tensor::ExtractSliceOp::create(b, loc, type, dR, offsets,
-                                                sizes, strides));
-    }
-    return success();
-  }
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    // The slice's adjoint in place, zeros around it (the Q, K and V slices
-    // of a fused projection add up to its whole adjoint).
-    Location loc = op->getLoc();
-    Value d = tensor::InsertSliceOp::create(
-        b, loc, adjoints.lookup(slice.getResult()),
-        zeros(loc, slice.getSourceType()), slice.getMixedOffsets(),
-        slice.getMixedSizes(), slice.getMixedStrides());
-    accumulate(loc, slice.getSource(), d);
-    return success();
-  }
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    // The source's adjoint is the slice of the result's; the destination's
-    // is the result's with the slice zeroed (it was overwritten).
-    Location loc = op->getLoc();
-    Value dR = adjoints.lookup(insert.getResult());
-    if (isActive(insert.getSource()))
-      accumulate(loc, insert.getSource(),
-                 tensor::ExtractSliceOp::create(b, loc, insert.getSourceType(),
-                                                dR, insert.getMixedOffsets(),
-                                                insert.getMixedSizes(),
-                                                insert.getMixedStrides()));
-    if (isActive(insert.getDest()))
-      accumulate(loc, insert.getDest(),
-                 tensor::InsertSliceOp::create(
-                     b, loc, zeros(loc, insert.getSourceType()), dR,
-                     insert.getMixedOffsets(), insert.getMixedSizes(),
-                     insert.getMixedStrides()));
-    return success();
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    Value d =
-        tensor::ExpandShapeOp::create(b, op->getLoc(), collapse.getSrcType(),
-                                      adjoints.lookup(collapse.getResult()),
-                                      collapse.getReassociationIndices());
-    accumulate(op->getLoc(), collapse.getSrc(), d);
-    return success();
-  }
+  // Every other op: its family's rule (lib/Dialect/Summa/OpRules/).
+  if (auto rule = dyn_cast<DerivativeRuleOpInterface>(op))
+    return rule.differentiate(*this);
   return op->emitError() << "summa-differentiate: no derivative for '"
                          << op->getName() << "'";
 }
@@ -652,11 +595,9 @@ LogicalResult
 Differentiator::findParameters(SmallVectorImpl<BlockArgument> &params) {
   Block &block = func.getBody().front();
   for (BlockArgument arg : func.getArguments()) {
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
-    bool isParam =
-        role && (role.getValue() == "weight" || role.getValue() == "bias");
-    if (floatParams && !role) {
+    ArgumentRole role = getArgumentRole(func, arg.getArgNumber());
+    bool isParam = isTrainedRole(role);
+    if (floatParams && role == ArgumentRole::None) {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       isParam =
           type && type.getRank() >= 1 && isa<FloatType>(type.getElementType());
@@ -784,6 +725,11 @@ namespace {
 struct SummaDifferentiatePass
     : summa::impl::SummaDifferentiateBase<SummaDifferentiatePass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The derivatives of the ops outside linalg, wherever the pass runs.
+    registerMovementOpRules(registry);
+  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> selected = selectFunctions(module, function);

@@ -14,6 +14,7 @@
 
 #include "summa/Transforms/Optimizer.h"
 
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,7 +67,7 @@ private:
     return arith::ConstantOp::create(nb, nl, nb.getFloatAttr(t, v));
   }
   /// Appends an argument of `type` named `name` (zeros when not given).
-  unsigned addArgument(Type type, StringRef name, StringRef role);
+  unsigned addArgument(Type type, StringRef name, ArgumentRole role);
   /// nanoGPT's get_lr(it), in f64, from the step counter.
   Value learningRate(Value step);
   /// The global L2 norm of `grads` (f32) and the coefficient they are
@@ -108,12 +109,13 @@ StringRef OptimizerBuilder::nameOf(unsigned arg) {
 }
 
 unsigned OptimizerBuilder::addArgument(Type type, StringRef name,
-                                       StringRef role) {
+                                       ArgumentRole role) {
   unsigned index = func.getNumArguments();
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr(kNameAttrName, b.getStringAttr(name)),
       b.getNamedAttr(kInitAttrName, b.getStringAttr("zeros")),
-      b.getNamedAttr(kRoleAttrName, b.getStringAttr(role))};
+      b.getNamedAttr(kRoleAttrName,
+                     b.getStringAttr(stringifyArgumentRole(role)))};
   (void)func.insertArgument(index, type, b.getDictionaryAttr(attrs), loc);
   return index;
 }
@@ -326,16 +328,18 @@ FailureOr<OptimizerResults> OptimizerBuilder::build(ArrayRef<unsigned> params,
       base = "arg" + std::to_string(p);
     if (o.kind == "momentum")
       stateArgs[i].push_back(
-          addArgument(type, base + ".momentum_buffer", "state"));
+          addArgument(type, base + ".momentum_buffer", ArgumentRole::State));
     if (o.kind == "adamw") {
-      stateArgs[i].push_back(addArgument(type, base + ".exp_avg", "state"));
-      stateArgs[i].push_back(addArgument(type, base + ".exp_avg_sq", "state"));
+      stateArgs[i].push_back(
+          addArgument(type, base + ".exp_avg", ArgumentRole::State));
+      stateArgs[i].push_back(
+          addArgument(type, base + ".exp_avg_sq", ArgumentRole::State));
     }
   }
   std::optional<unsigned> stepArg;
   if (o.needsStep())
     stepArg = addArgument(RankedTensorType::get({}, b.getI64Type()), "step",
-                          "replicated");
+                          ArgumentRole::Replicated);
   Value step = stepArg ? func.getArgument(*stepArg) : Value();
   // Scalars, once.
   Value lr = step

@@ -1,4 +1,4 @@
-//===- LayoutRuleInterface.cpp - how an op relates layouts ------*- C++ -*-===//
+//===- LayoutRuleInterface.cpp - the rules of an op -------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
@@ -10,5 +10,8 @@ using namespace mlir;
 using namespace mlir::summa;
 
 LayoutRuleState::~LayoutRuleState() = default;
+PartitionState::~PartitionState() = default;
+DerivativeState::~DerivativeState() = default;
+SplitModelState::~SplitModelState() = default;
 
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.cpp.inc"

@@ -8,8 +8,9 @@
 // from their role, then propagates layouts through every op by its rule until
 // nothing changes, and checks that the grid divides every split dimension.
 // The rules are the ops' own (LayoutRuleOpInterface; the upstream ops' in
-// LayoutRules.cpp); this file is the solver they talk to (LayoutRuleState):
-// it owns the layouts, reconciles disagreeing uses and orders the phases.
+// lib/Dialect/Summa/OpRules/); this file is the solver they talk to
+// (LayoutRuleState): it owns the layouts, reconciles disagreeing uses and
+// orders the phases.
 //
 // The propagation runs in three phases (docs/Layouts.md):
 //   1. contractions: a linalg.matmul gives its operands and result their
@@ -27,8 +28,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "DimClasses.h"
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
-#include "summa/Dialect/Summa/Transforms/LayoutRules.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Functions.h"
 
@@ -60,9 +62,6 @@ using namespace mlir::summa;
 namespace {
 
 using DimSplits = SmallVector<DimLayout>;
-
-/// The role an argument plays, which fixes its layout.
-enum class Role { Activation, Weight, Bias, Replicated, State, Unknown };
 
 /// Layout of an activation of rank `rank`: the leading (token) dimension
 /// over [depth, row], the trailing (hidden) one over [col].
@@ -277,16 +276,6 @@ DimSplits LayoutSolver::withHints(Value v, DimSplits splits) {
   return splits;
 }
 
-static Role parseRole(StringRef s) {
-  return llvm::StringSwitch<Role>(s)
-      .Case("activation", Role::Activation)
-      .Case("weight", Role::Weight)
-      .Case("bias", Role::Bias)
-      .Case("replicated", Role::Replicated)
-      .Case("state", Role::State)
-      .Default(Role::Unknown);
-}
-
 /// True if a linalg op only moves or converts its one input elementwise
 /// (a transpose, a copy, a cast): the data of a weight passes through it.
 static bool isDataMove(Operation *op) {
@@ -370,22 +359,24 @@ LogicalResult LayoutSolver::seedArguments() {
                << " of " << type
                << " is dynamic; summa needs static shapes (export the model "
                   "with static shapes)";
-    Role role = Role::Unknown;
+    ArgumentRole role = getArgumentRole(func, arg.getArgNumber());
     int64_t rank = type.getRank();
-    if (auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                      kRoleAttrName)) {
-      role = parseRole(attr.getValue());
-      if (role == Role::Unknown)
-        return emitError(arg.getLoc())
-               << "argument " << arg.getArgNumber() << " has unknown "
-               << kRoleAttrName << " \"" << attr.getValue()
-               << "\" (expected activation, weight, bias, replicated or state)";
-    } else if (rank == 2 && isa<FloatType>(type.getElementType()) &&
-               !reachesWeightSlot(arg) && isGatherTable(arg)) {
+    if (role == ArgumentRole::Unknown)
+      return emitError(arg.getLoc())
+             << "argument " << arg.getArgNumber() << " has unknown "
+             << kRoleAttrName << " \""
+             << func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                  kRoleAttrName)
+                    .getValue()
+             << "\" (expected activation, weight, bias, replicated or state)";
+    if (role == ArgumentRole::None && rank == 2 &&
+        isa<FloatType>(type.getElementType()) && !reachesWeightSlot(arg) &&
+        isGatherTable(arg)) {
       // An embedding table that no product reads (an untied one): a weight,
       // split like any other; its lookup picks the rows each rank owns.
-      role = Role::Weight;
-    } else if (rank >= 2 && isa<FloatType>(type.getElementType()) &&
+      role = ArgumentRole::Weight;
+    } else if (role == ArgumentRole::None && rank >= 2 &&
+               isa<FloatType>(type.getElementType()) &&
                !reachesWeightSlot(arg) && !isReadInsideBody(arg)) {
       // A float tensor of rank >= 2 that is no weight carries tokens. One
       // whose leading dimension is 1 is more likely a table broadcast over
@@ -395,7 +386,7 @@ LogicalResult LayoutSolver::seedArguments() {
       if (type.getDimSize(0) == 1)
         defaultActivations.push_back(arg);
       else
-        role = Role::Activation;
+        role = ArgumentRole::Activation;
     }
     auto checkRank = [&](int64_t want, StringRef what) -> LogicalResult {
       if (rank == want)
@@ -405,30 +396,31 @@ LogicalResult LayoutSolver::seedArguments() {
              << " and must have rank " << want << ", got " << type;
     };
     switch (role) {
-    case Role::Activation:
+    case ArgumentRole::Activation:
       if (rank < 2)
         return emitError(arg.getLoc())
                << "argument " << arg.getArgNumber()
                << " is an activation and must have rank >= 2, got " << type;
       layouts[arg] = activationLayout(arg);
       break;
-    case Role::Weight:
+    case ArgumentRole::Weight:
       if (failed(checkRank(2, "weight")))
         return failure();
       layouts[arg] = make(withHints(arg, {{GridAxis::row}, {GridAxis::col}}));
       break;
-    case Role::Bias:
+    case ArgumentRole::Bias:
       if (failed(checkRank(1, "bias")))
         return failure();
       layouts[arg] = make(withHints(arg, {{GridAxis::col}}));
       break;
-    case Role::Replicated:
+    case ArgumentRole::Replicated:
       layouts[arg] = make(DimSplits(rank));
       break;
-    case Role::State:
+    case ArgumentRole::State:
       // An optimizer's state: laid out like the parameter it is updated
       // with, by the update's rule.
-    case Role::Unknown:
+    case ArgumentRole::None:
+    case ArgumentRole::Unknown:
       break; // Inferred from its uses.
     }
   }
@@ -754,7 +746,7 @@ struct SummaAssignLayoutsPass
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     // The ops' rules, wherever the pass runs.
-    registerLayoutRuleExternalModels(registry);
+    registerOpRuleExternalModels(registry);
   }
   void runOnOperation() override;
   GridOp getOrCreateGrid();

@@ -13,7 +13,7 @@
 
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
-#include "summa/Dialect/Summa/Transforms/LayoutRules.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Transforms/Gather.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -16,6 +16,7 @@
 
 #include "Partitioner.h"
 
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
@@ -336,41 +337,19 @@ Value FunctionPartitioner::blockIndex(OpBuilder &b, Location loc,
 LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
   if (op->getNumResults() == 0)
     return success();
-  auto layouts = op->getAttrOfType<ArrayAttr>(kLayoutsAttrName);
   bool hasTensorResult =
       llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>);
   if (!hasTensorResult)
     return success();
-  if (auto relayout = dyn_cast<RelayoutOp>(op))
-    return lowerRelayout(relayout);
-  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    auto layout = layouts ? dyn_cast<LayoutAttr>(layouts[0]) : LayoutAttr();
-    if (!layout)
-      return op->emitError() << "value of type " << op->getResult(0).getType()
-                             << " has no layout; run summa-assign-layouts "
-                                "first";
-    op->removeAttr(kLayoutsAttrName);
-    return partitionConstant(constant, layout);
-  }
-  if (!isa<linalg::LinalgOp, linalg::SoftmaxOp, tensor::EmptyOp,
-           tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-           tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ConcatOp,
-           tensor::PadOp, ScatterOp>(op))
+  auto rule = dyn_cast<PartitionRuleOpInterface>(op);
+  if (!rule)
     return op->emitError() << "'" << op->getName()
                            << "' is not supported by summa-partition";
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    // Matched before its linalg.index ops become global.
-    std::optional<Gather> gather = matchGather(op);
-    if ((!isa<linalg::MatmulOp>(op) &&
-         failed(checkLoopLayouts(linalgOp, valueLayouts))) ||
-        failed(globalizeIndices(linalgOp)) ||
-        (gather && failed(partitionGather(*gather))) ||
-        (!isa<linalg::MatmulOp>(op) && failed(maskPaddedReductions(linalgOp))))
-      return failure();
-  }
-  if (auto scatter = dyn_cast<ScatterOp>(op))
-    if (failed(partitionScatter(scatter)))
-      return failure();
+  return rule.partition(*this);
+}
+
+LogicalResult FunctionPartitioner::localizeResults(Operation *op) {
+  auto layouts = op->getAttrOfType<ArrayAttr>(kLayoutsAttrName);
   for (OpResult res : op->getResults()) {
     FailureOr<Type> local = localType(
         res.getType(), layouts ? layouts[res.getResultNumber()] : Attribute(),
@@ -380,31 +359,46 @@ LogicalResult FunctionPartitioner::partitionOp(Operation *op) {
     res.setType(*local);
   }
   completeReduction(op);
-
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    expand.setStaticOutputShape(expand.getResultType().getShape());
-  } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    // Split dimensions are taken whole, or whole groups of a factored one
-    // (summa-assign-layouts made sure of it): their size becomes the
-    // tile's; dropped dimensions stay 1.
-    llvm::SmallBitVector dropped = slice.getDroppedDims();
-    SmallVector<int64_t> sizes;
-    ArrayRef<int64_t> resultShape = slice.getResultType().getShape();
-    for (int64_t d = 0, r = 0; d < slice.getSourceType().getRank(); ++d)
-      sizes.push_back(dropped.test(d) ? 1 : resultShape[r++]);
-    slice.setStaticSizes(sizes);
-    slice.setStaticOffsets(
-        localOffsets(slice.getStaticOffsets(), slice.getSource()));
-  } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    insert.setStaticSizes(insert.getSourceType().getShape());
-    insert.setStaticOffsets(
-        localOffsets(insert.getStaticOffsets(), insert.getDest()));
-  } else if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
-    op->removeAttr(kLayoutsAttrName);
-    return partitionMatmul(mm, cast<LayoutAttr>(layouts[0]));
-  }
   op->removeAttr(kLayoutsAttrName);
   return success();
+}
+
+LogicalResult FunctionPartitioner::partitionStructured(Operation *op) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  auto layouts = op->getAttrOfType<ArrayAttr>(kLayoutsAttrName);
+  // Matched before its linalg.index ops become global.
+  std::optional<Gather> gather = matchGather(op);
+  auto mm = dyn_cast<linalg::MatmulOp>(op);
+  if ((!mm && failed(checkLoopLayouts(linalgOp, valueLayouts))) ||
+      failed(globalizeIndices(linalgOp)) ||
+      (gather && failed(partitionGather(*gather))) ||
+      (!mm && failed(maskPaddedReductions(linalgOp))) ||
+      failed(localizeResults(op)))
+    return failure();
+  if (mm)
+    return partitionMatmul(mm, cast<LayoutAttr>(layouts[0]));
+  return success();
+}
+
+LogicalResult FunctionPartitioner::partitionScatterOp(Operation *op) {
+  if (failed(partitionScatter(cast<ScatterOp>(op))))
+    return failure();
+  return localizeResults(op);
+}
+
+LogicalResult FunctionPartitioner::partitionConstantOp(Operation *op) {
+  auto layouts = op->getAttrOfType<ArrayAttr>(kLayoutsAttrName);
+  auto layout = layouts ? dyn_cast<LayoutAttr>(layouts[0]) : LayoutAttr();
+  if (!layout)
+    return op->emitError() << "value of type " << op->getResult(0).getType()
+                           << " has no layout; run summa-assign-layouts "
+                              "first";
+  op->removeAttr(kLayoutsAttrName);
+  return partitionConstant(cast<arith::ConstantOp>(op), layout);
+}
+
+LogicalResult FunctionPartitioner::lowerRelayoutOp(Operation *op) {
+  return lowerRelayout(cast<RelayoutOp>(op));
 }
 
 /// The remark's description of a summa.matmul form: its name after
@@ -628,6 +622,11 @@ namespace {
 struct SummaPartitionPass
     : summa::impl::SummaPartitionBase<SummaPartitionPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The ops' rules, wherever the pass runs.
+    registerOpRuleExternalModels(registry);
+  }
   void runOnOperation() override {
     for (func::FuncOp func : definedFunctions(getOperation())) {
       FunctionPartitioner partitioner(func, emitRemarks);

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The state summa-partition keeps for one function, shared by its files:
+// The state summa-partition keeps for one function, shared by its files and
+// seen by the op rules (lib/Dialect/Summa/OpRules/) as a PartitionState:
 // Partition.cpp (the walk, local types, reductions, contractions),
 // PartitionRelayout.cpp (redistributions and constants) and
 // PartitionGather.cpp (gathers and scatters at computed indices).
@@ -14,6 +15,7 @@
 #ifndef SUMMA_LIB_DIALECT_SUMMA_TRANSFORMS_PARTITIONER_H
 #define SUMMA_LIB_DIALECT_SUMMA_TRANSFORMS_PARTITIONER_H
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Transforms/Gather.h"
 
@@ -24,11 +26,22 @@
 
 namespace mlir::summa {
 
-class FunctionPartitioner {
+/// Partitions one function; the op rules (PartitionRuleOpInterface) reach
+/// it as their PartitionState.
+class FunctionPartitioner : public PartitionState {
 public:
   FunctionPartitioner(func::FuncOp func, bool remarks)
       : func(func), remarks(remarks) {}
   LogicalResult run();
+
+  // PartitionState.
+  LogicalResult localizeResults(Operation *op) override;
+  SmallVector<int64_t> localOffsets(ArrayRef<int64_t> offsets,
+                                    Value tensor) override;
+  LogicalResult partitionStructured(Operation *op) override;
+  LogicalResult partitionScatterOp(Operation *op) override;
+  LogicalResult partitionConstantOp(Operation *op) override;
+  LogicalResult lowerRelayoutOp(Operation *op) override;
 
 private:
   /// The tile type of a value of `type` laid out by `attr`.
@@ -100,12 +113,6 @@ private:
   GridOp getGrid(LayoutAttr layout) {
     return lookupGrid(func, layout.getGrid());
   }
-  /// The offsets of a slice of the global `tensor`, on its local tile: a
-  /// split dimension is sliced in whole groups (summa-assign-layouts made
-  /// sure of it), the group at global offset o * chunk at local o * (chunk
-  /// / blocks).
-  SmallVector<int64_t> localOffsets(ArrayRef<int64_t> offsets, Value tensor);
-
   func::FuncOp func;
   bool remarks;
   /// The layout of every tensor value, read before any type changes.

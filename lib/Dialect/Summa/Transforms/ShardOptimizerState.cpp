@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
@@ -147,9 +148,7 @@ bool StateSharder::isUpdate(linalg::GenericOp op) {
     auto arg = dyn_cast<BlockArgument>(operand.get());
     if (!arg || arg.getOwner()->getParentOp() != func.getOperation())
       continue;
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
-    if (!role || role.getValue() != "state")
+    if (getArgumentRole(func, arg.getArgNumber()) != ArgumentRole::State)
       continue;
     if (!arg.hasOneUse())
       return false;
@@ -192,11 +191,8 @@ void StateSharder::shard(linalg::GenericOp op) {
     if (t.getRank() == 0)
       continue;
     auto arg = dyn_cast<BlockArgument>(operand.get());
-    auto role = arg && arg.getOwner()->getParentOp() == func.getOperation()
-                    ? func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                        kRoleAttrName)
-                    : StringAttr();
-    if (role && role.getValue() == "state") {
+    if (arg && arg.getOwner()->getParentOp() == func.getOperation() &&
+        getArgumentRole(func, arg.getArgNumber()) == ArgumentRole::State) {
       func.setArgAttr(arg.getArgNumber(), kLayoutAttrName, split);
       continue;
     }

@@ -1,11 +1,12 @@
-//===- LayoutRuleInterface.h - how an op relates layouts --------*- C++ -*-===//
+//===- LayoutRuleInterface.h - the rules of an op ---------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
-// LayoutRuleOpInterface (LayoutRuleInterface.td) and the solver state its
-// rules read and write.
+// The op-rule interfaces (LayoutRuleInterface.td) and the state of the pass
+// that each one's rules read and write: the layout solver's, the
+// partitioner's, the differentiator's and the planner's split model's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +71,86 @@ public:
   /// Forgets what recordPartialReduction or recordPartialSum recorded for
   /// `op`.
   virtual void forgetPartialReduction(Operation *op) = 0;
+};
+
+/// What a partition rule sees of summa-partition (implemented by its
+/// FunctionPartitioner). Layouts and global types are those the values had
+/// before any type changed.
+class PartitionState {
+public:
+  virtual ~PartitionState();
+
+  /// Gives every tensor result of `op` the type of its local tile, completes
+  /// the partial results of a reduction over split dimensions, and drops the
+  /// op's layouts.
+  virtual LogicalResult localizeResults(Operation *op) = 0;
+  /// The offsets of a slice of the global `tensor`, on its local tile: a
+  /// split dimension is sliced in whole groups (summa-assign-layouts made
+  /// sure of it).
+  virtual SmallVector<int64_t> localOffsets(ArrayRef<int64_t> offsets,
+                                            Value tensor) = 0;
+  /// The partitioner's rewrite of a linalg structured op: indices made
+  /// global, gathers masked, padded reductions masked, SUMMA products.
+  virtual LogicalResult partitionStructured(Operation *op) = 0;
+  /// summa.scatter at indices into a split tensor.
+  virtual LogicalResult partitionScatterOp(Operation *op) = 0;
+  /// A non-splat arith.constant laid out with splits.
+  virtual LogicalResult partitionConstantOp(Operation *op) = 0;
+  /// summa.relayout: all-gathers, reduce-scatters and slices.
+  virtual LogicalResult lowerRelayoutOp(Operation *op) = 0;
+};
+
+/// What a derivative rule sees of summa-differentiate (implemented by its
+/// Differentiator).
+class DerivativeState {
+public:
+  virtual ~DerivativeState();
+
+  /// Where the rule builds (before the function's return, in reverse
+  /// program order).
+  virtual OpBuilder &getBuilder() = 0;
+  /// The adjoint of `v` (a result of the op being differentiated), or null.
+  virtual Value getAdjoint(Value v) const = 0;
+  /// Whether `v` depends on a parameter (its adjoint is needed).
+  virtual bool isActive(Value v) const = 0;
+  /// Adds `d` to the adjoint of `v`.
+  virtual void accumulate(Location loc, Value v, Value d) = 0;
+  /// A zero-filled tensor of `type`.
+  virtual Value zeros(Location loc, Type type) = 0;
+};
+
+/// What an op's rule sees of the planner's split model: the split of each
+/// value, over P ranks.
+class SplitModelState {
+public:
+  /// The split of a value every rank holds a partial sum of.
+  static constexpr int kPartial = -2;
+
+  virtual ~SplitModelState();
+
+  /// The dimension `v` is split along; -1 if replicated, kPartial if every
+  /// rank holds a partial sum of it.
+  virtual int getSplit(Value v) const = 0;
+  bool isPartial(Value v) const { return getSplit(v) == kPartial; }
+  /// How many groups the split dimension of `v` is cut into, each split P
+  /// ways; 1 for a plain split.
+  virtual int64_t getOuter(Value v) const = 0;
+  /// `v` is a partial sum (an op that passes its operand's partial sum on).
+  virtual void setPartial(Value v) = 0;
+  /// `v` is split along `dim`, cut into `outer` groups first; fails (with
+  /// the reason) where the split cannot be modelled.
+  virtual LogicalResult setSplit(Value v, int dim, int64_t outer) = 0;
+  /// All-reduces a partial sum (once) before a use that needs the sum.
+  virtual void materialize(Value v) = 0;
+  /// `op`'s operands made whole, its results replicated.
+  virtual LogicalResult replicate(Operation *op) = 0;
+  /// Whether a slice along a dimension of extent `whole` (offset, size,
+  /// stride) keeps the split: the dimension whole, or cut into pieces that
+  /// P divides.
+  virtual bool keepsSplit(int64_t offset, int64_t size, int64_t stride,
+                          int64_t whole) const = 0;
+  /// Whether dimension `dim` of `type` may be split P ways.
+  virtual bool divisible(Type type, int dim) const = 0;
 };
 
 } // namespace summa

@@ -1,13 +1,16 @@
-//===- LayoutRuleInterface.td - how an op relates layouts ---*- tablegen -*-===//
+//===- LayoutRuleInterface.td - the rules of an op ---------*- tablegen -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The one home of every op's layout rule: summa-assign-layouts asks each op,
-// through this interface, which layouts its operands and results want.
-// Upstream dialects get it as external models (registerLayoutRuleExternal
-// Models); an op without it that touches tensors is refused by name.
+// The interfaces through which the passes and the planner ask an op for its
+// rules, one per concern: its layout rule (summa-assign-layouts), its local
+// rewrite (summa-partition), its derivative (summa-differentiate) and its
+// place in the planner's 1D and data-parallel split model. Upstream ops get
+// them as external models, attached per op family in one file each
+// (lib/Dialect/Summa/OpRules/, registerOpRuleExternalModels); an op without
+// the interface a pass needs is refused by name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +47,63 @@ def Summa_LayoutRuleOpInterface : OpInterface<"LayoutRuleOpInterface"> {
         contraction).
       }],
       "bool", "isLayoutAnchor", (ins), [{}], [{ return false; }]>,
+  ];
+}
+
+def Summa_PartitionRuleOpInterface : OpInterface<"PartitionRuleOpInterface"> {
+  let cppNamespace = "::mlir::summa";
+  let description = [{
+    How summa-partition rewrites an op whose operands and results are laid
+    out: its results become local tiles, and the op its local form (offsets
+    and sizes of the tile, masks, the relayouts it needs). The rule reaches
+    the partitioner's state through `PartitionState`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Rewrites this op to compute its local tiles; fails with a
+        diagnostic at the op.
+      }],
+      "::llvm::LogicalResult", "partition",
+      (ins "::mlir::summa::PartitionState &":$state)>,
+  ];
+}
+
+def Summa_DerivativeRuleOpInterface : OpInterface<"DerivativeRuleOpInterface"> {
+  let cppNamespace = "::mlir::summa";
+  let description = [{
+    The reverse-mode rule of an op for summa-differentiate: from the
+    adjoints of its results (`DerivativeState::getAdjoint`), adds to the
+    adjoints of its active operands (`accumulate`), building at the
+    state's builder. Linalg structured ops have the differentiator's own
+    rule (their bodies, forward mode), not this interface.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Accumulates the adjoints of this op's active operands; fails with a
+        diagnostic at the op.
+      }],
+      "::llvm::LogicalResult", "differentiate",
+      (ins "::mlir::summa::DerivativeState &":$state)>,
+  ];
+}
+
+def Summa_SplitModelOpInterface : OpInterface<"SplitModelOpInterface"> {
+  let cppNamespace = "::mlir::summa";
+  let description = [{
+    The op in the planner's model of the 1D Megatron and data-parallel
+    strategies (lib/Planner/SplitModel.cpp): from the splits of its
+    operands (`SplitModelState::getSplit`: a dimension split P ways, none,
+    or a partial sum), the splits of its results, and the collectives
+    (`materialize`, `replicate`) it needs first. Its bytes and flops are
+    counted from the splits by the planner. An op without it that touches
+    tensors computes replicated (its operands gathered).
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Gives this op's results their splits through `state`.
+      }],
+      "::llvm::LogicalResult", "modelSplit",
+      (ins "::mlir::summa::SplitModelState &":$state)>,
   ];
 }
 

@@ -1,0 +1,402 @@
+//===- Structured.cpp - the rules of linalg structured ops ------*- C++ -*-===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every linalg structured op (linalg.matmul, linalg.generic and the named
+// elementwise, fill, copy, transpose and reduction ops) and
+// linalg.softmax:
+//   - layout: linalg.matmul in a SUMMA form is the anchor, its operands and
+//     result take the SUMMA layouts of its form; every other structured op
+//     follows its indexing maps (docs/Layouts.md, "Rules"); a gather keeps
+//     its table's layout; the softmax takes its normalised dimension whole;
+//   - partition: the partitioner's own rewrite of a structured op (global
+//     indices, masked gathers and padded reductions, SUMMA products); a
+//     softmax only takes local types;
+//   - derivative: summa-differentiate's own rule for structured ops (their
+//     bodies in forward mode), not an interface model;
+//   - split model: the planner's own rule for structured ops (a contraction
+//     is column- or row-parallel); a softmax keeps a split of another
+//     dimension than the normalised one.
+// Also registerOpRuleExternalModels, every family.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Families.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Transforms/Gather.h"
+#include "summa/Transforms/Reductions.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::summa;
+using namespace mlir::summa::oprules;
+
+static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op);
+
+static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
+  auto gridRef = FlatSymbolRefAttr::get(s.getGrid().getSymNameAttr());
+  std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
+  if (!form)
+    return visitStructured(s, op);
+  // The result's rows and columns are factored into groups when slices of
+  // the result want it (collectChunkHints), or when a use gave it groups.
+  MatmulLayouts plain = getMatmulLayouts(op.getContext(), gridRef, *form);
+  OpResult result = op->getResult(0);
+  auto groupsOf = [&](unsigned d) -> int64_t {
+    SmallVector<GridAxis> axes = plain.result.getDimSplit(d);
+    if (LayoutAttr have = s.lookup(result))
+      return have.getDimSplit(d) == axes ? have.getDimGroups(d) : 1;
+    return s.hintedGroups(result, d, axes);
+  };
+  // The contracted dimension: factored where the operands' class is (the
+  // rhs's layout first: a weight keeps its own).
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
+  unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
+  auto groupsK = [&]() -> int64_t {
+    for (auto [v, d, axes] :
+         {std::make_tuple(rhs, rhsK, plain.rhs.getDimSplit(rhsK)),
+          std::make_tuple(lhs, lhsK, plain.lhs.getDimSplit(lhsK))})
+      if (LayoutAttr have = s.lookup(v))
+        if (have.getDimSplit(d) == axes)
+          return have.getDimGroups(d);
+    return s.hintedGroups(lhs, lhsK, plain.lhs.getDimSplit(lhsK));
+  };
+  MatmulLayouts summa = getMatmulLayouts(op.getContext(), gridRef, *form,
+                                         groupsOf(0), groupsOf(1), groupsK());
+  s.want(*op.getDpsInputOperand(0), summa.lhs);
+  s.want(*op.getDpsInputOperand(1), summa.rhs);
+  s.want(*op.getDpsInitOperand(0), summa.result);
+  s.define(op->getResult(0), summa.result);
+  return success();
+}
+
+/// The axes that split loop dimensions, outer loops first, with an axis
+/// that splits two loops kept on the first.
+static void dropRepeatedAxes(SmallVector<std::optional<DimLayout>> &loops,
+                             ArrayRef<bool> fixed) {
+  llvm::SmallSet<GridAxis, 3> seen;
+  // Fixed loops (from results) claim their axes first.
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto [i, loop] : llvm::enumerate(loops)) {
+      if (!loop || fixed[i] != (pass == 0))
+        continue;
+      SmallVector<GridAxis> kept;
+      for (GridAxis a : loop->axes)
+        if (seen.insert(a).second)
+          kept.push_back(a);
+      if (kept != loop->axes)
+        *loop = DimLayout(kept);
+    }
+}
+
+/// The split of each loop of `op` (steps 1 and 2 of visitStructured), or
+/// none where it is not known yet.
+static SmallVector<std::optional<DimLayout>>
+chooseLoopSplits(LayoutRuleState &s, linalg::LinalgOp op) {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<std::optional<DimLayout>> loops(numLoops);
+  SmallVector<bool> fixed(numLoops, false);
+  // 1. Results that have a layout fix the splits of their loops.
+  for (OpResult res : op->getResults()) {
+    LayoutAttr layout = s.lookup(res);
+    if (!layout)
+      continue;
+    AffineMap map = op.getIndexingMapMatchingResult(res);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        if (!loops[d]) {
+          loops[d] = layout.getDim(i);
+          fixed[d] = true;
+        }
+      }
+  }
+  // 2. Other loops take the most split of their operands' dimensions (the
+  // first operand wins a tie), so that a replicated operand (a mask, a
+  // table) is sliced rather than the activation gathered.
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    // An init that holds no data the op reads (an empty tensor), or only a
+    // uniform value (a fill), follows the op rather than leading it.
+    if (op.isDpsInit(&operand) &&
+        (!op.payloadUsesValueFromOperand(&operand) ||
+         isCheapToCopy(operand.get().getDefiningOp())))
+      continue;
+    LayoutAttr layout = s.lookup(operand.get());
+    if (!layout)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        DimLayout split = layout.getDim(i);
+        if (fixed[d])
+          continue;
+        if (!loops[d] || split.axes.size() > loops[d]->axes.size())
+          loops[d] = split;
+      }
+  }
+  // In the resolution phase, a loop that only the results index (a
+  // broadcast into a new dimension: repeat_kv, a mask over the batch) and
+  // that no use has split yet is not split.
+  if (s.getPhase() == LayoutPhase::Resolve) {
+    llvm::SmallBitVector read(numLoops);
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isa<RankedTensorType>(input->get().getType()))
+        for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+          if (auto dim = dyn_cast<AffineDimExpr>(expr))
+            read.set(dim.getPosition());
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!loops[d] && !read.test(d))
+        loops[d] = DimLayout();
+  }
+  dropRepeatedAxes(loops, fixed);
+  // A loop that indexes two dimensions of one operand (a diagonal) cannot
+  // split both over one axis: it is not split.
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    llvm::SmallBitVector seen(numLoops);
+    for (AffineExpr expr : map.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        unsigned d = dim.getPosition();
+        if (seen.test(d) && loops[d])
+          loops[d] = DimLayout();
+        seen.set(d);
+      }
+  }
+  return loops;
+}
+
+/// Step 3: a reduction over split loops is a partial result completed by an
+/// all-reduce when its combiner allows; otherwise its reduced loops are not
+/// split (the operands are gathered).
+static void resolveReductions(LayoutRuleState &s, linalg::LinalgOp op,
+                              SmallVector<std::optional<DimLayout>> &loops) {
+  SmallVector<GridAxis> reduceAxes;
+  for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iter == utils::IteratorType::reduction && loops[i])
+      llvm::append_range(reduceAxes, loops[i]->axes);
+  s.forgetPartialReduction(op);
+  if (!reduceAxes.empty() && !s.recordPartialReduction(op, reduceAxes))
+    for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (iter == utils::IteratorType::reduction && loops[i])
+        loops[i] = DimLayout();
+}
+
+/// A tensor read inside the body (an embedding table or the logits read
+/// with tensor.extract at computed indices) is whole on every rank: the
+/// indices are global (summa-partition makes linalg.index global).
+static void wantCapturedTensorsWhole(LayoutRuleState &s, linalg::LinalgOp op) {
+  op->walk([&](Operation *inner) {
+    if (inner == op.getOperation())
+      return;
+    for (OpOperand &use : inner->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(use.get().getType());
+      if (type &&
+          !op->isProperAncestor(use.get().getParentBlock()->getParentOp()) &&
+          use.get().getParentRegion() != &op->getRegion(0))
+        s.want(use, s.make(DimSplits(type.getRank())));
+    }
+  });
+}
+
+/// Step 4: every operand and result whose loops are all known gets its
+/// layout.
+static LogicalResult
+assignKnownLayouts(LayoutRuleState &s, linalg::LinalgOp op,
+                   ArrayRef<std::optional<DimLayout>> loops) {
+  auto splitsFor = [&](AffineMap map) -> std::optional<DimSplits> {
+    DimSplits splits;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        if (!loops[dim.getPosition()])
+          return std::nullopt;
+        splits.push_back(*loops[dim.getPosition()]);
+      } else {
+        splits.push_back({});
+      }
+    }
+    return splits;
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    std::optional<DimSplits> splits =
+        splitsFor(op.getMatchingIndexingMap(&operand));
+    if (!splits)
+      continue;
+    FailureOr<LayoutAttr> layout = s.makeChecked(*splits, op, operand.get());
+    if (failed(layout))
+      return failure();
+    s.want(operand, *layout);
+  }
+  for (OpResult res : op->getResults()) {
+    std::optional<DimSplits> splits =
+        splitsFor(op.getIndexingMapMatchingResult(res));
+    if (!splits)
+      continue;
+    FailureOr<LayoutAttr> layout = s.makeChecked(*splits, op, res);
+    if (failed(layout))
+      return failure();
+    s.define(res, *layout);
+  }
+  return success();
+}
+
+/// The rule of every linalg structured op, by its indexing maps: each loop
+/// gets a split from the results and operands that have layouts, reductions
+/// over split loops become partial results, and every operand and result
+/// whose loops are known gets its layout.
+/// A gather (summa/Transforms/Gather.h: an embedding lookup, the logit a
+/// cross-entropy picks). The table keeps its layout: a weight does not
+/// move for its lookup. Each loop that indexes a table dimension takes that
+/// dimension's split; a dimension indexed by a computed value (the
+/// vocabulary) may be split over axes no loop then uses: each rank picks
+/// the rows it owns, zero elsewhere, and the result is a partial sum over
+/// those axes (summa-partition masks the read and all-reduces). A table
+/// without a layout yet takes, in the resolution phase, the loops' splits
+/// and is whole along computed dimensions.
+static LogicalResult visitGather(LayoutRuleState &s, Gather g) {
+  linalg::GenericOp op = g.op;
+  SmallVector<std::optional<DimLayout>> loops = chooseLoopSplits(s, op);
+  auto tableType = cast<RankedTensorType>(g.getTable().getType());
+  LayoutAttr table = s.lookup(g.getTable());
+  if (!table) {
+    if (s.getPhase() != LayoutPhase::Resolve)
+      return assignKnownLayouts(s, op, loops);
+    DimSplits splits(tableType.getRank());
+    for (auto [d, loop] : llvm::enumerate(g.loops))
+      if (loop && loops[*loop] && tableType.getDimSize(d) != 1)
+        splits[d] = *loops[*loop];
+    FailureOr<LayoutAttr> whole = s.makeChecked(splits, op, g.getTable());
+    if (failed(whole))
+      return failure();
+    table = *whole;
+  }
+  s.want(g.read.getTensorMutable(), table);
+  llvm::SmallSet<GridAxis, 3> used;
+  SmallVector<GridAxis> partial;
+  for (auto [d, loop] : llvm::enumerate(g.loops)) {
+    DimLayout split = table.getDim(d);
+    if (loop)
+      loops[*loop] = split;
+    else
+      llvm::append_range(partial, split.axes);
+    used.insert(split.axes.begin(), split.axes.end());
+  }
+  for (unsigned l : g.getFreeLoops()) {
+    if (!loops[l])
+      continue;
+    SmallVector<GridAxis> kept;
+    for (GridAxis a : loops[l]->axes)
+      if (!used.contains(a))
+        kept.push_back(a);
+    used.insert(kept.begin(), kept.end());
+    if (kept != loops[l]->axes)
+      loops[l] = DimLayout(kept);
+  }
+  s.forgetPartialReduction(op);
+  if (!partial.empty())
+    s.recordPartialSum(op, partial);
+  return assignKnownLayouts(s, op, loops);
+}
+
+static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
+  if (std::optional<Gather> gather = matchGather(op))
+    return visitGather(s, *gather);
+  SmallVector<std::optional<DimLayout>> loops = chooseLoopSplits(s, op);
+  resolveReductions(s, op, loops);
+  wantCapturedTensorsWhole(s, op);
+  return assignKnownLayouts(s, op, loops);
+}
+
+static LogicalResult visitSoftmax(LayoutRuleState &s, linalg::SoftmaxOp op) {
+  LayoutAttr layout = s.lookup(op.getInput());
+  if (!layout)
+    layout = s.lookup(op.getResult()[0]);
+  if (!layout)
+    return success();
+  // The normalised dimension is taken whole on every rank.
+  DimSplits splits = layout.getDims();
+  splits[op.getDimension()] = DimLayout();
+  LayoutAttr whole = s.make(splits);
+  s.want(op->getOpOperand(0), whole);
+  s.want(op->getOpOperand(1), whole);
+  s.define(op->getResult(0), whole);
+  return success();
+}
+
+static LogicalResult splitSoftmax(SplitModelState &s, linalg::SoftmaxOp op) {
+  for (Value v : op->getOperands())
+    s.materialize(v);
+  int split = s.getSplit(op.getInput());
+  if (split < 0)
+    return success();
+  if (split == static_cast<int>(op.getDimension()))
+    return s.replicate(op); // a softmax over the split dimension
+  return s.setSplit(op.getResult()[0], split, s.getOuter(op.getInput()));
+}
+
+namespace {
+
+/// A linalg structured op: linalg.matmul is the anchor, any other one (and
+/// a matmul in no SUMMA form) follows its indexing maps.
+template <typename Op>
+struct StructuredLayoutModel
+    : public LayoutRuleOpInterface::ExternalModel<StructuredLayoutModel<Op>,
+                                                  Op> {
+  LogicalResult propagateLayouts(Operation *op, LayoutRuleState &s) const {
+    if constexpr (std::is_same_v<Op, linalg::MatmulOp>)
+      return visitMatmul(s, cast<linalg::MatmulOp>(op));
+    else
+      return visitStructured(s, cast<linalg::LinalgOp>(op));
+  }
+  bool isLayoutAnchor(Operation *) const {
+    return std::is_same_v<Op, linalg::MatmulOp>;
+  }
+};
+
+/// A linalg structured op is partitioned by the partitioner's own rewrite.
+template <typename Op>
+struct StructuredPartitionModel
+    : public PartitionRuleOpInterface::ExternalModel<
+          StructuredPartitionModel<Op>, Op> {
+  LogicalResult partition(Operation *op, PartitionState &s) const {
+    return s.partitionStructured(op);
+  }
+};
+
+template <typename... Ops>
+void attachStructured(MLIRContext *ctx) {
+  (Ops::template attachInterface<StructuredLayoutModel<Ops>,
+                                 StructuredPartitionModel<Ops>>(*ctx),
+   ...);
+}
+
+} // namespace
+
+void oprules::registerStructuredRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachStructured<
+#define GET_OP_LIST
+#include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
+        >(ctx);
+    linalg::SoftmaxOp::attachInterface<
+        LayoutModel<linalg::SoftmaxOp, visitSoftmax>,
+        PartitionModel<linalg::SoftmaxOp, localizeOnly<linalg::SoftmaxOp>>,
+        SplitCostModel<linalg::SoftmaxOp, splitSoftmax>>(*ctx);
+  });
+}
+
+void mlir::summa::registerOpRuleExternalModels(DialectRegistry &registry) {
+  registerMovementOpRules(registry);
+  registerStructuredRules(registry);
+  registerScatterRules(registry);
+}
