@@ -83,13 +83,12 @@ static FailureOr<TensorInfo> describe(func::FuncOp func, Type type,
       info.splits[0] == SmallVector<summa::GridAxis>{summa::GridAxis::row} &&
       info.splits[1] == SmallVector<summa::GridAxis>{summa::GridAxis::col})
     info.scale = 1.0 / std::sqrt(double(info.globalType.getDimSize(0)));
+  // The dialect's verifier has checked the spelling.
   if (auto init = attrs.getAs<StringAttr>(summa::kInitAttrName)) {
-    if (init.getValue() != "nonnegative" && init.getValue() != "zeros")
-      return func.emitError()
-             << info.name << " has unknown summa.init \"" << init.getValue()
-             << "\" (expected \"nonnegative\" or \"zeros\")";
-    info.nonnegative = init.getValue() == "nonnegative";
-    info.zeros = init.getValue() == "zeros";
+    std::optional<summa::InitKind> kind =
+        summa::symbolizeInitKind(init.getValue());
+    info.nonnegative = kind == summa::InitKind::Nonnegative;
+    info.zeros = kind == summa::InitKind::Zeros;
   }
   return info;
 }

@@ -54,10 +54,9 @@ ArgRole mlir::summa::plan::detail::argumentRole(func::FuncOp func,
     return llvm::is_contained(layout.getSplitAxes(), GridAxis::depth)
                ? ArgRole::Activation
                : ArgRole::Parameter;
-  if (ArgumentRole role = getArgumentRole(func, index);
-      role != ArgumentRole::None)
-    return role == ArgumentRole::Activation ? ArgRole::Activation
-                                            : ArgRole::Parameter;
+  if (std::optional<ArgumentRole> role = getArgumentRole(func, index))
+    return *role == ArgumentRole::Activation ? ArgRole::Activation
+                                             : ArgRole::Parameter;
   auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[index]);
   if (!type || type.getRank() != 2)
     return ArgRole::Parameter;
@@ -269,9 +268,8 @@ static bool isProduct(Operation *op) {
 bool mlir::summa::plan::detail::argumentCarriesTokens(func::FuncOp func,
                                                       unsigned index,
                                                       int64_t tokens) {
-  if (ArgumentRole role = getArgumentRole(func, index);
-      role != ArgumentRole::None)
-    return role == ArgumentRole::Activation;
+  if (std::optional<ArgumentRole> role = getArgumentRole(func, index))
+    return *role == ArgumentRole::Activation;
   if (argumentRole(func, index) != ArgRole::Activation)
     return false;
   auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[index]);

@@ -595,9 +595,10 @@ LogicalResult
 Differentiator::findParameters(SmallVectorImpl<BlockArgument> &params) {
   Block &block = func.getBody().front();
   for (BlockArgument arg : func.getArguments()) {
-    ArgumentRole role = getArgumentRole(func, arg.getArgNumber());
+    std::optional<ArgumentRole> role =
+        getArgumentRole(func, arg.getArgNumber());
     bool isParam = isTrainedRole(role);
-    if (floatParams && role == ArgumentRole::None) {
+    if (floatParams && !role) {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       isParam =
           type && type.getRank() >= 1 && isa<FloatType>(type.getElementType());

@@ -113,7 +113,8 @@ unsigned OptimizerBuilder::addArgument(Type type, StringRef name,
   unsigned index = func.getNumArguments();
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr(kNameAttrName, b.getStringAttr(name)),
-      b.getNamedAttr(kInitAttrName, b.getStringAttr("zeros")),
+      b.getNamedAttr(kInitAttrName,
+                     b.getStringAttr(stringifyInitKind(InitKind::Zeros))),
       b.getNamedAttr(kRoleAttrName,
                      b.getStringAttr(stringifyArgumentRole(role)))};
   (void)func.insertArgument(index, type, b.getDictionaryAttr(attrs), loc);

@@ -58,3 +58,37 @@ func.func @padding_on_scalar(%t: tensor<f32> {summa.padding_idx = 0}) -> tensor<
 func.func @padding_not_integer(%t: tensor<16x8xf32> {summa.padding_idx = "0"}) -> tensor<16x8xf32> {
   return %t : tensor<16x8xf32>
 }
+
+// -----
+
+// A role or an init kind is one of its enum's spellings (SummaAttrs.td).
+
+// expected-error @+1 {{argument 0 has unknown summa.role "input" (expected activation, weight, bias, replicated or state)}}
+func.func @unknown_role(%x: tensor<8x8xf32> {summa.role = "input"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 1 has unknown summa.init "ones" (expected nonnegative or zeros)}}
+func.func @unknown_init(%x: tensor<4xf32>, %m: tensor<4xf32> {summa.init = "ones"}) {
+  return
+}
+
+// -----
+
+// The kinds of a reduction's partial results are summa.all_reduce's
+// (ReductionKindAttr), not names.
+func.func @reduce_kinds_by_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'summa.reduce_kinds' must be an array of reduction kinds, not ["sum"]}}
+  %y = arith.addf %x, %x {summa.reduce_kinds = ["sum"]} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduce_kinds_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'summa.reduce_kinds' must be an array of reduction kinds, not [7 : i32]}}
+  %y = arith.addf %x, %x {summa.reduce_kinds = [7 : i32]} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -1,51 +1,47 @@
-//===- ArgumentRole.cpp - the role of an entry argument ---------*- C++ -*-===//
+//===- ArgumentRole.cpp - what an entry argument is -------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Reads `summa.role`: the one place its spellings are parsed.
+// Reads `summa.role`, `summa.init` and `summa.updates`; their spellings are
+// the ODS enums' (the dialect's verifier refuses any other).
 //
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 using namespace mlir;
 using namespace mlir::summa;
 
-ArgumentRole mlir::summa::parseArgumentRole(StringRef s) {
-  return llvm::StringSwitch<ArgumentRole>(s)
-      .Case("activation", ArgumentRole::Activation)
-      .Case("weight", ArgumentRole::Weight)
-      .Case("bias", ArgumentRole::Bias)
-      .Case("replicated", ArgumentRole::Replicated)
-      .Case("state", ArgumentRole::State)
-      .Default(ArgumentRole::Unknown);
-}
-
-StringRef mlir::summa::stringifyArgumentRole(ArgumentRole role) {
-  switch (role) {
-  case ArgumentRole::Activation:
-    return "activation";
-  case ArgumentRole::Weight:
-    return "weight";
-  case ArgumentRole::Bias:
-    return "bias";
-  case ArgumentRole::Replicated:
-    return "replicated";
-  case ArgumentRole::State:
-    return "state";
-  case ArgumentRole::None:
-  case ArgumentRole::Unknown:
-    break;
-  }
-  return {};
-}
-
-ArgumentRole mlir::summa::getArgumentRole(func::FuncOp func, unsigned index) {
+std::optional<ArgumentRole> mlir::summa::getArgumentRole(func::FuncOp func,
+                                                         unsigned index) {
   auto attr = func.getArgAttrOfType<StringAttr>(index, kRoleAttrName);
-  return attr ? parseArgumentRole(attr.getValue()) : ArgumentRole::None;
+  return attr ? symbolizeArgumentRole(attr.getValue()) : std::nullopt;
+}
+
+std::string mlir::summa::listArgumentRoles() {
+  std::string list;
+  for (uint32_t v = 1; v <= getMaxEnumValForArgumentRole(); ++v) {
+    if (v > 1)
+      list += v == getMaxEnumValForArgumentRole() ? " or " : ", ";
+    list += stringifyArgumentRole(static_cast<ArgumentRole>(v));
+  }
+  return list;
+}
+
+std::optional<InitKind> mlir::summa::getInitKind(func::FuncOp func,
+                                                 unsigned index) {
+  auto attr = func.getArgAttrOfType<StringAttr>(index, kInitAttrName);
+  return attr ? symbolizeInitKind(attr.getValue()) : std::nullopt;
+}
+
+BlockArgument mlir::summa::getUpdatedArgument(func::FuncOp func,
+                                              unsigned index) {
+  auto updates = func.getResultAttrOfType<IntegerAttr>(index, kUpdatesAttrName);
+  if (!updates || updates.getInt() < 0 ||
+      updates.getInt() >= func.getNumArguments())
+    return {};
+  return func.getArgument(updates.getInt());
 }

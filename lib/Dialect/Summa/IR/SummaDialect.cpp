@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/IR/SummaDialect.h"
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -64,6 +65,12 @@ bool isA(Attribute a) {
   return isa<T>(a);
 }
 
+/// summa.reduce_kinds: a kind (the ODS enum's attribute) per result.
+bool isReductionKinds(Attribute a) {
+  auto array = dyn_cast<ArrayAttr>(a);
+  return array && llvm::all_of(array, llvm::IsaPred<ReductionKindAttr>);
+}
+
 const KnownAttr kKnownAttrs[] = {
     {kLayoutAttrName, OnArgument | OnResult, "a #summa.layout",
      isA<LayoutAttr>},
@@ -78,7 +85,8 @@ const KnownAttr kKnownAttrs[] = {
     {kLayoutsAttrName, OnOperation, "an array", isA<ArrayAttr>},
     {kReduceAxesAttrName, OnOperation, "an array of i32",
      isA<DenseI32ArrayAttr>},
-    {kReduceKindsAttrName, OnOperation, "an array", isA<ArrayAttr>},
+    {kReduceKindsAttrName, OnOperation, "an array of reduction kinds",
+     isReductionKinds},
     {kDispatchAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
     {kBlockReductionAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
 };
@@ -126,6 +134,20 @@ LogicalResult SummaDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                      NamedAttribute attr) {
   if (failed(verifyDiscardable(op, attr, OnArgument, argIndex)))
     return failure();
+  // A role or an init kind is one of its enum's spellings.
+  StringRef name = attr.getName().getValue();
+  if (name == kRoleAttrName || name == kInitAttrName) {
+    StringRef value = cast<StringAttr>(attr.getValue()).getValue();
+    if (name == kRoleAttrName && !symbolizeArgumentRole(value))
+      return op->emitError()
+             << "argument " << argIndex << " has unknown " << kRoleAttrName
+             << " \"" << value << "\" (expected " << listArgumentRoles() << ")";
+    if (name == kInitAttrName && !symbolizeInitKind(value))
+      return op->emitError()
+             << "argument " << argIndex << " has unknown " << kInitAttrName
+             << " \"" << value << "\" (expected nonnegative or zeros)";
+    return success();
+  }
   // A padding index names a row of a table (summa-differentiate checks it
   // against the table's size: here the type may be a rank's tile).
   auto function = dyn_cast<FunctionOpInterface>(op);

@@ -254,16 +254,24 @@ static LogicalResult partitionInsertSlice(PartitionState &s,
 // Derivative
 //===----------------------------------------------------------------------===//
 
+/// `source` inserted into `dest` at the offsets, sizes and strides of the
+/// slice op `op`.
+template <typename SliceOp>
+static Value insertAt(OpBuilder &b, Location loc, Value source, Value dest,
+                      SliceOp op) {
+  return tensor::InsertSliceOp::create(b, loc, source, dest,
+                                       op.getMixedOffsets(), op.getMixedSizes(),
+                                       op.getMixedStrides());
+}
+
 /// The slice's adjoint in place, zeros around it (the Q, K and V slices of
 /// a fused projection add up to its whole adjoint).
 static LogicalResult differentiateExtractSlice(DerivativeState &s,
                                                tensor::ExtractSliceOp op) {
   Location loc = op->getLoc();
-  Value d = tensor::InsertSliceOp::create(
-      s.getBuilder(), loc, s.getAdjoint(op.getResult()),
-      s.zeros(loc, op.getSourceType()), op.getMixedOffsets(),
-      op.getMixedSizes(), op.getMixedStrides());
-  s.accumulate(loc, op.getSource(), d);
+  s.accumulate(loc, op.getSource(),
+               insertAt(s.getBuilder(), loc, s.getAdjoint(op.getResult()),
+                        s.zeros(loc, op.getSourceType()), op));
   return success();
 }
 
@@ -281,10 +289,7 @@ static LogicalResult differentiateInsertSlice(DerivativeState &s,
                      op.getMixedSizes(), op.getMixedStrides()));
   if (s.isActive(op.getDest()))
     s.accumulate(loc, op.getDest(),
-                 tensor::InsertSliceOp::create(
-                     b, loc, s.zeros(loc, op.getSourceType()), dR,
-                     op.getMixedOffsets(), op.getMixedSizes(),
-                     op.getMixedStrides()));
+                 insertAt(b, loc, s.zeros(loc, op.getSourceType()), dR, op));
   return success();
 }
 

@@ -359,24 +359,15 @@ LogicalResult LayoutSolver::seedArguments() {
                << " of " << type
                << " is dynamic; summa needs static shapes (export the model "
                   "with static shapes)";
-    ArgumentRole role = getArgumentRole(func, arg.getArgNumber());
+    std::optional<ArgumentRole> role =
+        getArgumentRole(func, arg.getArgNumber());
     int64_t rank = type.getRank();
-    if (role == ArgumentRole::Unknown)
-      return emitError(arg.getLoc())
-             << "argument " << arg.getArgNumber() << " has unknown "
-             << kRoleAttrName << " \""
-             << func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                  kRoleAttrName)
-                    .getValue()
-             << "\" (expected activation, weight, bias, replicated or state)";
-    if (role == ArgumentRole::None && rank == 2 &&
-        isa<FloatType>(type.getElementType()) && !reachesWeightSlot(arg) &&
-        isGatherTable(arg)) {
+    if (!role && rank == 2 && isa<FloatType>(type.getElementType()) &&
+        !reachesWeightSlot(arg) && isGatherTable(arg)) {
       // An embedding table that no product reads (an untied one): a weight,
       // split like any other; its lookup picks the rows each rank owns.
       role = ArgumentRole::Weight;
-    } else if (role == ArgumentRole::None && rank >= 2 &&
-               isa<FloatType>(type.getElementType()) &&
+    } else if (!role && rank >= 2 && isa<FloatType>(type.getElementType()) &&
                !reachesWeightSlot(arg) && !isReadInsideBody(arg)) {
       // A float tensor of rank >= 2 that is no weight carries tokens. One
       // whose leading dimension is 1 is more likely a table broadcast over
@@ -395,7 +386,9 @@ LogicalResult LayoutSolver::seedArguments() {
              << "argument " << arg.getArgNumber() << " is a " << what
              << " and must have rank " << want << ", got " << type;
     };
-    switch (role) {
+    if (!role)
+      continue; // Inferred from its uses.
+    switch (*role) {
     case ArgumentRole::Activation:
       if (rank < 2)
         return emitError(arg.getLoc())
@@ -419,9 +412,7 @@ LogicalResult LayoutSolver::seedArguments() {
     case ArgumentRole::State:
       // An optimizer's state: laid out like the parameter it is updated
       // with, by the update's rule.
-    case ArgumentRole::None:
-    case ArgumentRole::Unknown:
-      break; // Inferred from its uses.
+      break;
     }
   }
   return success();
@@ -540,15 +531,11 @@ LogicalResult LayoutSolver::run() {
   // its place: a tied embedding's table is read whole by the lookup but
   // its gradient comes laid out like the LM head's weight.
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  for (OpOperand &operand : ret->getOpOperands()) {
-    auto updates = func.getResultAttrOfType<IntegerAttr>(
-        operand.getOperandNumber(), kUpdatesAttrName);
-    if (!updates || updates.getInt() < 0 ||
-        updates.getInt() >= func.getNumArguments())
-      continue;
-    if (LayoutAttr argLayout = lookup(func.getArgument(updates.getInt())))
-      want(operand, argLayout);
-  }
+  for (OpOperand &operand : ret->getOpOperands())
+    if (BlockArgument updated =
+            getUpdatedArgument(func, operand.getOperandNumber()))
+      if (LayoutAttr argLayout = lookup(updated))
+        want(operand, argLayout);
   return checkAndWrite();
 }
 /// The blocks `split` cuts a dimension into on `gridShape`.
@@ -729,7 +716,7 @@ LogicalResult LayoutSolver::checkAndWrite() {
   for (auto &[op, partial] : partials) {
     SmallVector<Attribute> kinds;
     for (ReductionKind k : partial.kinds)
-      kinds.push_back(StringAttr::get(ctx, stringifyReductionKind(k)));
+      kinds.push_back(ReductionKindAttr::get(ctx, k));
     op->setAttr(kReduceAxesAttrName, getAxesAttr(ctx, partial.axes));
     op->setAttr(kReduceKindsAttrName, ArrayAttr::get(ctx, kinds));
   }

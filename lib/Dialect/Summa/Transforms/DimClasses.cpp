@@ -11,6 +11,7 @@
 
 #include "DimClasses.h"
 
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/OpRules/OpRules.h"
@@ -211,13 +212,8 @@ void DimClasses::visit(Operation *op) {
     // A result that updates an argument is laid out like it.
     auto func = cast<func::FuncOp>(ret->getParentOp());
     for (OpOperand &operand : ret->getOpOperands()) {
-      auto updates = func.getResultAttrOfType<IntegerAttr>(
-          operand.getOperandNumber(), kUpdatesAttrName);
-      if (!updates || updates.getInt() < 0 ||
-          updates.getInt() >= func.getNumArguments())
-        continue;
-      Value arg = func.getArgument(updates.getInt());
-      if (arg.getType() != operand.get().getType())
+      BlockArgument arg = getUpdatedArgument(func, operand.getOperandNumber());
+      if (!arg || arg.getType() != operand.get().getType())
         continue;
       for (int64_t d = 0; d < cast<RankedTensorType>(arg.getType()).getRank();
            ++d)

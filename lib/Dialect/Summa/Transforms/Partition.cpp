@@ -299,9 +299,7 @@ void FunctionPartitioner::completeReduction(Operation *op) {
   OpBuilder b(op->getContext());
   b.setInsertionPointAfter(op);
   for (auto [res, kind] : llvm::zip(op->getResults(), kinds)) {
-    auto kindAttr = ReductionKindAttr::get(
-        op->getContext(),
-        *symbolizeReductionKind(cast<StringAttr>(kind).getValue()));
+    auto kindAttr = cast<ReductionKindAttr>(kind);
     auto reduced = AllReduceOp::create(b, op->getLoc(), res.getType(), res,
                                        layout.getGrid(), axes, kindAttr);
     res.replaceAllUsesExcept(reduced.getResult(), reduced);

@@ -214,10 +214,9 @@ void StateSharder::shard(linalg::GenericOp op) {
     for (OpOperand &use : llvm::make_early_inc_range(res.getUses())) {
       if (use.getOwner() == ret) {
         unsigned i = use.getOperandNumber();
-        if (auto updated =
-                func.getResultAttrOfType<IntegerAttr>(i, kUpdatesAttrName)) {
+        if (BlockArgument updated = getUpdatedArgument(func, i)) {
           LayoutAttr argLayout = func.getArgAttrOfType<LayoutAttr>(
-              updated.getInt(), kLayoutAttrName);
+              updated.getArgNumber(), kLayoutAttrName);
           if (argLayout == split) {
             func.setResultAttr(i, kLayoutAttrName, split);
             continue;
@@ -249,7 +248,8 @@ void StateSharder::shard(linalg::GenericOp op) {
         axes.insert(axes.begin(), depth); // world order: depth, row, col
       sum->setAttr(kReduceAxesAttrName, DenseI32ArrayAttr::get(ctx, axes));
       sum->setAttr(kReduceKindsAttrName,
-                   ArrayAttr::get(ctx, {StringAttr::get(ctx, "sum")}));
+                   ArrayAttr::get(
+                       ctx, {ReductionKindAttr::get(ctx, ReductionKind::sum)}));
     }
   }
 }

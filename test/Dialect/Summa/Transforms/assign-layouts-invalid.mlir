@@ -44,13 +44,6 @@ func.func @memref_argument(%x: memref<8x8xf32>) {
 
 // -----
 
-// expected-error @+1 {{argument 0 has unknown summa.role "input" (expected activation, weight, bias, replicated or state)}}
-func.func @unknown_role(%x: tensor<8x8xf32> {summa.role = "input"}) {
-  return
-}
-
-// -----
-
 // expected-error @+1 {{argument 0 is a weight and must have rank 2, got 'tensor<8xf32>'}}
 func.func @weight_rank(%x: tensor<8xf32> {summa.role = "weight"}) {
   return

@@ -10,7 +10,7 @@
 // LAYOUT: linalg.generic
 // LAYOUT-SAME: summa.layouts = [#summa.layout<@grid, {{\[\[}}depth, row]]>]
 // LAYOUT-SAME: summa.reduce_axes = array<i32: 1>
-// LAYOUT-SAME: summa.reduce_kinds = ["sum"]
+// LAYOUT-SAME: summa.reduce_kinds = [0 : i32]
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME: (%[[X:.*]]: tensor<4x4xf32>
 // CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x4xf32>) outs(%{{.*}} : tensor<4xf32>)

@@ -69,7 +69,7 @@ func.func @momentum(%x: tensor<8x16xf32> {summa.role = "activation"}, %w: tensor
 // CHECK-NEXT: linalg.yield
 // CHECK-NEXT: } -> tensor<16x16xf32>
 // CHECK-NEXT: %[[GS:.*]] = summa.relayout %[[G]] to <@grid, {{\[\[}}row, depth], [col]]>
-// CHECK: %[[N:.*]] = linalg.generic {{.*}} ins(%[[GS]] : tensor<16x16xf32>) {{.*}} summa.reduce_axes = array<i32: 2, 0, 1>, summa.reduce_kinds = ["sum"]
+// CHECK: %[[N:.*]] = linalg.generic {{.*}} ins(%[[GS]] : tensor<16x16xf32>) {{.*}} summa.reduce_axes = array<i32: 2, 0, 1>, summa.reduce_kinds = [0 : i32]
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[GS]], %{{.*}}, %[[N]] :
 
 // SPMD-LABEL: func.func @tied_clipped

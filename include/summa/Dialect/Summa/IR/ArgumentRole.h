@@ -1,58 +1,53 @@
-//===- ArgumentRole.h - the role of an entry argument -----------*- C++ -*-===//
+//===- ArgumentRole.h - what an entry argument is ---------------*- C++ -*-===//
 //
 // Part of the summa project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The role an argument of an entry function plays (`summa.role`): the one
-// function every pass and the planner read it through, and its spellings.
+// The typed reads of an entry function's argument and result attributes:
+// the role an argument plays (`summa.role`), how the driver fills it
+// (`summa.init`), both ODS enums (SummaAttrs.td) whose spellings the
+// dialect's verifier checks, and the argument a result updates
+// (`summa.updates`). Every pass, the planner and the driver read them here.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SUMMA_DIALECT_SUMMA_IR_ARGUMENTROLE_H
 #define SUMMA_DIALECT_SUMMA_IR_ARGUMENTROLE_H
 
+#include "summa/Dialect/Summa/IR/SummaDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
-namespace mlir {
-namespace summa {
+#include <optional>
 
-/// What an argument is to the model.
-enum class ArgumentRole {
-  /// No `summa.role`: each reader applies its default for unannotated
-  /// arguments (summa-assign-layouts: by its uses; summa-differentiate:
-  /// params=floats; the planner: by its layout or its products).
-  None,
-  /// Carries the tokens (split over depth and rows).
-  Activation,
-  /// A parameter read by products (split over rows and columns).
-  Weight,
-  /// A parameter added along the hidden dimension.
-  Bias,
-  /// Whole on every rank.
-  Replicated,
-  /// Optimizer state (momentum, Adam's moments).
-  State,
-  /// A `summa.role` string that names no role.
-  Unknown,
-};
+namespace mlir::summa {
 
-/// The role `summa.role` gives argument `index` of `func`.
-ArgumentRole getArgumentRole(func::FuncOp func, unsigned index);
-
-/// The role spelled `s` (Unknown if none is).
-ArgumentRole parseArgumentRole(StringRef s);
-
-/// The spelling of `role` (empty for None and Unknown).
-StringRef stringifyArgumentRole(ArgumentRole role);
+/// The role `summa.role` gives argument `index` of `func`; none where it
+/// has none, and each reader applies its default for unannotated arguments
+/// (summa-assign-layouts: by its uses; summa-differentiate: params=floats;
+/// the planner: by its layout or its products).
+std::optional<ArgumentRole> getArgumentRole(func::FuncOp func, unsigned index);
 
 /// Whether `role` is a parameter that summa-differentiate computes the
 /// gradient of (a weight or a bias).
-inline bool isTrainedRole(ArgumentRole role) {
+inline bool isTrainedRole(std::optional<ArgumentRole> role) {
   return role == ArgumentRole::Weight || role == ArgumentRole::Bias;
 }
 
-} // namespace summa
-} // namespace mlir
+/// The spellings of the roles, for messages: "activation, weight, bias,
+/// replicated or state".
+std::string listArgumentRoles();
+
+/// How `summa.init` says the driver fills argument `index` of `func`, or
+/// none (uniform values, weights scaled by 1/sqrt(fan-in)).
+std::optional<InitKind> getInitKind(func::FuncOp func, unsigned index);
+
+/// The argument of `func` that its result `index` is the updated value of
+/// (`summa.updates`: a parameter after its optimizer step), or null where
+/// there is none or the attribute names no argument.
+BlockArgument getUpdatedArgument(func::FuncOp func, unsigned index);
+
+} // namespace mlir::summa
 
 #endif // SUMMA_DIALECT_SUMMA_IR_ARGUMENTROLE_H

@@ -37,8 +37,8 @@ constexpr llvm::StringLiteral kPaddingIndexAttrName = "summa.padding_idx";
 /// On an op: the layouts of its operands and results (summa-assign-layouts).
 constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
 /// On a structured op that reduces over split dimensions: the axes its
-/// partial results are all-reduced over, and the kind per result (by
-/// name: "sum", "max", ...).
+/// partial results are all-reduced over, and the kind per result (an
+/// array of ReductionKindAttr).
 constexpr llvm::StringLiteral kReduceAxesAttrName = "summa.reduce_axes";
 constexpr llvm::StringLiteral kReduceKindsAttrName = "summa.reduce_kinds";
 /// On a function: a dispatch function of summa-outline-dispatches.

@@ -33,6 +33,31 @@ def Summa_ReductionKind : I32EnumAttr<"ReductionKind", "a reduction kind", [
   let cppNamespace = "::mlir::summa";
 }
 
+// The values of the string attributes summa.role and summa.init on function
+// arguments (exporters write them as strings): the dialect's verifier
+// accepts only these spellings, and passes read them as these enums
+// (ArgumentRole.h).
+def Summa_ArgumentRole : I32EnumAttr<"ArgumentRole",
+    "what a function argument is to the model (summa.role)", [
+    I32EnumAttrCase<"Activation", 1, "activation">,
+    I32EnumAttrCase<"Weight", 2, "weight">,
+    I32EnumAttrCase<"Bias", 3, "bias">,
+    I32EnumAttrCase<"Replicated", 4, "replicated">,
+    I32EnumAttrCase<"State", 5, "state">
+  ]> {
+  let cppNamespace = "::mlir::summa";
+  let genSpecializedAttr = 0;
+}
+
+def Summa_InitKind : I32EnumAttr<"InitKind",
+    "how the driver fills an input it is not given (summa.init)", [
+    I32EnumAttrCase<"Nonnegative", 0, "nonnegative">,
+    I32EnumAttrCase<"Zeros", 1, "zeros">
+  ]> {
+  let cppNamespace = "::mlir::summa";
+  let genSpecializedAttr = 0;
+}
+
 def Summa_MatmulForm : I32EnumAttr<"MatmulForm",
     "the operand form of a distributed contraction", [
     I32EnumAttrCase<"ab", 0>,
