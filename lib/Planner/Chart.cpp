@@ -21,9 +21,8 @@
 #include <cstring>
 
 using namespace mlir;
-using namespace mlir::summa;
 using namespace mlir::summa::plan;
-using namespace mlir::summa::plan::detail;
+using mlir::summa::plan::detail::formatSeconds;
 
 namespace {
 
