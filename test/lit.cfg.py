@@ -28,7 +28,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.summa_tools_dir, config.llvm_tools_dir]
-tools = ["summa-opt", "summa-compile", "summa-run", "summa-ckpt"]
+tools = ["summa-opt", "summa-compile", "summa-plan", "summa-run", "summa-ckpt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

@@ -14,14 +14,23 @@ func.func @sine(%w: tensor<4xf32> {summa.role = "bias"}) -> tensor<4xf32> {
 
 // -----
 
-func.func @pad(%w: tensor<4xf32> {summa.role = "bias"}) -> tensor<8xf32> {
-  %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{summa-differentiate: no derivative for 'tensor.pad'}}
+// A pad's derivative (Slice.cpp) needs a padding value no parameter reaches.
+func.func @pad_value(%w: tensor<4xf32> {summa.role = "bias"}, %v: tensor<f32> {summa.role = "bias"}) -> tensor<8xf32> {
+  %c = tensor.extract %v[] : tensor<f32>
+  // expected-error @+1 {{summa-differentiate: 'tensor.pad' reads a value that depends on the parameters inside its body other than as a gather (the element a tensor.extract reads, yielded as it is); no derivative for it}}
   %y = tensor.pad %w low[2] high[2] {
   ^bb0(%i: index):
-    tensor.yield %zero : f32
+    tensor.yield %c : f32
   } : tensor<4xf32> to tensor<8xf32>
   return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @gather(%w: tensor<4xf32> {summa.role = "bias"}, %idx: tensor<2x1xindex>) -> tensor<2xf32> {
+  // expected-error @+1 {{summa-differentiate: no derivative for 'tensor.gather'}}
+  %y = tensor.gather %w[%idx] gather_dims([0]) unique : (tensor<4xf32>, tensor<2x1xindex>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
 }
 
 // -----

@@ -17,6 +17,7 @@
 #include "Families.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -293,6 +294,39 @@ static LogicalResult differentiateInsertSlice(DerivativeState &s,
   return success();
 }
 
+/// The source's adjoint is the result's without its padding: the slice at
+/// the low padding, of the source's shape. The padding value must be one
+/// value for every position that no parameter reaches (a constant, as
+/// torch's F.pad writes).
+static LogicalResult differentiatePad(DerivativeState &s, tensor::PadOp op) {
+  Value padding = op.getConstantPaddingValue();
+  if (!padding)
+    return op.emitError() << "summa-differentiate: tensor.pad: only a "
+                             "padding value that is the same at every "
+                             "position has a derivative";
+  if (s.isActive(padding))
+    return op.emitError() << "summa-differentiate: tensor.pad: the padding "
+                             "value depends on a parameter; no derivative "
+                             "for it";
+  if (ShapedType::isDynamicShape(op.getStaticLow()) ||
+      ShapedType::isDynamicShape(op.getStaticHigh()))
+    return op.emitError()
+           << "summa-differentiate: tensor.pad: only static padding has a "
+              "derivative";
+  if (!s.isActive(op.getSource()))
+    return success();
+  OpBuilder &b = s.getBuilder();
+  Location loc = op->getLoc();
+  RankedTensorType source = op.getSourceType();
+  SmallVector<OpFoldResult> strides(source.getRank(), b.getIndexAttr(1));
+  s.accumulate(
+      loc, op.getSource(),
+      tensor::ExtractSliceOp::create(
+          b, loc, source, s.getAdjoint(op.getResult()), op.getMixedLowPad(),
+          getAsIndexOpFoldResult(b.getContext(), source.getShape()), strides));
+  return success();
+}
+
 /// Each input's adjoint is its slice of the result's (Llama's rotate_half
 /// concatenates the two halves of a head).
 static LogicalResult differentiateConcat(DerivativeState &s,
@@ -435,6 +469,7 @@ void oprules::registerSliceRules(DialectRegistry &registry) {
     tensor::PadOp::attachInterface<
         LayoutModel<tensor::PadOp, visitPad>,
         PartitionModel<tensor::PadOp, localizeOnly<tensor::PadOp>>,
+        DerivativeModel<tensor::PadOp, differentiatePad>,
         SplitCostModel<tensor::PadOp, splitPad>>(*ctx);
   });
 }
