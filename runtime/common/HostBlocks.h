@@ -56,18 +56,11 @@ inline char *hostScratch(size_t bytes) {
 /// MPI's built-in operation for a SummaReductionKind, or MPI_OP_NULL for a
 /// value that is not one.
 inline MPI_Op builtinReductionOp(int32_t kind) {
-  switch (kind) {
-  case SUMMA_RED_SUM:
-    return MPI_SUM;
-  case SUMMA_RED_MAX:
-    return MPI_MAX;
-  case SUMMA_RED_MIN:
-    return MPI_MIN;
-  case SUMMA_RED_PROD:
-    return MPI_PROD;
-  default:
-    return MPI_OP_NULL;
-  }
+  static_assert(SUMMA_RED_SUM == 0 && SUMMA_RED_MAX == 1 &&
+                    SUMMA_RED_MIN == 2 && SUMMA_RED_PROD == 3,
+                "the table below is in SummaReductionKind's order");
+  const MPI_Op ops[] = {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD};
+  return kind >= 0 && kind < 4 ? ops[kind] : MPI_OP_NULL;
 }
 
 /// The MPI type that carries one element of `dtype` in host memory:
