@@ -6,6 +6,10 @@
 
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::summa;
 
@@ -13,5 +17,18 @@ LayoutRuleState::~LayoutRuleState() = default;
 PartitionState::~PartitionState() = default;
 DerivativeState::~DerivativeState() = default;
 SplitModelState::~SplitModelState() = default;
+DimClassState::~DimClassState() = default;
+
+int64_t DimClassState::dimSize(Value v, int64_t d) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && d < type.getRank() ? type.getDimSize(d) : 0;
+}
+
+int64_t DimClassState::chunkOf(int64_t whole, int64_t offset, int64_t size) {
+  if (ShapedType::isDynamic(whole) || ShapedType::isDynamic(offset) ||
+      ShapedType::isDynamic(size) || size == whole)
+    return 0;
+  return std::gcd(whole, std::gcd(offset, size));
+}
 
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.cpp.inc"

@@ -62,6 +62,14 @@ struct SplitCostModel
 
 /// A rule that does nothing: the op takes the layouts its users give it,
 /// or passes its operands' on.
+template <typename Op, void (*Rule)(DimClassState &, Op)>
+struct DimClassModel
+    : public DimClassOpInterface::ExternalModel<DimClassModel<Op, Rule>, Op> {
+  void relateDimensions(Operation *op, DimClassState &s) const {
+    Rule(s, cast<Op>(op));
+  }
+};
+
 template <typename State, typename Op>
 LogicalResult noRule(State &, Op) {
   return success();

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 using namespace mlir;
@@ -73,6 +74,20 @@ static LogicalResult partitionRelayout(PartitionState &s, RelayoutOp op) {
   return s.lowerRelayoutOp(op);
 }
 
+/// A result that updates an argument indexes the same spaces as it.
+static void relateReturn(DimClassState &s, func::ReturnOp op) {
+  auto func = cast<func::FuncOp>(op->getParentOp());
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = getUpdatedArgument(func, operand.getOperandNumber());
+    if (!arg || arg.getType() != operand.get().getType())
+      continue;
+    for (int64_t d = 0; d < cast<RankedTensorType>(arg.getType()).getRank();
+         ++d)
+      if (DimClassState::dimSize(arg, d) > 1)
+        s.unite(arg, d, operand.get(), d);
+  }
+}
+
 void oprules::registerPassiveRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractOp::attachInterface<
@@ -95,7 +110,8 @@ void oprules::registerPassiveRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *) {
     func::ReturnOp::attachInterface<
         LayoutModel<func::ReturnOp, noRule<LayoutRuleState, func::ReturnOp>>,
-        SplitCostModel<func::ReturnOp, splitReturn>>(*ctx);
+        SplitCostModel<func::ReturnOp, splitReturn>,
+        DimClassModel<func::ReturnOp, relateReturn>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, SummaDialect *) {
     RelayoutOp::attachInterface<

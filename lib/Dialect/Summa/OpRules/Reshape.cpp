@@ -353,19 +353,54 @@ static LogicalResult splitCollapse(SplitModelState &s,
   return s.replicate(op);
 }
 
+//===----------------------------------------------------------------------===//
+// Dimension classes
+//===----------------------------------------------------------------------===//
+
+/// The one dimension of `group` whose size in `type` is not 1, if exactly
+/// one is.
+static std::optional<int64_t> soleNonUnit(RankedTensorType type,
+                                          const ReassociationIndices &group) {
+  std::optional<int64_t> found;
+  for (int64_t d : group) {
+    if (type.getDimSize(d) == 1)
+      continue;
+    if (found)
+      return std::nullopt;
+    found = d;
+  }
+  return found;
+}
+
+/// A collapsed dimension indexes the space of the one dimension of its
+/// group that is not 1, if there is one.
+static void relateExpand(DimClassState &s, tensor::ExpandShapeOp op) {
+  for (auto [g, group] : llvm::enumerate(op.getReassociationIndices()))
+    if (std::optional<int64_t> d = soleNonUnit(op.getResultType(), group))
+      s.unite(op.getSrc(), g, op.getResult(), *d);
+}
+
+static void relateCollapse(DimClassState &s, tensor::CollapseShapeOp op) {
+  for (auto [g, group] : llvm::enumerate(op.getReassociationIndices()))
+    if (std::optional<int64_t> d = soleNonUnit(op.getSrcType(), group))
+      s.unite(op.getSrc(), *d, op.getResult(), g);
+}
+
 void oprules::registerReshapeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExpandShapeOp::attachInterface<
         LayoutModel<tensor::ExpandShapeOp, layoutExpand>,
         PartitionModel<tensor::ExpandShapeOp, partitionExpand>,
         DerivativeModel<tensor::ExpandShapeOp, differentiateExpand>,
-        SplitCostModel<tensor::ExpandShapeOp, splitExpand>>(*ctx);
+        SplitCostModel<tensor::ExpandShapeOp, splitExpand>,
+        DimClassModel<tensor::ExpandShapeOp, relateExpand>>(*ctx);
     tensor::CollapseShapeOp::attachInterface<
         LayoutModel<tensor::CollapseShapeOp, layoutCollapse>,
         PartitionModel<tensor::CollapseShapeOp,
                        localizeOnly<tensor::CollapseShapeOp>>,
         DerivativeModel<tensor::CollapseShapeOp, differentiateCollapse>,
-        SplitCostModel<tensor::CollapseShapeOp, splitCollapse>>(*ctx);
+        SplitCostModel<tensor::CollapseShapeOp, splitCollapse>,
+        DimClassModel<tensor::CollapseShapeOp, relateCollapse>>(*ctx);
     tensor::CastOp::attachInterface<
         LayoutModel<tensor::CastOp, layoutCast>,
         PartitionModel<tensor::CastOp, localizeOnly<tensor::CastOp>>,

@@ -88,10 +88,34 @@ static LogicalResult partitionScatter(PartitionState &s, ScatterOp op) {
   return s.partitionScatterOp(op);
 }
 
+//===----------------------------------------------------------------------===//
+// Dimension classes
+//===----------------------------------------------------------------------===//
+
+/// The result's dimensions index the original's (unless the original is a
+/// fill, which would join every op that shares it), and an update's slice
+/// dimensions the result's that they are as large as.
+static void relateScatter(DimClassState &s, ScatterOp op) {
+  if (!op.getResult())
+    return;
+  int64_t batch = op.getBatchRank();
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) > 1 &&
+        !isCheapToCopy(op.getOriginal().getDefiningOp()))
+      s.unite(op.getOriginal(), d, op.getResult(), d);
+  for (auto [i, d] : llvm::enumerate(op.getSliceDims()))
+    if (DimClassState::dimSize(op.getUpdates(), batch + i) ==
+            type.getDimSize(d) &&
+        type.getDimSize(d) > 1)
+      s.unite(op.getUpdates(), batch + static_cast<int64_t>(i), op.getResult(),
+              d);
+}
+
 void oprules::registerScatterRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, SummaDialect *) {
     ScatterOp::attachInterface<LayoutModel<ScatterOp, visitScatter>,
-                               PartitionModel<ScatterOp, partitionScatter>>(
-        *ctx);
+                               PartitionModel<ScatterOp, partitionScatter>,
+                               DimClassModel<ScatterOp, relateScatter>>(*ctx);
   });
 }

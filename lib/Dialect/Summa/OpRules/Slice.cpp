@@ -449,23 +449,83 @@ static LogicalResult splitPad(SplitModelState &s, tensor::PadOp op) {
   return s.setSplit(op.getResult(), split, s.getOuter(op.getSource()));
 }
 
+//===----------------------------------------------------------------------===//
+// Dimension classes
+//===----------------------------------------------------------------------===//
+
+/// A slice's kept dimensions index its source's; a dimension it cuts is cut
+/// into the chunk of its offset and size (unit strides only).
+static void relateExtractSlice(DimClassState &s, tensor::ExtractSliceOp op) {
+  if (!op.hasUnitStride())
+    return;
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  for (int64_t d = 0, r = 0; d < op.getSourceType().getRank(); ++d) {
+    int64_t whole = op.getSourceType().getDimSize(d);
+    int64_t chunk = DimClassState::chunkOf(whole, op.getStaticOffsets()[d],
+                                           op.getStaticSizes()[d]);
+    if (chunk)
+      s.addChunk(op.getSource(), d, chunk);
+    else if (!dropped.test(d) && whole > 1)
+      s.unite(op.getSource(), d, op.getResult(), r);
+    if (!dropped.test(d))
+      ++r;
+  }
+}
+
+/// The result's dimensions index the destination's; those the insertion
+/// cuts are cut into its chunk.
+static void relateInsertSlice(DimClassState &s, tensor::InsertSliceOp op) {
+  if (!op.hasUnitStride())
+    return;
+  RankedTensorType dest = op.getDestType();
+  for (int64_t d = 0; d < dest.getRank(); ++d) {
+    if (dest.getDimSize(d) <= 1)
+      continue;
+    s.unite(op.getDest(), d, op.getResult(), d);
+    if (int64_t chunk =
+            DimClassState::chunkOf(dest.getDimSize(d), op.getStaticOffsets()[d],
+                                   op.getStaticSizes()[d]))
+      s.addChunk(op.getResult(), d, chunk);
+  }
+}
+
+/// The dimensions not concatenated index the result's; the concatenated
+/// one is cut into the chunks of the inputs.
+static void relateConcat(DimClassState &s, tensor::ConcatOp op) {
+  int64_t dim = op.getDim(), offset = 0;
+  RankedTensorType type = op.getResultType();
+  for (Value input : op.getInputs()) {
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != dim && type.getDimSize(d) > 1)
+        s.unite(input, d, op.getResult(), d);
+    int64_t size = DimClassState::dimSize(input, dim);
+    if (int64_t chunk =
+            DimClassState::chunkOf(type.getDimSize(dim), offset, size))
+      s.addChunk(op.getResult(), dim, chunk);
+    offset += size;
+  }
+}
+
 void oprules::registerSliceRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractSliceOp::attachInterface<
         LayoutModel<tensor::ExtractSliceOp, visitExtractSlice>,
         PartitionModel<tensor::ExtractSliceOp, partitionExtractSlice>,
         DerivativeModel<tensor::ExtractSliceOp, differentiateExtractSlice>,
-        SplitCostModel<tensor::ExtractSliceOp, splitExtractSlice>>(*ctx);
+        SplitCostModel<tensor::ExtractSliceOp, splitExtractSlice>,
+        DimClassModel<tensor::ExtractSliceOp, relateExtractSlice>>(*ctx);
     tensor::InsertSliceOp::attachInterface<
         LayoutModel<tensor::InsertSliceOp, visitInsertSlice>,
         PartitionModel<tensor::InsertSliceOp, partitionInsertSlice>,
         DerivativeModel<tensor::InsertSliceOp, differentiateInsertSlice>,
-        SplitCostModel<tensor::InsertSliceOp, splitInsertSlice>>(*ctx);
+        SplitCostModel<tensor::InsertSliceOp, splitInsertSlice>,
+        DimClassModel<tensor::InsertSliceOp, relateInsertSlice>>(*ctx);
     tensor::ConcatOp::attachInterface<
         LayoutModel<tensor::ConcatOp, visitConcat>,
         PartitionModel<tensor::ConcatOp, localizeOnly<tensor::ConcatOp>>,
         DerivativeModel<tensor::ConcatOp, differentiateConcat>,
-        SplitCostModel<tensor::ConcatOp, splitConcat>>(*ctx);
+        SplitCostModel<tensor::ConcatOp, splitConcat>,
+        DimClassModel<tensor::ConcatOp, relateConcat>>(*ctx);
     tensor::PadOp::attachInterface<
         LayoutModel<tensor::PadOp, visitPad>,
         PartitionModel<tensor::PadOp, localizeOnly<tensor::PadOp>>,

@@ -344,6 +344,49 @@ static LogicalResult splitSoftmax(SplitModelState &s, linalg::SoftmaxOp op) {
   return s.setSplit(op.getResult()[0], split, s.getOuter(op.getInput()));
 }
 
+//===----------------------------------------------------------------------===//
+// Dimension classes
+//===----------------------------------------------------------------------===//
+
+/// The operand and result dimensions one loop indexes are one class (where
+/// they are as large as the loop); a gather's table dimensions join the
+/// loops that index them directly. An init the body does not read, or a
+/// fill or a splat, carries no data: many ops share one tensor.empty, which
+/// would join them all.
+static void relateStructured(DimClassState &s, linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  DenseMap<unsigned, std::pair<Value, int64_t>> first;
+  auto connect = [&](Value v, AffineMap map) {
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      int64_t size = DimClassState::dimSize(v, i);
+      if (!dim || size <= 1 || size != ranges[dim.getPosition()])
+        continue;
+      auto [it, fresh] = first.try_emplace(
+          dim.getPosition(), std::make_pair(v, static_cast<int64_t>(i)));
+      if (!fresh)
+        s.unite(it->second.first, it->second.second, v, i);
+    }
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()) ||
+        isCheapToCopy(operand.get().getDefiningOp()) ||
+        (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand)))
+      continue;
+    connect(operand.get(), op.getMatchingIndexingMap(&operand));
+  }
+  for (OpResult res : op->getResults())
+    if (isa<RankedTensorType>(res.getType()))
+      connect(res, op.getIndexingMapMatchingResult(res));
+  if (std::optional<Gather> gather = matchGather(op))
+    for (auto [d, loop] : llvm::enumerate(gather->loops)) {
+      auto it = loop ? first.find(*loop) : first.end();
+      if (it != first.end() &&
+          DimClassState::dimSize(gather->getTable(), d) == ranges[*loop])
+        s.unite(it->second.first, it->second.second, gather->getTable(), d);
+    }
+}
+
 namespace {
 
 /// A linalg structured op: linalg.matmul is the anchor, any other one (and
@@ -373,10 +416,21 @@ struct StructuredPartitionModel
   }
 };
 
+/// A linalg structured op's dimension classes follow its indexing maps.
+template <typename Op>
+struct StructuredDimClassModel
+    : public DimClassOpInterface::ExternalModel<StructuredDimClassModel<Op>,
+                                                Op> {
+  void relateDimensions(Operation *op, DimClassState &s) const {
+    relateStructured(s, cast<linalg::LinalgOp>(op));
+  }
+};
+
 template <typename... Ops>
 void attachStructured(MLIRContext *ctx) {
   (Ops::template attachInterface<StructuredLayoutModel<Ops>,
-                                 StructuredPartitionModel<Ops>>(*ctx),
+                                 StructuredPartitionModel<Ops>,
+                                 StructuredDimClassModel<Ops>>(*ctx),
    ...);
 }
 

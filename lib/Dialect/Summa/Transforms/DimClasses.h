@@ -20,12 +20,16 @@
 #ifndef SUMMA_LIB_DIALECT_SUMMA_TRANSFORMS_DIMCLASSES_H
 #define SUMMA_LIB_DIALECT_SUMMA_TRANSFORMS_DIMCLASSES_H
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::summa {
 
-class DimClasses {
+/// The classes, from the rule of each op (DimClassOpInterface, attached by
+/// the op families of lib/Dialect/Summa/OpRules).
+class DimClasses : public DimClassState {
 public:
   /// The classes of `func`'s tensor values.
   explicit DimClasses(func::FuncOp func);
@@ -34,13 +38,19 @@ public:
   /// gcd of their offsets and sizes, or 0 when nothing slices it.
   int64_t getChunk(Value v, int64_t dim);
 
+  void unite(Value a, int64_t da, Value b, int64_t db) override {
+    unite({a, da}, {b, db});
+  }
+  void addChunk(Value v, int64_t d, int64_t chunk) override {
+    addChunk({v, d}, chunk);
+  }
+
 private:
   using Key = std::pair<Value, int64_t>;
   Key find(Key k);
   void unite(Key a, Key b);
   /// Records that a slice of class `k` takes chunks of `chunk` elements.
   void addChunk(Key k, int64_t chunk);
-  void visit(Operation *op);
 
   DenseMap<Key, Key> parent;
   /// Per class representative, the gcd of the chunks (0: none).

@@ -153,6 +153,24 @@ public:
   virtual bool divisible(Type type, int dim) const = 0;
 };
 
+/// What an op's rule sees of the dimension classes of a function
+/// (DimClassOpInterface).
+class DimClassState {
+public:
+  virtual ~DimClassState();
+
+  /// Dimension `da` of `a` and dimension `db` of `b` index the same space.
+  virtual void unite(Value a, int64_t da, Value b, int64_t db) = 0;
+  /// A slice of dimension `d` of `v` takes chunks of `chunk` elements.
+  virtual void addChunk(Value v, int64_t d, int64_t chunk) = 0;
+
+  /// The size of dimension `d` of `v`'s ranked tensor type, or 0.
+  static int64_t dimSize(Value v, int64_t d);
+  /// The chunk a piece of `size` at `offset` cuts a dimension of `whole`
+  /// into, or 0 when it takes it whole.
+  static int64_t chunkOf(int64_t whole, int64_t offset, int64_t size);
+};
+
 } // namespace summa
 } // namespace mlir
 

@@ -107,4 +107,24 @@ def Summa_SplitModelOpInterface : OpInterface<"SplitModelOpInterface"> {
   ];
 }
 
+def Summa_DimClassOpInterface : OpInterface<"DimClassOpInterface"> {
+  let cppNamespace = "::mlir::summa";
+  let description = [{
+    Which dimensions of the op's operands and results index the same space
+    (a loop of a linalg op, a reshape's dimension and the one it merges
+    into, a slice's source and result dimensions), and which chunks its
+    slices, insertions and concatenations cut them into: the dimension
+    classes summa-assign-layouts factors so that each chunk stays inside
+    every tile (lib/Dialect/Summa/Transforms/DimClasses.h). An op without
+    it relates nothing.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Relates this op's dimensions through `state`.
+      }],
+      "void", "relateDimensions",
+      (ins "::mlir::summa::DimClassState &":$state)>,
+  ];
+}
+
 #endif // SUMMA_DIALECT_SUMMA_IR_LAYOUTRULEINTERFACE_TD
