@@ -76,6 +76,15 @@ private:
   /// The new parameter (and state) of parameter argument `p`.
   SmallVector<Value> update(Value p, Value g, ArrayRef<Value> state, bool decay,
                             ArrayRef<Value> scalars);
+  /// The state arguments of each parameter (the momentum buffer; AdamW's
+  /// moments), appended after every existing argument.
+  SmallVector<SmallVector<unsigned>>
+  addStateArguments(ArrayRef<unsigned> params);
+  /// The f32 scalars every update reads: the learning rate, or AdamW's
+  /// decay factor, step size and sqrt of the second bias correction.
+  SmallVector<Value> stepScalars(Value lr, Value step);
+  /// A 0-d f64 tensor narrowed to f32.
+  Value toF32(Value x);
   StringRef nameOf(unsigned arg);
 
   OpBuilder &b;
@@ -311,16 +320,8 @@ SmallVector<Value> OptimizerBuilder::update(Value p, Value g,
   return SmallVector<Value>(op->getResults());
 }
 
-FailureOr<OptimizerResults> OptimizerBuilder::build(ArrayRef<unsigned> params,
-                                                    ArrayRef<Value> grads) {
-  OptimizerResults results;
-  auto updates = [&](unsigned arg) {
-    NamedAttrList attrs;
-    attrs.append(kUpdatesAttrName, b.getI64IntegerAttr(arg));
-    return attrs;
-  };
-  Type f32 = b.getF32Type(), f64 = b.getF64Type();
-  // The state arguments, appended after every existing one.
+SmallVector<SmallVector<unsigned>>
+OptimizerBuilder::addStateArguments(ArrayRef<unsigned> params) {
   SmallVector<SmallVector<unsigned>> stateArgs(params.size());
   for (auto [i, p] : llvm::enumerate(params)) {
     Type type = func.getArgument(p).getType();
@@ -337,6 +338,66 @@ FailureOr<OptimizerResults> OptimizerBuilder::build(ArrayRef<unsigned> params,
           addArgument(type, base + ".exp_avg_sq", ArgumentRole::State));
     }
   }
+  return stateArgs;
+}
+
+Value OptimizerBuilder::toF32(Value x) {
+  return scalar(
+      b.getF32Type(), x, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return arith::TruncFOp::create(nb, nl, nb.getF32Type(), args[0])
+            .getResult();
+      });
+}
+
+SmallVector<Value> OptimizerBuilder::stepScalars(Value lr, Value step) {
+  if (o.kind != "adamw")
+    return {toF32(lr)};
+  Type f64 = b.getF64Type();
+  // t = step + 1; torch computes these in Python floats (f64).
+  Value decayFactor =
+      scalar(f64, lr, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return arith::SubFOp::create(
+                   nb, nl, constant(nb, nl, f64, 1.0),
+                   arith::MulFOp::create(nb, nl, args[0],
+                                         constant(nb, nl, f64, o.weightDecay)))
+            .getResult();
+      });
+  auto biasCorrection = [&](OpBuilder &nb, Location nl, Value stepValue,
+                            double beta) {
+    Value t = arith::AddFOp::create(
+        nb, nl, arith::SIToFPOp::create(nb, nl, f64, stepValue),
+        constant(nb, nl, f64, 1.0));
+    return arith::SubFOp::create(
+               nb, nl, constant(nb, nl, f64, 1.0),
+               math::PowFOp::create(nb, nl, constant(nb, nl, f64, beta), t))
+        .getResult();
+  };
+  Value stepSize = scalar(f64, ValueRange{lr, step},
+                          [&](OpBuilder &nb, Location nl, ValueRange args) {
+                            return arith::DivFOp::create(
+                                       nb, nl, args[0],
+                                       biasCorrection(nb, nl, args[1], o.beta1))
+                                .getResult();
+                          });
+  Value bc2Sqrt =
+      scalar(f64, step, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return math::SqrtOp::create(nb, nl,
+                                    biasCorrection(nb, nl, args[0], o.beta2))
+            .getResult();
+      });
+  return {toF32(decayFactor), toF32(stepSize), toF32(bc2Sqrt)};
+}
+
+FailureOr<OptimizerResults> OptimizerBuilder::build(ArrayRef<unsigned> params,
+                                                    ArrayRef<Value> grads) {
+  OptimizerResults results;
+  auto updates = [&](unsigned arg) {
+    NamedAttrList attrs;
+    attrs.append(kUpdatesAttrName, b.getI64IntegerAttr(arg));
+    return attrs;
+  };
+  Type f64 = b.getF64Type();
+  SmallVector<SmallVector<unsigned>> stateArgs = addStateArguments(params);
   std::optional<unsigned> stepArg;
   if (o.needsStep())
     stepArg = addArgument(RankedTensorType::get({}, b.getI64Type()), "step",
@@ -348,49 +409,7 @@ FailureOr<OptimizerResults> OptimizerBuilder::build(ArrayRef<unsigned> params,
                  : scalar(f64, {}, [&](OpBuilder &nb, Location nl, ValueRange) {
                      return constant(nb, nl, f64, o.lr);
                    });
-  auto toF32 = [&](Value x) {
-    return scalar(f32, x, [&](OpBuilder &nb, Location nl, ValueRange args) {
-      return arith::TruncFOp::create(nb, nl, f32, args[0]).getResult();
-    });
-  };
-  SmallVector<Value> scalars;
-  if (o.kind == "adamw") {
-    // t = step + 1; torch computes these in Python floats (f64).
-    Value decayFactor =
-        scalar(f64, lr, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          return arith::SubFOp::create(
-                     nb, nl, constant(nb, nl, f64, 1.0),
-                     arith::MulFOp::create(
-                         nb, nl, args[0], constant(nb, nl, f64, o.weightDecay)))
-              .getResult();
-        });
-    auto biasCorrection = [&](OpBuilder &nb, Location nl, Value stepValue,
-                              double beta) {
-      Value t = arith::AddFOp::create(
-          nb, nl, arith::SIToFPOp::create(nb, nl, f64, stepValue),
-          constant(nb, nl, f64, 1.0));
-      return arith::SubFOp::create(
-                 nb, nl, constant(nb, nl, f64, 1.0),
-                 math::PowFOp::create(nb, nl, constant(nb, nl, f64, beta), t))
-          .getResult();
-    };
-    Value stepSize = scalar(
-        f64, ValueRange{lr, step},
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          return arith::DivFOp::create(nb, nl, args[0],
-                                       biasCorrection(nb, nl, args[1], o.beta1))
-              .getResult();
-        });
-    Value bc2Sqrt =
-        scalar(f64, step, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          return math::SqrtOp::create(nb, nl,
-                                      biasCorrection(nb, nl, args[0], o.beta2))
-              .getResult();
-        });
-    scalars = {toF32(decayFactor), toF32(stepSize), toF32(bc2Sqrt)};
-  } else {
-    scalars = {toF32(lr)};
-  }
+  SmallVector<Value> scalars = stepScalars(lr, step);
   Value norm;
   if (o.clipNorm > 0) {
     auto [n, coef] = clipping(grads);

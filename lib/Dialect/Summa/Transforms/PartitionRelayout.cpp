@@ -372,6 +372,53 @@ LogicalResult FunctionPartitioner::sliceElementwise(RelayoutOp op,
   return success();
 }
 
+/// The element type of `v` where it is an integer narrower than the
+/// runtime's collectives take (i1 masks, i8) and the relayout from `from`
+/// to `to` gathers a dimension: gathered as i32, then narrowed back (i1
+/// zero-extended, the others sign-extended). Null otherwise.
+static IntegerType narrowGatheredInteger(Value v, LayoutAttr from,
+                                         LayoutAttr to) {
+  auto elementType = dyn_cast<IntegerType>(
+      cast<RankedTensorType>(v.getType()).getElementType());
+  if (!elementType || elementType.getWidth() >= 32)
+    return {};
+  bool gathers =
+      llvm::any_of(llvm::seq<unsigned>(0, from.getRank()), [&](unsigned d) {
+        return from.getDim(d).isSplit() && from.getDim(d) != to.getDim(d);
+      });
+  return gathers ? elementType : IntegerType();
+}
+
+Value FunctionPartitioner::sliceToTarget(OpBuilder &b, Location loc, Value v,
+                                         LayoutAttr to,
+                                         ArrayRef<DimLayout> gathered,
+                                         ArrayRef<DimLayout> within,
+                                         raw_ostream &os) {
+  SmallVector<DimLayout> local;
+  bool slices = false;
+  for (unsigned d = 0; d < to.getRank(); ++d) {
+    DimLayout dst = to.getDim(d);
+    if (gathered[d] == dst) {
+      local.push_back(DimLayout());
+      continue;
+    }
+    local.push_back(within[d].isSplit() ? within[d] : dst);
+    slices = true;
+  }
+  if (!slices)
+    return v;
+  os << "; a local slice over";
+  for (unsigned d = 0; d < to.getRank(); ++d)
+    if (local[d].isSplit()) {
+      os << " " << formatAxes(local[d].axes) << " of dimension " << d;
+      if (local[d].groups != 1)
+        os << " in each of " << local[d].groups << " groups";
+    }
+  return sliceToLayout(b, loc, v,
+                       LayoutAttr::get(b.getContext(), to.getGrid(),
+                                       ArrayRef<DimLayout>(local)));
+}
+
 LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   LayoutAttr from = valueLayouts.lookup(op.getInput());
   LayoutAttr to = op.getLayout();
@@ -385,17 +432,8 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   std::string log;
   llvm::raw_string_ostream os(log);
   int64_t received = 0;
-  // Integers narrower than the runtime's (i1 masks, i8): gathered as i32,
-  // then narrowed back (i1 zero-extended, the others sign-extended).
-  auto elementType = dyn_cast<IntegerType>(
-      cast<RankedTensorType>(cur.getType()).getElementType());
-  bool widen =
-      elementType && elementType.getWidth() < 32 &&
-      llvm::any_of(
-          llvm::seq<unsigned>(0, from.getRank()),
-          [&](unsigned d) {
-            return from.getDim(d).isSplit() && from.getDim(d) != to.getDim(d);
-          });
+  IntegerType elementType = narrowGatheredInteger(cur, from, to);
+  bool widen = static_cast<bool>(elementType);
   if (widen) {
     IntegerType i32 = b.getI32Type();
     cur = elementType.getWidth() == 1
@@ -465,30 +503,7 @@ LogicalResult FunctionPartitioner::lowerRelayout(RelayoutOp op) {
   }
   if (widen)
     cur = castElements<arith::TruncIOp>(b, loc, cur, elementType);
-  // Then take this rank's blocks of the target's splits.
-  SmallVector<DimLayout> local;
-  bool slices = false;
-  for (unsigned d = 0; d < to.getRank(); ++d) {
-    DimLayout dst = to.getDim(d);
-    if (gathered[d] == dst) {
-      local.push_back(DimLayout());
-      continue;
-    }
-    local.push_back(within[d].isSplit() ? within[d] : dst);
-    slices = true;
-  }
-  if (slices) {
-    cur = sliceToLayout(b, loc, cur,
-                        LayoutAttr::get(op.getContext(), to.getGrid(),
-                                        ArrayRef<DimLayout>(local)));
-    os << "; a local slice over";
-    for (unsigned d = 0; d < to.getRank(); ++d)
-      if (local[d].isSplit()) {
-        os << " " << formatAxes(local[d].axes) << " of dimension " << d;
-        if (local[d].groups != 1)
-          os << " in each of " << local[d].groups << " groups";
-      }
-  }
+  cur = sliceToTarget(b, loc, cur, to, gathered, within, os);
   if (remarks)
     op.emitRemark() << "redistribution of " << op.getInput().getType()
                     << " from " << from << " to " << to << ": " << received

@@ -72,6 +72,12 @@ private:
   /// summa.relayout: all-gathers of the dimensions whose split changes,
   /// then a local slice.
   LogicalResult lowerRelayout(RelayoutOp op);
+  /// The last step of lowerRelayout: `v`, whose dimensions are split as
+  /// `gathered` says (and `within`: splits inside this rank's blocks),
+  /// sliced to this rank's blocks of `to`; the slice described on `os`.
+  Value sliceToTarget(OpBuilder &b, Location loc, Value v, LayoutAttr to,
+                      ArrayRef<DimLayout> gathered, ArrayRef<DimLayout> within,
+                      raw_ostream &os);
   /// A summa.relayout of `v` (a local tile) to `target`, built at `b`,
   /// typed and recorded with the global type `global`, for lowerRelayout
   /// to lower.
