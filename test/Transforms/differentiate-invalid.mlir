@@ -27,6 +27,31 @@ func.func @pad_value(%w: tensor<4xf32> {summa.role = "bias"}, %v: tensor<f32> {s
 
 // -----
 
+func.func @pad_by_position(%w: tensor<4xf32> {summa.role = "bias"}) -> tensor<8xf32> {
+  // expected-error @+1 {{summa-differentiate: tensor.pad: only a padding value that is the same at every position has a derivative}}
+  %y = tensor.pad %w low[2] high[2] {
+  ^bb0(%i: index):
+    %n = arith.index_cast %i : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    tensor.yield %f : f32
+  } : tensor<4xf32> to tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @pad_dynamic(%w: tensor<4xf32> {summa.role = "bias"}, %n: index) -> tensor<?xf32> {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{summa-differentiate: tensor.pad: only static padding has a derivative}}
+  %y = tensor.pad %w low[%n] high[2] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<4xf32> to tensor<?xf32>
+  return %y : tensor<?xf32>
+}
+
+// -----
+
 func.func @gather(%w: tensor<4xf32> {summa.role = "bias"}, %idx: tensor<2x1xindex>) -> tensor<2xf32> {
   // expected-error @+1 {{summa-differentiate: no derivative for 'tensor.gather'}}
   %y = tensor.gather %w[%idx] gather_dims([0]) unique : (tensor<4xf32>, tensor<2x1xindex>) -> tensor<2xf32>

@@ -296,18 +296,14 @@ static LogicalResult differentiateInsertSlice(DerivativeState &s,
 
 /// The source's adjoint is the result's without its padding: the slice at
 /// the low padding, of the source's shape. The padding value must be one
-/// value for every position that no parameter reaches (a constant, as
-/// torch's F.pad writes).
+/// value for every position (a constant, as torch's F.pad writes); one that
+/// a parameter reaches is a value read inside the body, which
+/// summa-differentiate refuses before any rule runs.
 static LogicalResult differentiatePad(DerivativeState &s, tensor::PadOp op) {
-  Value padding = op.getConstantPaddingValue();
-  if (!padding)
+  if (!op.getConstantPaddingValue())
     return op.emitError() << "summa-differentiate: tensor.pad: only a "
                              "padding value that is the same at every "
                              "position has a derivative";
-  if (s.isActive(padding))
-    return op.emitError() << "summa-differentiate: tensor.pad: the padding "
-                             "value depends on a parameter; no derivative "
-                             "for it";
   if (ShapedType::isDynamicShape(op.getStaticLow()) ||
       ShapedType::isDynamicShape(op.getStaticHigh()))
     return op.emitError()
