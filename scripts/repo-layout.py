@@ -33,7 +33,8 @@ LAYOUT = [
     ("include/summa/Driver", False, "the compiler driver's API (CompileOptions, compileModel)"),
     ("include/summa/Planner", False, "the grid planner's API (summa-plan, summa-compile --grid=auto)"),
     ("include/summa/Tools", False, "command-line options the tools share"),
-    ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry"),
+    ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry; "
+     "IndexingMaps.h: windowed loops"),
     ("lib/Dialect/Summa/IR", False, "the dialect: ops, verifiers, bufferization, layout rules"),
     ("lib/Dialect/Summa/OpRules", False, "the op families' rules: layout, partition, derivative, planner split model"),
     ("lib/Dialect/Summa/Transforms", False, "passes on summa ops: assign layouts, partition, SUMMA loops, overlap"),
@@ -57,7 +58,8 @@ LAYOUT = [
     ("runtime/ckpt", False, "summa-ckpt: sharded checkpoints to and from one whole safetensors file"),
     ("runtime/gpu", True, "libsumma_runtime_cuda.so: NCCL, cuBLAS(Lt), device pool; its tests"),
     ("runtime/test", True, "runtime tests: unit, driver, fatal paths, fault injection"),
-    ("test", True, "lit + FileCheck: dialect, passes, pipelines, plans, end-to-end"),
+    ("test", True, "lit + FileCheck: dialect, passes, pipelines, plans, end-to-end; "
+     "test/lib: test-only passes"),
     ("fuzz", True, "the IR fuzz target, its dictionary and regression inputs"),
     ("examples", False, "example models"),
     ("examples/fixtures", False, "models exported from PyTorch and JAX, with weights"),

@@ -19,6 +19,7 @@
 #include "SaveConstants.h"
 
 #include "summa/Codegen/Passes.h"
+#include "summa/Dialect/Summa/IR/GradcheckAttr.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
 #include "summa/Transforms/LiftConstants.h"
@@ -75,12 +76,14 @@ private:
   FailureOr<SmallVector<int64_t>> chooseGrid(ModuleOp module,
                                              func::FuncOp entry);
   FailureOr<Reference> loadReference(ModuleOp input, func::FuncOp entry);
-  void promoteReference(ModuleOp reference, ProgramInfo &program);
-  std::unique_ptr<llvm::Module> lowerBoth(OwningOpRef<ModuleOp> spmd,
-                                          OwningOpRef<ModuleOp> reference,
-                                          const ProgramInfo &program,
-                                          const Target &t,
-                                          llvm::LLVMContext &llvmContext);
+  LogicalResult loadGradcheck(ModuleOp input, func::FuncOp entry,
+                              OwningOpRef<ModuleOp> &functions,
+                              std::optional<GradcheckInfo> &info);
+  bool promoteToF64(ModuleOp module, StringRef phase, StringRef what);
+  std::unique_ptr<llvm::Module>
+  lowerBoth(OwningOpRef<ModuleOp> spmd, OwningOpRef<ModuleOp> reference,
+            OwningOpRef<ModuleOp> gradcheck, const ProgramInfo &program,
+            const Target &t, llvm::LLVMContext &llvmContext);
   LogicalResult writeBinary(llvm::Module &llvmModule,
                             const ProgramInfo &program, ArrayRef<int64_t> grid,
                             const Target &t);
@@ -220,12 +223,82 @@ FailureOr<Reference> Compiler::loadReference(ModuleOp input,
   return Reference{std::move(reference), std::move(function)};
 }
 
-/// The reference in f64 (summa-promote-floats) where the module allows it,
-/// otherwise in its own types with the reason as a warning.
-void Compiler::promoteReference(ModuleOp reference, ProgramInfo &program) {
-  if (!options.referenceF64)
-    return;
+/// --gradcheck's functions (summa.gradcheck on `entry`): copies of the
+/// loss and gradients' functions in `functions`, described in `info`; none
+/// where the entry has no summa.gradcheck or with --gradcheck=false. The
+/// attribute is taken off the entry (nothing else compiles those functions).
+LogicalResult Compiler::loadGradcheck(ModuleOp input, func::FuncOp entry,
+                                      OwningOpRef<ModuleOp> &functions,
+                                      std::optional<GradcheckInfo> &info) {
+  std::optional<GradcheckFunctions> names = getGradcheckFunctions(entry);
+  entry->removeAttr(kGradcheckAttrName);
+  if (!names || !options.gradcheck)
+    return success();
+  auto loss = input.lookupSymbol<func::FuncOp>(names->loss);
+  auto gradients = input.lookupSymbol<func::FuncOp>(names->gradients);
+  for (auto [fn, name] :
+       {std::pair(loss, names->loss), std::pair(gradients, names->gradients)})
+    if (!fn || fn.isDeclaration())
+      return entry.emitError() << "'" << kGradcheckAttrName << "' names @"
+                               << name << ", which the module does not define";
+  // The loss function reads the step's leading arguments; the gradients'
+  // function the same ones, and returns the loss and one gradient per
+  // parameter, of the parameter's type.
+  ArrayRef<Type> args = loss.getArgumentTypes();
+  auto mismatch = [&](const Twine &why) {
+    return entry.emitError() << "'" << kGradcheckAttrName
+                             << "' does not fit this function: " << why;
+  };
+  if (args.size() > entry.getNumArguments() ||
+      args != entry.getArgumentTypes().take_front(args.size()))
+    return mismatch("@" + names->loss + "'s arguments are not its first ones");
+  if (loss.getNumResults() == 0 || gradients.getArgumentTypes() != args ||
+      gradients.getNumResults() != names->params.size() + 1 ||
+      gradients.getResultTypes()[0] != loss.getResultTypes()[0])
+    return mismatch("@" + names->gradients + " does not take @" + names->loss +
+                    "'s arguments and return its loss and " +
+                    Twine(names->params.size()) + " gradients");
+  GradcheckInfo described;
+  described.numInputs = args.size();
+  for (auto [i, param] : llvm::enumerate(names->params)) {
+    if (param < 0 || param >= static_cast<int64_t>(args.size()) ||
+        gradients.getResultTypes()[i + 1] != args[param])
+      return mismatch("gradient " + Twine(i) + " is not of argument " +
+                      Twine(param) + "'s type");
+    described.params.push_back(param);
+    auto padding =
+        gradients.getArgAttrOfType<IntegerAttr>(param, kPaddingIndexAttrName);
+    described.frozenRows.push_back(padding ? padding.getInt() : -1);
+  }
+  for (auto [i, type] : llvm::enumerate(loss.getResultTypes())) {
+    FailureOr<TensorInfo> t =
+        describeWhole(loss, type, "loss_result" + std::to_string(i));
+    if (failed(t))
+      return failure();
+    described.lossOutputs.push_back(*t);
+  }
+  functions = ModuleOp::create(input.getLoc());
+  for (func::FuncOp fn : {loss, gradients}) {
+    auto copy = cast<func::FuncOp>(fn->clone());
+    copy->removeAttr(kGradcheckAttrName);
+    copy.setPublic();
+    functions->getBody()->push_back(copy);
+  }
+  renameFunctions(*functions, "__gradcheck");
+  described.loss = (names->loss + "__gradcheck").str();
+  described.gradients = (names->gradients + "__gradcheck").str();
+  described.f64 = promoteToF64(*functions, "--gradcheck's functions in f64",
+                               "--gradcheck's functions compute");
+  info = std::move(described);
+  return success();
+}
+
+/// `module` in f64 (summa-promote-floats, the timing phase `phase`) where
+/// it allows it; otherwise in its own types, with the reason as a warning
+/// that starts with `what`.
+bool Compiler::promoteToF64(ModuleOp module, StringRef phase, StringRef what) {
   std::string why;
+  bool promoted;
   {
     ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
       if (why.empty()) {
@@ -234,25 +307,24 @@ void Compiler::promoteReference(ModuleOp reference, ProgramInfo &program) {
       }
       return success();
     });
-    program.referenceF64 = succeeded(
-        runPasses(reference, "reference in f64", [](OpPassManager &pm) {
-          pm.addPass(createSummaPromoteFloats());
-        }));
+    promoted = succeeded(runPasses(module, phase, [](OpPassManager &pm) {
+      pm.addPass(createSummaPromoteFloats());
+    }));
   }
-  if (!program.referenceF64)
-    llvm::errs() << "summa-compile: warning: --check's reference computes "
-                    "in the model's own element types: "
-                 << why << "\n";
+  if (!promoted)
+    llvm::errs() << "summa-compile: warning: " << what
+                 << " in the model's own element types: " << why << "\n";
+  return promoted;
 }
 
-/// Both modules to LLVM IR: the partitioned one for `t`, the reference
-/// through buildReferenceLoweringPipeline on every target. Returns them
-/// linked into one module. One module at a time is lowered, translated and
-/// freed (peak memory).
+/// The modules to LLVM IR: the partitioned one for `t`, the reference and
+/// --gradcheck's functions (if any) through buildReferenceLoweringPipeline
+/// on every target. Returns them linked into one module. One module at a
+/// time is lowered, translated and freed (peak memory).
 std::unique_ptr<llvm::Module>
 Compiler::lowerBoth(OwningOpRef<ModuleOp> spmd, OwningOpRef<ModuleOp> reference,
-                    const ProgramInfo &program, const Target &t,
-                    llvm::LLVMContext &llvmContext) {
+                    OwningOpRef<ModuleOp> gradcheck, const ProgramInfo &program,
+                    const Target &t, llvm::LLVMContext &llvmContext) {
   auto lowerOne = [&](OwningOpRef<ModuleOp> owner, StringRef phase,
                       StringRef name, function_ref<void(OpPassManager &)> build)
       -> std::unique_ptr<llvm::Module> {
@@ -278,12 +350,25 @@ Compiler::lowerBoth(OwningOpRef<ModuleOp> spmd, OwningOpRef<ModuleOp> reference,
   std::unique_ptr<llvm::Module> llvmRef = lowerOne(
       std::move(reference), "lower the reference", "summa_ref",
       [&](OpPassManager &pm) {
-        buildReferenceLoweringPipeline(pm, program.reference + "__ref");
+        buildReferenceLoweringPipeline(pm, {program.reference + "__ref"});
       });
   if (!llvmRef)
     return nullptr;
   if (llvm::Linker::linkModules(*llvmModule, std::move(llvmRef))) {
     (void)fail("linking the partitioned and reference modules failed");
+    return nullptr;
+  }
+  if (!gradcheck)
+    return llvmModule;
+  std::unique_ptr<llvm::Module> llvmCheck = lowerOne(
+      std::move(gradcheck), "lower --gradcheck's functions", "summa_gradcheck",
+      [&](OpPassManager &pm) {
+        buildReferenceLoweringPipeline(
+            pm, {program.gradcheck->loss, program.gradcheck->gradients});
+      });
+  if (!llvmCheck ||
+      llvm::Linker::linkModules(*llvmModule, std::move(llvmCheck))) {
+    (void)fail("linking --gradcheck's functions failed");
     return nullptr;
   }
   return llvmModule;
@@ -373,10 +458,18 @@ LogicalResult Compiler::compile(llvm::SourceMgr &sourceMgr) {
   if (failed(grid))
     return failure();
   std::string entryFn = entry.getSymName().str();
+  OwningOpRef<ModuleOp> gradcheckFunctions;
+  std::optional<GradcheckInfo> gradcheck;
+  if (failed(loadGradcheck(*spmd, entry, gradcheckFunctions, gradcheck)))
+    return failure();
   FailureOr<Reference> loaded = loadReference(*spmd, entry);
   if (failed(loaded))
     return failure();
   OwningOpRef<ModuleOp> reference = std::move(loaded->module);
+  // Each module keeps the function it compiles: the model's other functions
+  // (the forward beside its derived step) are not compiled twice over.
+  keepOnlyFunctions(*spmd, {entryFn});
+  keepOnlyFunctions(*reference, {loaded->function});
 
   // The partitioned program; its tensors are described once their layouts
   // are known.
@@ -392,6 +485,7 @@ LogicalResult Compiler::compile(llvm::SourceMgr &sourceMgr) {
   if (failed(program))
     return failure();
   program->reference = loaded->function;
+  program->gradcheck = std::move(gradcheck);
   if (failed(runPasses(*spmd, "partition", [&](OpPassManager &pm) {
         buildPartitionPipeline(pm, options.reuseBudget);
       })))
@@ -401,10 +495,13 @@ LogicalResult Compiler::compile(llvm::SourceMgr &sourceMgr) {
 
   renameFunctions(*spmd, "__spmd");
   renameFunctions(*reference, "__ref");
-  promoteReference(*reference, *program);
+  program->referenceF64 =
+      options.referenceF64 && promoteToF64(*reference, "reference in f64",
+                                           "--check's reference computes");
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = lowerBoth(
-      std::move(spmd), std::move(reference), *program, *t, llvmContext);
+  std::unique_ptr<llvm::Module> llvmModule =
+      lowerBoth(std::move(spmd), std::move(reference),
+                std::move(gradcheckFunctions), *program, *t, llvmContext);
   if (!llvmModule)
     return failure();
   if (options.emit == EmitKind::LLVMIR)

@@ -105,10 +105,27 @@ void driver::writeMain(raw_ostream &os, const ProgramInfo &p,
   writeDeclaration(os, p.reference + "__ref");
   writeTensorTable(os, "inputs", p.inputs);
   writeTensorTable(os, "outputs", p.outputs);
+  if (const std::optional<GradcheckInfo> &g = p.gradcheck) {
+    writeDeclaration(os, g->loss);
+    writeDeclaration(os, g->gradients);
+    writeTensorTable(os, "lossOutputs", g->lossOutputs);
+    os << "static const int32_t gradcheckParams[] = {";
+    llvm::interleaveComma(g->params, os);
+    os << "};\n";
+    os << "static const int64_t gradcheckFrozenRows[] = {";
+    llvm::interleaveComma(g->frozenRows, os);
+    os << "};\n";
+    os << "static const SummaGradcheckDesc gradcheck = {" << g->loss << ", "
+       << g->numInputs << ", " << g->lossOutputs.size() << ", lossOutputs, "
+       << g->gradients << ", " << g->params.size()
+       << ", gradcheckParams, gradcheckFrozenRows, " << (g->f64 ? 1 : 0)
+       << "};\n";
+  }
   os << "static const SummaProgramDesc program = {\"" << p.entry << "\", "
      << grid[0] << ", " << grid[2] << ", " << p.inputs.size() << ", "
      << p.outputs.size() << ", inputs, outputs, " << p.entry << "__spmd, "
-     << p.reference << "__ref, " << (p.referenceF64 ? 1 : 0) << "};\n\n";
+     << p.reference << "__ref, " << (p.referenceF64 ? 1 : 0) << ", "
+     << (p.gradcheck ? "&gradcheck" : "nullptr") << "};\n\n";
   // The header this main is compiled against, the library it runs with
   // and this compiler must agree on the ABI (the tables above follow it).
   os << "static_assert(SUMMA_RT_API_VERSION == " << summa::kRuntimeAPIVersion

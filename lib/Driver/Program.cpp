@@ -22,6 +22,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -179,6 +180,41 @@ FailureOr<ProgramInfo> driver::describeProgram(func::FuncOp func,
                            "and bf16 need --target=cuda)");
   }
   return program;
+}
+
+FailureOr<TensorInfo> driver::describeWhole(Operation *at, Type type,
+                                            std::string name) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape() || ranked.getRank() > 4)
+    return at->emitError() << name << " has type " << type
+                           << "; the driver holds tensors of static shape "
+                              "and rank <= 4";
+  TensorInfo info;
+  info.name = std::move(name);
+  info.globalType = ranked;
+  info.localShape.assign(ranked.getShape().begin(), ranked.getShape().end());
+  info.splits.resize(ranked.getRank());
+  info.groups.assign(ranked.getRank(), 1);
+  return info;
+}
+
+void driver::keepOnlyFunctions(ModuleOp module, ArrayRef<std::string> keep) {
+  // The kept functions and every function they refer to.
+  llvm::StringSet<> live;
+  SmallVector<StringRef> work(keep.begin(), keep.end());
+  while (!work.empty()) {
+    StringRef name = work.pop_back_val();
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func || !live.insert(name).second)
+      continue;
+    if (auto uses = SymbolTable::getSymbolUses(func))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        work.push_back(use.getSymbolRef().getRootReference().getValue());
+  }
+  for (func::FuncOp func :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!live.contains(func.getSymName()))
+      func.erase();
 }
 
 void driver::renameFunctions(ModuleOp module, StringRef suffix) {

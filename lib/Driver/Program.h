@@ -43,6 +43,23 @@ struct TensorInfo {
   int64_t updates = 0;
 };
 
+/// --gradcheck's functions (summa.gradcheck on a derived step), compiled
+/// unpartitioned beside the reference.
+struct GradcheckInfo {
+  /// The loss function and the gradients' function, as compiled.
+  std::string loss, gradients;
+  /// The loss function's arguments: the step's first `numInputs`.
+  int64_t numInputs = 0;
+  /// The step's argument number of each gradient, and the row of its
+  /// dimension 0 the gradient leaves out (summa.padding_idx; -1: none).
+  SmallVector<int64_t> params;
+  SmallVector<int64_t> frozenRows;
+  /// The loss function's results, whole.
+  SmallVector<TensorInfo, 0> lossOutputs;
+  /// Both compute in f64 (summa-promote-floats).
+  bool f64 = false;
+};
+
 struct ProgramInfo {
   std::string entry;
   /// The function --check runs unpartitioned on rank 0.
@@ -50,6 +67,7 @@ struct ProgramInfo {
   /// The reference computes in f64 (summa-promote-floats).
   bool referenceF64 = false;
   SmallVector<TensorInfo, 0> inputs, outputs;
+  std::optional<GradcheckInfo> gradcheck;
 };
 
 /// Reports `message` as a summa-compile error; returns failure.
@@ -63,6 +81,15 @@ func::FuncOp findEntry(ModuleOp module, StringRef entryName);
 /// shapes, splits, how the driver fills each input. `halfTypes`: the GPU
 /// driver, which also runs f16 and bf16.
 FailureOr<ProgramInfo> describeProgram(func::FuncOp func, bool halfTypes);
+
+/// A tensor of type `type` whole on every rank, for the functions that run
+/// on rank 0 alone (--gradcheck's); a located error for a type the driver
+/// cannot hold.
+FailureOr<TensorInfo> describeWhole(Operation *at, Type type, std::string name);
+
+/// Erases every function of `module` but those `keep` names (and the
+/// declarations nothing calls then).
+void keepOnlyFunctions(ModuleOp module, ArrayRef<std::string> keep);
 
 /// Gives every defined function of `module` the suffix `suffix`.
 void renameFunctions(ModuleOp module, StringRef suffix);

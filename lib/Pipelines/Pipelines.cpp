@@ -21,6 +21,7 @@
 #include "summa/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -152,13 +153,18 @@ void LowerPipelineBuilder::cpuToLLVM() {
 }
 
 /// Local ops to loops, and everything to LLVM (libm for what
-/// summa-approximate-math left).
+/// summa-approximate-math left). Conversions between f32 and bf16 become
+/// integer operations (round to nearest even): LLVM would otherwise call
+/// __truncsfbf2 on a CPU without AVX512-BF16, which GCC 12's libgcc lacks.
 void LowerPipelineBuilder::loopsToLLVM() {
   OpPassManager &funcs = pm.nest<func::FuncOp>();
   funcs.addPass(createConvertLinalgToLoopsPass());
   funcs.addPass(memref::createExpandStridedMetadataPass());
   funcs.addPass(createLowerAffinePass());
   funcs.addPass(createSCFToControlFlowPass());
+  arith::ArithExpandOpsPassOptions bf16;
+  bf16.includeBf16 = true;
+  funcs.addPass(arith::createArithExpandOpsPass(bf16));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -274,11 +280,11 @@ void mlir::summa::buildLowerToLLVMPipeline(OpPassManager &pm,
   LowerPipelineBuilder(pm, options).build();
 }
 
-void mlir::summa::buildReferenceLoweringPipeline(OpPassManager &pm,
-                                                 StringRef function) {
+void mlir::summa::buildReferenceLoweringPipeline(
+    OpPassManager &pm, ArrayRef<std::string> functions) {
   LowerOptions plain;
   plain.plain = true;
-  plain.packArguments.push_back(function.str());
+  plain.packArguments.assign(functions.begin(), functions.end());
   buildLowerToLLVMPipeline(pm, plain);
 }
 

@@ -56,6 +56,7 @@
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/OpRules/OpRules.h"
+#include "summa/Support/IndexingMaps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -450,6 +451,10 @@ LogicalResult SplitModel::visitStructured(linalg::LinalgOp op, int &loop) {
     loop = dim.getPosition();
     outer = getOuter(input->get());
   }
+  // A split loop reached through a window (IndexingMaps.h) is not split:
+  // the op runs on every rank, as summa-assign-layouts keeps it whole.
+  if (agree && loop >= 0 && getWindowedLoops(op).test(loop))
+    agree = false;
   bool partial = false;
   if (agree && failed(visitTables(op, loop, partial)))
     agree = false;

@@ -26,16 +26,19 @@
 
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
+#include "summa/Dialect/Summa/IR/GradcheckAttr.h"
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
+#include "summa/Support/IndexingMaps.h"
 #include "summa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "summa/Transforms/Accumulate.h"
 #include "summa/Transforms/Gather.h"
@@ -381,6 +384,23 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
   bool isMaxMin = op.getNumReductionLoops() > 0 && kind &&
                   (*kind == ReductionKind::max || *kind == ReductionKind::min);
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (op.getNumReductionLoops() > 0 && !isMaxMin) {
+    // A reduction's result is its accumulator's initial value combined with
+    // every step's term. Only a sum (yield f(...) + acc, the accumulator
+    // used there alone) has the derivatives below: each term's is dOut ·
+    // ∂f, computed from the operands; any other combiner (a product, a
+    // body that reads the accumulator elsewhere) would need the running
+    // value, which the adjoint generic does not have.
+    if (!accArg.use_empty() && (!kind || *kind != ReductionKind::sum))
+      return op.emitError()
+             << "summa-differentiate: a reduction is differentiated when its "
+                "body adds each term to its accumulator (yield f(...) + acc) "
+                "or takes their max or min; this one combines them otherwise";
+    // The initial value (a bias a convolution or a GEMM starts from) enters
+    // the result once, not once per step: its adjoint is the result's.
+    if (&target == &init)
+      return dR;
+  }
   if (isMaxMin) {
     // Only `yield max(x, acc)` of an input x: dx = dOut where x == result.
     Operation *combiner = *accArg.getUsers().begin();
@@ -403,9 +423,14 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
   }
   AffineMap targetMap = op.getMatchingIndexingMap(&target);
   maps.push_back(targetMap);
+  // A loop the target's map reads only through a window (a convolution's
+  // input: `oh * stride + kh`) adds several terms to one element: it is a
+  // reduction of the adjoint, not a parallel loop (a GPU thread per
+  // iteration would race on the element).
+  llvm::SmallBitVector windowed = getWindowedLoops(targetMap, op.getNumLoops());
   SmallVector<utils::IteratorType> iterators;
   for (unsigned l = 0; l < op.getNumLoops(); ++l)
-    iterators.push_back(targetMap.isFunctionOfDim(l)
+    iterators.push_back(targetMap.isFunctionOfDim(l) && !windowed.test(l)
                             ? utils::IteratorType::parallel
                             : utils::IteratorType::reduction);
   Value acc0 = zeros(loc, target.get().getType());
@@ -531,6 +556,11 @@ LogicalResult Differentiator::visit(Operation *op) {
   if (llvm::none_of(op->getResults(),
                     [&](Value v) { return adjoints.contains(v); }))
     return success();
+  // An op's own rule (DerivativeRuleOpInterface) comes first: an op of
+  // another dialect, the families of lib/Dialect/Summa/OpRules/, or a model
+  // attached to a linalg op, which then replaces the rules below.
+  if (auto rule = dyn_cast<DerivativeRuleOpInterface>(op))
+    return rule.differentiate(*this);
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return visitMatmul(mm);
   if (gathers.contains(op))
@@ -558,9 +588,6 @@ LogicalResult Differentiator::visit(Operation *op) {
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitStructured(linalgOp);
-  // Every other op: its family's rule (lib/Dialect/Summa/OpRules/).
-  if (auto rule = dyn_cast<DerivativeRuleOpInterface>(op))
-    return rule.differentiate(*this);
   return op->emitError() << "summa-differentiate: no derivative for '"
                          << op->getName() << "'";
 }
@@ -722,6 +749,31 @@ LogicalResult Differentiator::run() {
   return success();
 }
 
+/// A copy of `gradients` named `name` that returns only its loss (result
+/// 0): the backward, which nothing reads then, is erased.
+static func::FuncOp keepOnlyLoss(func::FuncOp gradients, StringRef name) {
+  auto loss = cast<func::FuncOp>(gradients->clone());
+  loss.setSymName(name);
+  loss.setPrivate();
+  gradients->getBlock()->push_back(loss);
+  auto ret = cast<func::ReturnOp>(loss.getBody().front().getTerminator());
+  Value value = ret.getOperand(0);
+  OpBuilder b(ret);
+  func::ReturnOp::create(b, ret.getLoc(), value);
+  ret.erase();
+  loss.setFunctionType(FunctionType::get(
+      loss.getContext(), loss.getArgumentTypes(), {value.getType()}));
+  loss.setAllResultAttrs(
+      ArrayRef<DictionaryAttr>{DictionaryAttr::get(loss.getContext())});
+  SmallVector<Operation *> ops;
+  for (Operation &op : loss.getBody().front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+  return loss;
+}
+
 namespace {
 struct SummaDifferentiatePass
     : summa::impl::SummaDifferentiateBase<SummaDifferentiatePass> {
@@ -833,7 +885,6 @@ struct SummaDifferentiatePass
       grad.erase();
       return signalPassFailure();
     }
-    std::string again = recompute;
     int64_t microBatches = accumulate;
     if (microBatches < 1) {
       forward.emitError() << "summa-differentiate: accumulate=" << microBatches
@@ -841,34 +892,100 @@ struct SummaDifferentiatePass
       grad.erase();
       return signalPassFailure();
     }
-    if (microBatches == 1) {
-      Differentiator differentiator(grad, update, gradients, params == "floats",
-                                    again);
-      if (failed(differentiator.run()) ||
-          failed(applyPrecision(grad, precision))) {
-        grad.erase();
-        return signalPassFailure();
-      }
-      return;
-    }
-    // Gradient accumulation: the backward of one micro-batch (seeded with
-    // 1/K), copied K times into the step before one update.
-    auto micro = cast<func::FuncOp>(grad->clone());
-    micro.setSymName(name + "_micro_batch");
-    module.getBody()->push_back(micro);
-    Differentiator microGrad(micro, OptimizerOptions(),
-                             /*returnGradients=*/true, params == "floats",
-                             again, 1.0 / static_cast<double>(microBatches));
-    LogicalResult built =
-        succeeded(microGrad.run())
-            ? buildAccumulatedStep(grad, micro, microBatches,
-                                   microGrad.getParameters(), update, gradients)
-            : failure();
-    micro.erase();
-    if (failed(built) || failed(applyPrecision(grad, precision))) {
+    FailureOr<SmallVector<unsigned>> stepParams =
+        derive(grad, update, gradients, microBatches);
+    if (failed(stepParams) || failed(applyPrecision(grad, precision))) {
       grad.erase();
       return signalPassFailure();
     }
+    if (gradcheck && failed(markForGradcheck(forward, grad, *stepParams,
+                                             wantsUpdate, microBatches))) {
+      grad.erase();
+      return signalPassFailure();
+    }
+  }
+
+  /// Derives `step` in place (a copy of the forward): its backward and,
+  /// with `update`, the optimizer step after it, over `microBatches`
+  /// micro-batches. Returns the parameters' argument numbers.
+  FailureOr<SmallVector<unsigned>> derive(func::FuncOp step,
+                                          const OptimizerOptions &update,
+                                          bool returnGradients,
+                                          int64_t microBatches) {
+    std::string again = recompute;
+    if (microBatches == 1) {
+      Differentiator differentiator(step, update, returnGradients,
+                                    params == "floats", again);
+      if (failed(differentiator.run()))
+        return failure();
+      return SmallVector<unsigned>(differentiator.getParameters());
+    }
+    // Gradient accumulation: the backward of one micro-batch (seeded with
+    // 1/K), copied K times into the step before one update.
+    auto micro = cast<func::FuncOp>(step->clone());
+    micro.setSymName((step.getSymName() + "_micro_batch").str());
+    step->getParentOfType<ModuleOp>().getBody()->push_back(micro);
+    Differentiator microGrad(micro, OptimizerOptions(),
+                             /*returnGradients=*/true, params == "floats",
+                             again, 1.0 / static_cast<double>(microBatches));
+    LogicalResult built = succeeded(microGrad.run())
+                              ? buildAccumulatedStep(step, micro, microBatches,
+                                                     microGrad.getParameters(),
+                                                     update, returnGradients)
+                              : failure();
+    SmallVector<unsigned> stepParams(microGrad.getParameters());
+    micro.erase();
+    if (failed(built))
+      return failure();
+    return stepParams;
+  }
+
+  /// `summa.gradcheck` on `step` (GradcheckAttr.h): the loss function, the
+  /// function that returns the loss and the parameters' gradients, and the
+  /// parameters. The step is that function where it returns exactly those
+  /// (no update, one micro-batch, the function's own precision); otherwise
+  /// `<forward>_gradients` is derived by the same rules without them. The
+  /// loss function is the forward; over K micro-batches, whose arguments
+  /// are not the forward's, `<forward>_loss`: the gradients' function with
+  /// only its loss kept.
+  LogicalResult markForGradcheck(func::FuncOp forward, func::FuncOp step,
+                                 ArrayRef<unsigned> stepParams,
+                                 bool wantsUpdate, int64_t microBatches) {
+    ModuleOp module = forward->getParentOfType<ModuleOp>();
+    func::FuncOp gradientsFn = step;
+    if (wantsUpdate || microBatches != 1 || precision != "f32") {
+      std::string name = (forward.getSymName() + "_gradients").str();
+      if (module.lookupSymbol(name))
+        return forward.emitError()
+               << "summa-differentiate: @" << name
+               << " already exists (gradcheck=false derives no gradient "
+                  "function for --gradcheck)";
+      gradientsFn = cast<func::FuncOp>(forward->clone());
+      gradientsFn.setSymName(name);
+      gradientsFn.setPrivate();
+      module.getBody()->push_back(gradientsFn);
+      if (failed(normalizeForms(gradientsFn)))
+        return failure();
+      FailureOr<SmallVector<unsigned>> params =
+          derive(gradientsFn, OptimizerOptions(), /*returnGradients=*/true,
+                 microBatches);
+      if (failed(params))
+        return failure();
+      if (ArrayRef<unsigned>(*params) != stepParams)
+        return gradientsFn.emitError()
+               << "summa-differentiate: the gradient function has other "
+                  "parameters than the step";
+    }
+    func::FuncOp lossFn = forward;
+    if (microBatches != 1) {
+      std::string name = (forward.getSymName() + "_loss").str();
+      if (module.lookupSymbol(name))
+        return forward.emitError()
+               << "summa-differentiate: @" << name << " already exists";
+      lossFn = keepOnlyLoss(gradientsFn, name);
+    }
+    setGradcheckAttr(step, lossFn, gradientsFn, stepParams);
+    return success();
   }
 };
 } // namespace

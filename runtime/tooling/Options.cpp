@@ -86,6 +86,10 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
       options.check = true;
       continue;
     }
+    if (arg == "--gradcheck") {
+      options.gradcheck = true;
+      continue;
+    }
     if (arg == "--exact-replicas") {
       options.exactReplicas = true;
       continue;
@@ -102,7 +106,8 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
                   name == "--tensorboard";
     if (!isPath && name != "--iters" && name != "--seed" && name != "--tol" &&
         name != "--atol" && name != "--steps" && name != "--save-every" &&
-        name != "--log-every" && name != "--vocab") {
+        name != "--log-every" && name != "--vocab" &&
+        name != "--gradcheck-dirs" && name != "--gradcheck-tol") {
       error = "unknown option '" + arg + "'";
       return ParseResult::Error;
     }
@@ -140,19 +145,25 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
         : name == "--log-every"  ? parseInt(value.c_str(), options.logEvery)
         : name == "--vocab"
             ? parseInt(value.c_str(), options.vocab) && options.vocab >= 1
+        : name == "--gradcheck-dirs"
+            ? parseInt(value.c_str(), options.gradcheckDirections) &&
+                  options.gradcheckDirections >= 1
+        : name == "--gradcheck-tol"
+            ? parseDouble(value.c_str(), options.gradcheckTol)
         : name == "--seed" ? parseUnsigned(value.c_str(), options.seed)
         : name == "--atol" ? parseDouble(value.c_str(), options.atol)
         : value.find('=') != std::string::npos
             ? parseNamedTol(value, options.namedTols)
             : parseDouble(value.c_str(), options.tol);
     if (!valid) {
-      error =
-          "invalid value '" + value + "' for " + name + " (expected " +
-          (name == "--tol" || name == "--atol" ? "a non-negative number"
-           : name == "--steps" || name == "--save-every" || name == "--vocab"
-               ? "a positive integer"
-               : "a non-negative integer") +
-          ")";
+      error = "invalid value '" + value + "' for " + name + " (expected " +
+              (name == "--tol" || name == "--atol" || name == "--gradcheck-tol"
+                   ? "a non-negative number"
+               : name == "--steps" || name == "--save-every" ||
+                       name == "--vocab" || name == "--gradcheck-dirs"
+                   ? "a positive integer"
+                   : "a non-negative integer") +
+              ")";
       return ParseResult::Error;
     }
   }
@@ -175,7 +186,9 @@ void summa::rt::driver::printUsage(const char *argv0,
       "       [--outputs PATH] [--expect FILE] [--checkpoint DIR --save-every "
       "K]\n"
       "       [--data FILE [--data-inputs A[,B]] [--vocab V]] [--log-every K]\n"
-      "       [--metrics FILE] [--tensorboard DIR] [--help]\n"
+      "       [--metrics FILE] [--tensorboard DIR]\n"
+      "       [--gradcheck [--gradcheck-dirs N] [--gradcheck-tol T]] "
+      "[--help]\n"
       "\n"
       "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]%s; "
       "launch it as\n"
@@ -187,6 +200,15 @@ void summa::rt::driver::printUsage(const char *argv0,
       "  --check    compare the outputs of the first call with the "
       "unpartitioned\n"
       "             reference run on rank 0; exit status 1 if they differ\n"
+      "  --gradcheck  a derived training step: compare the gradients its "
+      "derivative\n"
+      "             rules give with central finite differences of its loss "
+      "(both\n"
+      "             unpartitioned on rank 0, in f64) along N random "
+      "directions per\n"
+      "             parameter (--gradcheck-dirs, default 2); exit status 1 "
+      "past\n"
+      "             --gradcheck-tol (default 1e-5)\n"
       "  --steps N  run N steps before checking; outputs that update an "
       "input\n"
       "             (new weights, optimizer state) replace it for the next "

@@ -32,6 +32,12 @@ struct Options {
   /// back before the next step.
   int64_t steps = 1;
   bool check = false;
+  /// --gradcheck: the derived gradients against finite differences of the
+  /// loss (Gradcheck.h), along --gradcheck-dirs random directions per
+  /// parameter, within --gradcheck-tol (unset: by the precision).
+  bool gradcheck = false;
+  int64_t gradcheckDirections = 2;
+  double gradcheckTol = std::numeric_limits<double>::quiet_NaN();
   /// --check also fails if two ranks holding the same block differ at all.
   bool exactReplicas = false;
   uint64_t seed = 42;

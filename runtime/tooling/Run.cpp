@@ -15,6 +15,7 @@
 #include "Run.h"
 #include "Check.h"
 #include "Checkpoint.h"
+#include "Gradcheck.h"
 #include "Inputs.h"
 #include "Metrics.h"
 #include "RunContext.h"
@@ -339,6 +340,10 @@ int summa::rt::driver::run(int argc, char **argv,
                                        options.check ? "--check" : "--expect"));
     timeCalls(model, options.iters);
     status = verify(run, gathered);
+    if (options.gradcheck) {
+      int checked = gradcheck(run);
+      status = status ? status : checked;
+    }
   } // Buffers go back before the runtime is finalised.
   summaRtFinalize();
   return status == 0 && !dumped ? 1 : status;

@@ -35,7 +35,7 @@
 //
 // RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --summa-differentiate="optimizer=adamw lr=0.01 beta1=0.9 beta2=0.95 eps=1e-8 weight-decay=0.1 clip-norm=1.0 schedule=cosine warmup=5 decay-steps=20 min-lr=0.001 params=floats gradients=false precision=bf16" -o %t.mlir
 // RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=1,1,1 -o %t.111
-// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 20 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.bf16.run.safetensors --tol 5e-2 --tol '*.c_attn.bias=1.5' | FileCheck %s --check-prefix=RUN20 --implicit-check-not=FAIL
+// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 20 --iters 0 --gradcheck --expect %summa_src/examples/fixtures/hf_gpt2_adamw.bf16.run.safetensors --tol 5e-2 --tol '*.c_attn.bias=1.5' | FileCheck %s --check-prefix=RUN20 --implicit-check-not=FAIL
 // RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 -o %t.222
 // RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 20 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.bf16.run.safetensors --tol 5e-2 --tol '*.c_attn.bias=1.5' | FileCheck %s --check-prefix=RUN20 --implicit-check-not=FAIL
 // RUN20: step 20/20 loss {{[0-9.]+}} lr 1.098e-03 grad_norm
@@ -51,7 +51,7 @@
 // The first step's loss and gradients (no update: the step returns them).
 // RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --summa-differentiate="params=floats precision=bf16" -o %t.grad.mlir
 // RUN: summa-compile %t.grad.mlir --entry=hf_gpt2_lm_grad --grid=1,1,1 -o %t.grad.111
-// RUN: %mpirun -np 1 %t.grad.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 1 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.bf16.grad.safetensors --tol 1e-2 --tol result0=4e-6 | FileCheck %s --check-prefix=GRAD --implicit-check-not=FAIL
+// RUN: %mpirun -np 1 %t.grad.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 1 --iters 0 --gradcheck --expect %summa_src/examples/fixtures/hf_gpt2_adamw.bf16.grad.safetensors --tol 1e-2 --tol result0=4e-6 | FileCheck %s --check-prefix=GRAD --implicit-check-not=FAIL
 // RUN: summa-compile %t.grad.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 -o %t.grad.222
 // RUN: %mpirun -np 8 %t.grad.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 1 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.bf16.grad.safetensors --tol 1e-2 --tol result0=4e-6 | FileCheck %s --check-prefix=GRAD --implicit-check-not=FAIL
 // GRAD: expect: result0 rel_err={{[0-3]\.[0-9]+e-06}}

@@ -13,7 +13,7 @@
 // our last bits give different updates there: --tol on that tensor alone.
 // RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_adamw.mlir --summa-differentiate="optimizer=adamw lr=0.01 beta1=0.9 beta2=0.95 eps=1e-8 weight-decay=0.1 clip-norm=1.0 schedule=cosine warmup=5 decay-steps=20 min-lr=0.001 params=floats gradients=false" -o %t.mlir
 // RUN: summa-compile %t.mlir --entry=hf_gpt2_lm_grad --grid=1,1,1 -o %t.111
-// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' --metrics %t.111.jsonl --tensorboard %t.111.tb | FileCheck %s
+// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --log-every 10 --iters 0 --gradcheck --expect %summa_src/examples/fixtures/hf_gpt2_adamw.run.safetensors --tol 1e-4 --tol '*.c_attn.bias=1e-2' --metrics %t.111.jsonl --tensorboard %t.111.tb | FileCheck %s
 // Its --metrics lines and TensorBoard scalars carry the learning rate and
 // the gradients' norm of every step, as its progress lines do.
 // RUN: %python %summa_src/runtime/test/check-metrics.py metrics %t.111.jsonl --steps 20 | FileCheck %s --check-prefix=METRICS

@@ -11,10 +11,10 @@
 // step too.
 // RUN: summa-opt %summa_src/examples/fixtures/hf_gptj_train.mlir --summa-differentiate="sgd-lr=0.1 params=floats gradients=false" -o %t.gptj.mlir
 // RUN: summa-compile %t.gptj.mlir --entry=gptj_grad --grid=2,2,2 -O0 -o %t.gptj
-// RUN: %mpirun -np 8 %t.gptj --inputs %summa_src/examples/fixtures/hf_gptj_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_gptj_train.torch.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s
+// RUN: %mpirun -np 8 %t.gptj --inputs %summa_src/examples/fixtures/hf_gptj_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_gptj_train.torch.safetensors --tol 1e-4 --check --iters 0 --gradcheck | FileCheck %s
 // RUN: summa-opt %summa_src/examples/fixtures/hf_mixtral_train.mlir --summa-differentiate="sgd-lr=0.1 params=floats gradients=false" -o %t.mixtral.mlir
 // RUN: summa-compile %t.mixtral.mlir --entry=mixtral_grad --grid=2,2,2 -O0 -o %t.mixtral
-// RUN: %mpirun -np 8 %t.mixtral --inputs %summa_src/examples/fixtures/hf_mixtral_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_mixtral_train.torch.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s --check-prefixes=CHECK,MOE
+// RUN: %mpirun -np 8 %t.mixtral --inputs %summa_src/examples/fixtures/hf_mixtral_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_mixtral_train.torch.safetensors --tol 1e-4 --check --iters 0 --gradcheck | FileCheck %s --check-prefixes=CHECK,MOE
 // Qwen2's embedding has padding_idx = 0 (its pad token), and the batch holds
 // that token twice: PyTorch's backward gives the padding row no gradient
 // from those lookups. The export carries it as summa.padding_idx (set by the
@@ -23,7 +23,7 @@
 // there only:
 // RUN: summa-opt %summa_src/examples/fixtures/hf_qwen2_train.mlir --summa-differentiate="sgd-lr=0.1 params=floats gradients=false" -o %t.qwen2.mlir
 // RUN: summa-compile %t.qwen2.mlir --entry=qwen2_grad --grid=2,2,2 -O0 -o %t.qwen2
-// RUN: %mpirun -np 8 %t.qwen2 --inputs %summa_src/examples/fixtures/hf_qwen2_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_qwen2_train.torch.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s
+// RUN: %mpirun -np 8 %t.qwen2 --inputs %summa_src/examples/fixtures/hf_qwen2_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_qwen2_train.torch.safetensors --tol 1e-4 --check --iters 0 --gradcheck | FileCheck %s
 // RUN: sed -e 's/, summa.padding_idx = 0 : i64//' %summa_src/examples/fixtures/hf_qwen2_train.mlir | summa-opt --summa-differentiate="sgd-lr=0.1 params=floats gradients=false" -o %t.nopad.mlir
 // RUN: summa-compile %t.nopad.mlir --entry=qwen2_grad --grid=1,1,1 -O0 -o %t.nopad
 // RUN: not %mpirun -np 1 %t.nopad --inputs %summa_src/examples/fixtures/hf_qwen2_train.inputs.safetensors --expect %summa_src/examples/fixtures/hf_qwen2_train.torch.safetensors --tol 1e-4 --iters 0 | FileCheck %s --check-prefix=NOPAD

@@ -8,7 +8,7 @@
 // RUN: summa-opt %S/Inputs/pad.mlir --summa-differentiate="function=pad_loss" -o %t.grad.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.grad.mlir
 // RUN: summa-compile %t.grad.mlir --entry=pad_loss_grad --grid=1,1,1 -o %t.111
-// RUN: %mpirun -np 1 %t.111 --inputs %S/Inputs/pad.inputs.safetensors --expect %S/Inputs/pad.expect.safetensors --tol 1e-5 --iters 0 | FileCheck %s
+// RUN: %mpirun -np 1 %t.111 --inputs %S/Inputs/pad.inputs.safetensors --expect %S/Inputs/pad.expect.safetensors --tol 1e-5 --iters 0 --gradcheck | FileCheck %s
 // RUN: summa-compile %t.grad.mlir --entry=pad_loss_grad --grid=2,2,1 -o %t.221
 // RUN: %mpirun -np 4 %t.221 --inputs %S/Inputs/pad.inputs.safetensors --expect %S/Inputs/pad.expect.safetensors --tol 1e-5 --iters 0 --check | FileCheck %s
 // RUN: summa-plan %t.grad.mlir --entry=pad_loss_grad --ranks 4 | FileCheck %s --check-prefix=PLAN

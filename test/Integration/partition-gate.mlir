@@ -20,6 +20,6 @@
 // RUN: %mpirun -np 4 %t.arg221 --check --iters 0 | FileCheck %s
 // RUN: summa-opt %S/Inputs/gate-arg.mlir --summa-differentiate="sgd-lr=0.1 params=floats" -o %t.step.mlir
 // RUN: summa-compile %t.step.mlir --entry=gate_grad --grid=2,2,1 -o %t.step221
-// RUN: %mpirun -np 4 %t.step221 --check --iters 0 | FileCheck %s
+// RUN: %mpirun -np 4 %t.step221 --check --iters 0 --gradcheck | FileCheck %s
 // RUN: summa-compile %t.step.mlir --entry=gate_grad --grid=2,2,2 -o %t.step222
 // RUN: %mpirun -np 8 %t.step222 --check --iters 0 | FileCheck %s

@@ -12,7 +12,7 @@
 // The uninterrupted run, its outputs whole (gathered on rank 0: a
 // .safetensors path) and written by their owners (any other path), with a
 // checkpoint every 10 steps; each rank's profile counts the bytes it wrote.
-// RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --iters 0 --log-every 0 --outputs whole.safetensors
+// RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --iters 0 --gradcheck --log-every 0 --outputs whole.safetensors
 // RUN: env SUMMA_PROFILE=prof.%%r.json %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/hf_gpt2_adamw.inputs.safetensors --steps 20 --iters 0 --log-every 0 --outputs owned --checkpoint ckpt --save-every 10 | FileCheck %s --check-prefix=WRITE
 // WRITE: checkpoint: step 10 written to ckpt/step10{{$}}
 // WRITE: checkpoint: step 20 written to ckpt/step20{{$}}

@@ -10,7 +10,7 @@
 // gradients by up to ~7e-5: --tol 1e-4.
 // RUN: summa-opt %summa_src/examples/fixtures/gpt_small.mlir --summa-differentiate="sgd-lr=0.01 params=floats" -o %t.mlir
 // RUN: summa-compile %t.mlir --entry=gpt_small_grad --grid=1,1,1 -o %t.111
-// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s
+// RUN: %mpirun -np 1 %t.111 --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.sgd.safetensors --tol 1e-4 --check --iters 0 --gradcheck | FileCheck %s
 // Partitioned (the cross-entropy's i1 mask is gathered as i32):
 // RUN: summa-compile %t.mlir --entry=gpt_small_grad --grid=2,2,2 -o %t.222
 // RUN: %mpirun -np 8 %t.222 --inputs %summa_src/examples/fixtures/gpt_small.inputs.safetensors --expect %summa_src/examples/fixtures/gpt_small.sgd.safetensors --tol 1e-4 --check --iters 0 | FileCheck %s
@@ -26,7 +26,7 @@
 // (examples/fixtures/hf_llama_lm.sgd.safetensors).
 // RUN: summa-opt %summa_src/examples/fixtures/hf_llama_lm.mlir --summa-differentiate="sgd-lr=0.01 params=floats" -o %t.lm.mlir
 // RUN: summa-compile %t.lm.mlir --entry=hf_llama_lm_grad --grid=2,2,2 -o %t.lm
-// RUN: %mpirun -np 8 %t.lm --inputs %summa_src/examples/fixtures/hf_llama_lm.inputs.safetensors --expect %summa_src/examples/fixtures/hf_llama_lm.sgd.safetensors --check --iters 0 | FileCheck %s --check-prefix=LM
+// RUN: %mpirun -np 8 %t.lm --inputs %summa_src/examples/fixtures/hf_llama_lm.inputs.safetensors --expect %summa_src/examples/fixtures/hf_llama_lm.sgd.safetensors --check --iters 0 --gradcheck | FileCheck %s --check-prefix=LM
 // LM: check: PASS
 // LM: expect: result0 rel_err=
 // LM: expect: model.lm_head.weight rel_err=

@@ -136,3 +136,22 @@ func.func @padding_past_table(%ids: tensor<4xi64>, %table: tensor<16x8xf32> {sum
   } -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A reduction whose body multiplies its accumulator (a product over a
+// dimension): each term's derivative needs the running product, which the
+// adjoint generic does not have. Refused, not derived as if it were a sum.
+func.func @product(%w: tensor<4x3xf32> {summa.role = "weight"}) -> tensor<4xf32> {
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%one : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{summa-differentiate: a reduction is differentiated when its body adds each term to its accumulator (yield f(...) + acc) or takes their max or min; this one combines them otherwise}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%w : tensor<4x3xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -83,6 +83,12 @@ static cl::opt<bool> referenceInF64(
     cl::desc("--check's reference computes in f64 (default; =false: in the "
              "model's own element types)"),
     cl::init(true), cl::cat(category));
+static cl::opt<bool> gradcheckFunctions(
+    "gradcheck",
+    cl::desc("a training step summa-differentiate derived: build its loss "
+             "and gradients' functions in for the binary's --gradcheck "
+             "(default; --gradcheck=false: leave them out)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<int64_t> gpuBlockSize(
     "gpu-block-size",
     cl::desc("--target=cuda: threads per block of generated kernels"),
@@ -187,6 +193,7 @@ static FailureOr<summa::driver::CompileOptions> compileOptions() {
   o.referenceFile = referenceFile;
   o.referenceName = referenceName;
   o.referenceF64 = referenceInF64;
+  o.gradcheck = gradcheckFunctions;
   o.liftConstants = liftConstants;
   o.saveConstants = saveConstantsTo;
   std::string reuseError;

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// mlir-opt with the summa dialect, passes and pipelines registered.
+// mlir-opt with the summa dialect, passes and pipelines registered, and
+// the test-only passes of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +14,14 @@
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::summa::test {
+void registerTestWrongDerivativePass();
+} // namespace mlir::summa::test
+
 int main(int argc, char **argv) {
   mlir::summa::registerAllSummaPasses();
+  // Test-only passes (test/lib), as mlir-opt registers upstream's.
+  mlir::summa::test::registerTestWrongDerivativePass();
   mlir::DialectRegistry registry;
   mlir::summa::registerAllSummaDialects(registry);
   // The lowering pipelines compile kernels (gpu-module-to-binary).

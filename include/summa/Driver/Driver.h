@@ -94,6 +94,10 @@ struct CompileOptions {
   std::string referenceFile;
   std::string referenceName;
   bool referenceF64 = true;
+  /// A derived training step (summa.gradcheck): compile its loss and
+  /// gradients' functions beside the reference for the binary's
+  /// --gradcheck.
+  bool gradcheck = true;
 
   /// Tensor constants of at least this many elements become arguments
   /// (0: none), their values written to `saveConstants` if set.

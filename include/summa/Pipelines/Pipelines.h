@@ -72,11 +72,13 @@ struct LowerOptions {
 };
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerOptions &options = {});
-/// The lowering of --check's reference on every target: host code without
-/// any library or kernel loop form (`plain`), `function` taking its buffers
-/// packed, so that a bug in the partitioned program's code generation cannot
-/// hide on both sides of the check.
-void buildReferenceLoweringPipeline(OpPassManager &pm, StringRef function);
+/// The lowering of --check's reference (and --gradcheck's functions) on
+/// every target: host code without any library or kernel loop form
+/// (`plain`), `functions` taking their buffers packed, so that a bug in the
+/// partitioned program's code generation cannot hide on both sides of the
+/// check.
+void buildReferenceLoweringPipeline(OpPassManager &pm,
+                                    ArrayRef<std::string> functions);
 
 /// What every tool runs on a model as it reads it, before anything else
 /// (the partitioning, the --check reference, the planner): the ops an

@@ -204,8 +204,15 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
     Precision.h) reads bf16 operands, accumulates in f32 and rounds its
     result to bf16, as torch.autocast's bf16 matmuls and their autograd;
     the parameters, the gradients' sums, the loss, the normalisations and
-    the optimizer with its state stay f32. An op it cannot differentiate
-    is an error naming the op.
+    the optimizer with its state stay f32. The step carries
+    `summa.gradcheck = {loss = @<function>, gradients = @G, params =
+    array<i64: ...>}` (unless `gradcheck=false`): the forward, a function G
+    with the forward's arguments that returns its loss and the gradient of
+    each argument of `params` by the same derivative rules (the step itself
+    when it returns exactly these, else `<function>_gradients`), from which
+    the compiled program's `--gradcheck` compares the gradients with central
+    finite differences of the loss (docs/Training.md, "Checking a
+    derivative"). An op it cannot differentiate is an error naming the op.
   }];
   let options = [
     Option<"function", "function", "std::string", "\"\"",
@@ -257,6 +264,13 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
            "torch.autocast; master weights and optimizer state stay f32)">,
     Option<"gradients", "gradients", "bool", "true",
            "also return the gradients (a training loop does not need them)">,
+    Option<"gradcheck", "gradcheck", "bool", "true",
+           "mark the step for the compiled program's --gradcheck: "
+           "`summa.gradcheck` names the forward (the loss) and a function "
+           "that returns the loss and the parameters' gradients by the same "
+           "rules (the step itself when it returns exactly those, else "
+           "<function>_gradients, derived beside it without the optimizer, "
+           "the precision or the accumulation)">,
     Option<"params", "params", "std::string", "\"roles\"",
            "which arguments are parameters: roles (summa.role \"weight\" "
            "or \"bias\"), or floats (every floating-point tensor argument "

@@ -33,7 +33,7 @@ func.func @role_not_string(%w: tensor<4x4xf32> {summa.role = 1}) -> tensor<4x4xf
 // -----
 
 func.func @unknown_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{unknown attribute 'summa.layuots' on an operation (summa's are summa.name, summa.layouts, summa.reduce_axes, summa.reduce_kinds, summa.dispatch, summa.block_reduction)}}
+  // expected-error @+1 {{unknown attribute 'summa.layuots' on an operation (summa's are summa.name, summa.layouts, summa.reduce_axes, summa.reduce_kinds, summa.gradcheck, summa.dispatch, summa.block_reduction)}}
   %y = arith.addf %x, %x {summa.layuots = []} : tensor<4xf32>
   return %y : tensor<4xf32>
 }
@@ -91,4 +91,13 @@ func.func @reduce_kinds_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'summa.reduce_kinds' must be an array of reduction kinds, not [7 : i32]}}
   %y = arith.addf %x, %x {summa.reduce_kinds = [7 : i32]} : tensor<4xf32>
   return %y : tensor<4xf32>
+}
+
+// -----
+
+// summa.gradcheck (summa-differentiate's mark on a derived step) names the
+// loss function, the gradients' function and the parameters.
+// expected-error @+1 {{'summa.gradcheck' must be {loss = @function, gradients = @function, params = array<i64: ...>}, not {loss = @f}}}
+func.func @step(%x: tensor<4xf32>) -> tensor<4xf32> attributes {summa.gradcheck = {loss = @f}} {
+  return %x : tensor<4xf32>
 }

@@ -16,7 +16,7 @@
 // RUN: llvm-objdump -d --no-show-raw-insn %t.gpt.111 | grep -c "call.*<mgpuLaunchKernel@plt>" | FileCheck %s --check-prefix=GPT111
 // RUN: summa-compile %t.gpt.mlir --entry=gpt_loss_grad --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.gpt.222
 // RUN: llvm-objdump -d --no-show-raw-insn %t.gpt.222 | grep -c "call.*<mgpuLaunchKernel@plt>" | FileCheck %s --check-prefix=GPT222
-// MLP111: {{^}}22{{$}}
-// MLP222: {{^}}52{{$}}
-// GPT111: {{^}}340{{$}}
-// GPT222: {{^}}546{{$}}
+// MLP111: {{^}}20{{$}}
+// MLP222: {{^}}43{{$}}
+// GPT111: {{^}}291{{$}}
+// GPT222: {{^}}463{{$}}

@@ -14,5 +14,5 @@
 // RUN: llvm-objdump -d --no-show-raw-insn %t.111 | grep -c "call.*<mgpuLaunchKernel@plt>" | FileCheck %s --check-prefix=LAUNCH111
 // RUN: summa-compile %t.step.mlir --entry=hf_gpt2_lm_grad --grid=2,2,2 --target=cuda --cuda-chip=sm_90 -o %t.222
 // RUN: llvm-objdump -d --no-show-raw-insn %t.222 | grep -c "call.*<mgpuLaunchKernel@plt>" | FileCheck %s --check-prefix=LAUNCH222
-// LAUNCH111: {{^}}746{{$}}
-// LAUNCH222: {{^}}876{{$}}
+// LAUNCH111: {{^}}628{{$}}
+// LAUNCH222: {{^}}739{{$}}

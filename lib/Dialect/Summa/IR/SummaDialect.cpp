@@ -6,6 +6,7 @@
 
 #include "summa/Dialect/Summa/IR/SummaDialect.h"
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
+#include "summa/Dialect/Summa/IR/GradcheckAttr.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -87,6 +88,9 @@ const KnownAttr kKnownAttrs[] = {
      isA<DenseI32ArrayAttr>},
     {kReduceKindsAttrName, OnOperation, "an array of reduction kinds",
      isReductionKinds},
+    {kGradcheckAttrName, OnOperation,
+     "{loss = @function, gradients = @function, params = array<i64: ...>}",
+     isGradcheckAttr},
     {kDispatchAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
     {kBlockReductionAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
 };

@@ -27,6 +27,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Support/IndexingMaps.h"
 #include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -158,6 +159,14 @@ chooseLoopSplits(LayoutRuleState &s, linalg::LinalgOp op) {
       if (!loops[d] && !read.test(d))
         loops[d] = DimLayout();
   }
+  // A loop reached through a window (`oh * stride + kh`: a convolution, a
+  // pooling, a windowed generic) is not split, whatever its result or
+  // operands say: the input rows a block of output rows reads are not the
+  // block of the input the same split holds (IndexingMaps.h). The window's
+  // operand dimensions are then whole on every rank, gathered where they
+  // were split.
+  for (unsigned l : getWindowedLoops(op).set_bits())
+    loops[l] = DimLayout();
   dropRepeatedAxes(loops, fixed);
   // A loop that indexes two dimensions of one operand (a diagonal) cannot
   // split both over one axis: it is not split.
@@ -308,10 +317,42 @@ static LogicalResult visitGather(LayoutRuleState &s, Gather g) {
   return assignKnownLayouts(s, op, loops);
 }
 
+/// A convolution whose filter has no layout yet (an argument: a filter is
+/// no activation, AssignLayouts.cpp leaves it to this rule): its output
+/// channels (the channels of a depthwise convolution) over `col`, as a
+/// product's output columns, where no other loop uses `col`. The filter is
+/// then split by its channels and replicated over depth and row, the output
+/// takes the channels' split (ViT's patch embedding comes out with its
+/// hidden dimension over col, as the activations after it), and the image
+/// is whole along its windowed and input-channel dimensions.
+static void
+splitConvolutionChannels(LayoutRuleState &s, linalg::LinalgOp op,
+                         SmallVector<std::optional<DimLayout>> &loops) {
+  if (s.getPhase() == LayoutPhase::Contractions || op.getNumDpsInputs() != 2 ||
+      s.lookup(op.getDpsInputOperand(1)->get()))
+    return;
+  if (!isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
+      !linalg::isaConvolutionOpInterface(op))
+    return;
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims))
+    return;
+  ArrayRef<unsigned> channels =
+      dims->outputChannel.empty() ? dims->depth : dims->outputChannel;
+  if (channels.empty() || loops[channels.front()])
+    return;
+  for (const std::optional<DimLayout> &loop : loops)
+    if (loop && llvm::is_contained(loop->axes, GridAxis::col))
+      return;
+  loops[channels.front()] = DimLayout({GridAxis::col});
+}
+
 static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op) {
   if (std::optional<Gather> gather = matchGather(op))
     return visitGather(s, *gather);
   SmallVector<std::optional<DimLayout>> loops = chooseLoopSplits(s, op);
+  splitConvolutionChannels(s, op, loops);
   resolveReductions(s, op, loops);
   wantCapturedTensorsWhole(s, op);
   return assignKnownLayouts(s, op, loops);

@@ -325,6 +325,28 @@ static bool reachesWeightSlot(Value value, int depth = 0) {
   return false;
 }
 
+/// True if `value` is the filter of a convolution (the second input of a
+/// linalg op that is one: a named convolution, or a generic that
+/// linalg::isaConvolutionOpInterface recognises), directly or through data
+/// moves. The convolution's rule lays it out (splitConvolutionChannels).
+static bool reachesConvolutionFilter(Value value, int depth = 0) {
+  if (depth > 8)
+    return false;
+  for (OpOperand &use : value.getUses()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (linalgOp && linalgOp.getNumDpsInputs() == 2 &&
+        use.getOperandNumber() == 1 &&
+        (isa<linalg::ConvolutionOpInterface>(use.getOwner()) ||
+         linalg::isaConvolutionOpInterface(linalgOp)))
+      return true;
+    if (!isDataMove(use.getOwner()) || (linalgOp && !linalgOp.isDpsInput(&use)))
+      continue;
+    if (reachesConvolutionFilter(use.getOwner()->getResult(0), depth + 1))
+      return true;
+  }
+  return false;
+}
+
 /// True if `value` is read inside a region (an embedding table that a
 /// generic reads with tensor.extract): it is a table, not an activation.
 static bool isReadInsideBody(Value value) {
@@ -368,7 +390,8 @@ LogicalResult LayoutSolver::seedArguments() {
       // split like any other; its lookup picks the rows each rank owns.
       role = ArgumentRole::Weight;
     } else if (!role && rank >= 2 && isa<FloatType>(type.getElementType()) &&
-               !reachesWeightSlot(arg) && !isReadInsideBody(arg)) {
+               !reachesWeightSlot(arg) && !isReadInsideBody(arg) &&
+               !reachesConvolutionFilter(arg)) {
       // A float tensor of rank >= 2 that is no weight carries tokens. One
       // whose leading dimension is 1 is more likely a table broadcast over
       // the batch (nanoGPT's causal mask buffer [1, 1, T, T]): its uses

@@ -20,6 +20,7 @@
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Elementwise.h"
 #include "summa/Support/Functions.h"
+#include "summa/Support/IndexingMaps.h"
 #include "llvm/ADT/SmallSet.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -132,13 +133,16 @@ LogicalResult FunctionPartitioner::globalizeIndices(linalg::LinalgOp op) {
 }
 
 /// Checks that every loop of `op` is laid out alike by all the operand
-/// dimensions it indexes: the local op then computes on matching elements.
-/// summa-assign-layouts guarantees it; this refuses, rather than miscompiles,
-/// IR that was laid out by hand.
+/// dimensions it indexes: the local op then computes on matching elements;
+/// and that no dimension or loop reached through a window (`oh * s + kh`)
+/// is split: the local op would read the wrong rows. summa-assign-layouts
+/// guarantees both; this refuses, rather than miscompiles, IR that was laid
+/// out by hand.
 static LogicalResult
 checkLoopLayouts(linalg::LinalgOp op,
                  const DenseMap<Value, LayoutAttr> &valueLayouts) {
   SmallVector<std::optional<DimLayout>> loops(op.getNumLoops());
+  llvm::SmallBitVector windowed = getWindowedLoops(op);
   GridOp grid;
   for (OpOperand &operand : op->getOpOperands()) {
     LayoutAttr layout = valueLayouts.lookup(operand.get());
@@ -147,8 +151,7 @@ checkLoopLayouts(linalg::LinalgOp op,
       continue;
     for (auto [i, expr] :
          llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim || type.getDimSize(i) == 1)
+      if (type.getDimSize(i) == 1)
         continue;
       // An axis of one rank splits nothing: [col] on a grid with q = 1 is
       // the whole dimension, as [] is.
@@ -160,6 +163,21 @@ checkLoopLayouts(linalg::LinalgOp op,
       });
       if (here.axes.empty())
         here.groups = 1;
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      bool window =
+          !dim ? !isProjectedExpr(expr) : windowed.test(dim.getPosition());
+      if (window && here.isSplit()) {
+        std::string index;
+        llvm::raw_string_ostream(index) << expr;
+        return op->emitError()
+               << "operand " << operand.getOperandNumber() << " dimension " << i
+               << " (indexed by " << index << ") is split over "
+               << formatAxes(here.axes)
+               << "; a dimension reached through a window is whole on every "
+                  "rank";
+      }
+      if (!dim)
+        continue;
       std::optional<DimLayout> &loop = loops[dim.getPosition()];
       if (!loop) {
         loop = here;

@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 7
+#define SUMMA_RT_API_VERSION 8
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -259,6 +259,30 @@ enum SummaInit {
 /// memory on the GPU); the reference's are host memory on every backend.
 typedef void (*SummaInvokeFn)(void **buffers);
 
+/// What --gradcheck compares (API version 8): a training step's loss and
+/// the gradients its derivative rules give, both compiled unpartitioned for
+/// the host as the reference is (in f64 where `f64`), from the step's first
+/// `numInputs` inputs (whole, host memory).
+typedef struct SummaGradcheckDesc {
+  /// The loss function: the inputs, then its outputs (described by
+  /// `lossOutputs`, global shapes); the loss is the sum of output 0.
+  SummaInvokeFn loss;
+  int32_t numInputs;
+  int32_t numLossOutputs;
+  const SummaTensorDesc *lossOutputs;
+  /// The gradients: the inputs, then the loss (as output 0 of `loss`) and
+  /// the gradient of input params[i] (its shape and type) for each i.
+  SummaInvokeFn gradients;
+  int32_t numParams;
+  const int32_t *params;
+  /// Per parameter, a row of its dimension 0 that its gradient leaves out
+  /// by definition (an embedding's padding row, summa.padding_idx), which
+  /// the directions do not move; -1: none.
+  const int64_t *frozenRows;
+  /// 1: both compute in f64 and take f16, bf16 and f32 tensors as f64.
+  int32_t f64;
+} SummaGradcheckDesc;
+
 typedef struct SummaProgramDesc {
   const char *name;
   int64_t q;
@@ -275,6 +299,9 @@ typedef struct SummaProgramDesc {
   /// tensor as f64 (the driver widens the inputs exactly); 0: in the
   /// tensors' own types.
   int32_t referenceF64;
+  /// --gradcheck's functions (API version 8); null where the program is
+  /// not a derived training step (or was compiled with --gradcheck=false).
+  const SummaGradcheckDesc *gradcheck;
 } SummaProgramDesc;
 
 /// The deterministic input value of element `globalIndex` (row-major linear

@@ -34,6 +34,10 @@ constexpr llvm::StringLiteral kUpdatesAttrName = "summa.updates";
 /// its first dimension, 0 <= index < its size) gets no gradient from
 /// lookups (PyTorch's nn.Embedding(padding_idx); summa-differentiate).
 constexpr llvm::StringLiteral kPaddingIndexAttrName = "summa.padding_idx";
+/// On a training step summa-differentiate derived: the loss function, the
+/// gradients' function and the parameters --gradcheck compares
+/// (GradcheckAttr.h).
+constexpr llvm::StringLiteral kGradcheckAttrName = "summa.gradcheck";
 /// On an op: the layouts of its operands and results (summa-assign-layouts).
 constexpr llvm::StringLiteral kLayoutsAttrName = "summa.layouts";
 /// On a structured op that reduces over split dimensions: the axes its

@@ -1,0 +1,284 @@
+//===- Gradcheck.cpp - --gradcheck: derivatives by finite differences -----===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The loss function and the gradients' function of a derived step
+// (SummaGradcheckDesc) on the step's whole inputs in host memory, widened
+// to f64 where they compute in f64; per parameter, --gradcheck-dirs random
+// unit directions (a pure function of --seed, the parameter and the
+// direction; zero on a row the gradient leaves out by definition, an
+// embedding's padding row), the central difference of the loss along each
+// against the gradient's projection on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gradcheck.h"
+#include "Inputs.h"
+
+#include "Error.h"
+#include "GridState.h"
+#include "Profile.h"
+#include "SplitMix64.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <string>
+#include <vector>
+
+using namespace summa::rt;
+using namespace summa::rt::driver;
+
+namespace {
+
+bool isFloat(int32_t dtype) {
+  return dtype == SUMMA_DT_F32 || dtype == SUMMA_DT_F64 ||
+         dtype == SUMMA_DT_F16 || dtype == SUMMA_DT_BF16;
+}
+
+/// Tensors in host memory as the gradient check's functions take them: the
+/// description's element type, or f64 for floats where they compute in
+/// f64. Owns the descriptions (a Tensor points at its own) and the buffers.
+class HostTensors {
+public:
+  explicit HostTensors(bool f64) : f64(f64) {}
+
+  /// A whole tensor like `desc` (its global shape), zeroed; returns its
+  /// index.
+  size_t add(const SummaTensorDesc &like, const std::string &what) {
+    descs.push_back(like);
+    SummaTensorDesc &desc = descs.back();
+    if (f64 && isFloat(desc.dtype))
+      desc.dtype = SUMMA_DT_F64;
+    for (int d = 0; d < desc.rank; ++d) {
+      desc.localShape[d] = desc.globalShape[d];
+      desc.splitAxes[d][0] = -1;
+      desc.groups[d] = 1;
+    }
+    tensors.push_back(analyseTensor(desc, "gradient check",
+                                    static_cast<int>(size()), hostBackend()));
+    buffers.emplace_back(tensors.back().globalBytes(), what);
+    return size() - 1;
+  }
+  size_t size() const { return tensors.size(); }
+  const Tensor &tensor(size_t i) const { return tensors[i]; }
+  void *data(size_t i) const { return buffers[i].data(); }
+  double load(size_t i, int64_t e) const { return tensors[i].load(data(i), e); }
+  void store(size_t i, int64_t e, double v) const {
+    tensors[i].store(data(i), e, v);
+  }
+
+private:
+  bool f64;
+  std::deque<SummaTensorDesc> descs;
+  std::deque<Tensor> tensors;
+  std::deque<HostBuffer> buffers;
+};
+
+/// A standard normal value, a pure function of (seed, parameter,
+/// direction, element): Box-Muller on two of summaRtInputValue's draws.
+double normal(uint64_t seed, int param, int direction, int64_t element) {
+  uint64_t key = splitMix64(seed ^ (static_cast<uint64_t>(param) << 32) ^
+                            static_cast<uint64_t>(direction));
+  double u1 = 0.5 * (inputValue(key, 0, element) + 1.0);
+  double u2 = 0.5 * (inputValue(key, 1, element) + 1.0);
+  u1 = std::max(u1, 1e-12);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+struct ParamResult {
+  double worst = 0;
+  double gradNorm = 0;
+  bool finite = true;
+};
+
+int gradcheckOnRoot(const RunContext &run) {
+  const SummaProgramDesc &program = run.model.program;
+  const SummaGradcheckDesc &gc = *program.gradcheck;
+  const std::vector<Tensor> &inputs = run.model.inputs;
+  const Options &options = run.options;
+  const Backend &host = hostBackend();
+  if (gc.numInputs < 0 || gc.numInputs > static_cast<int32_t>(inputs.size()))
+    fatal("summaRtMain: --gradcheck: the program's gradient check takes %d "
+          "inputs, the program has %zu",
+          static_cast<int>(gc.numInputs), inputs.size());
+
+  // The whole inputs in their own types (as --check's reference loads them).
+  std::vector<HostBuffer> given;
+  std::vector<void *> givenPointers;
+  given.reserve(inputs.size());
+  for (const Tensor &input : inputs) {
+    given.emplace_back(input.globalBytes(),
+                       "the whole input '" + input.name + "' of --gradcheck");
+    givenPointers.push_back(given.back().data());
+  }
+  loadInputs(run, Placement{host, givenPointers, /*coords=*/nullptr});
+
+  HostTensors t(gc.f64 != 0);
+  std::vector<void *> lossArgs, gradArgs;
+  for (int32_t i = 0; i < gc.numInputs; ++i) {
+    size_t k = t.add(*inputs[i].desc,
+                     "the input '" + inputs[i].name + "' of --gradcheck");
+    for (int64_t e = 0; e < inputs[i].globalCount; ++e)
+      t.store(k, e, inputs[i].load(givenPointers[i], e));
+    lossArgs.push_back(t.data(k));
+  }
+  gradArgs = lossArgs;
+  size_t firstLossOutput = t.size();
+  for (int32_t o = 0; o < gc.numLossOutputs; ++o)
+    lossArgs.push_back(
+        t.data(t.add(gc.lossOutputs[o], "an output of the loss function")));
+  gradArgs.push_back(
+      t.data(t.add(gc.lossOutputs[0], "the loss of the gradients' function")));
+  size_t firstGradient = t.size();
+  for (int32_t p = 0; p < gc.numParams; ++p) {
+    int32_t input = gc.params[p];
+    if (input < 0 || input >= gc.numInputs)
+      fatal("summaRtMain: --gradcheck: parameter %d is input %d, not one of "
+            "the loss function's %d inputs",
+            static_cast<int>(p), static_cast<int>(input),
+            static_cast<int>(gc.numInputs));
+    gradArgs.push_back(t.data(t.add(
+        *inputs[input].desc, "the gradient of '" + inputs[input].name + "'")));
+  }
+
+  // The loss: the sum of output 0 (the adjoint a derived step seeds).
+  const Tensor &lossTensor = t.tensor(firstLossOutput);
+  auto loss = [&]() {
+    gc.loss(lossArgs.data());
+    double sum = 0;
+    for (int64_t e = 0; e < lossTensor.globalCount; ++e)
+      sum += t.load(firstLossOutput, e);
+    return sum;
+  };
+  gc.gradients(gradArgs.data());
+  double l0 = loss();
+
+  // In f64 the loss rounds at ~1e-14 of its size, so the extrapolated
+  // difference over a step of 1e-3 is good to ~1e-11 of it; directional
+  // derivatives smaller than `floor` (zero in exact arithmetic: a bias
+  // before a softmax) are compared against it instead of themselves. In
+  // the model's own types everything is coarser.
+  bool f64 = gc.f64 != 0;
+  double h = f64 ? 1e-3 : 1e-2;
+  double tol = !std::isnan(options.gradcheckTol) ? options.gradcheckTol
+               : f64                             ? 1e-5
+                                                 : 2e-2;
+  double floor = (f64 ? 1e-6 : 1e-2) * std::max(1.0, std::fabs(l0));
+  if (!f64)
+    std::printf("gradcheck: note: the functions compute in the model's own "
+                "types (not f64): finite differences of step %g, tolerance "
+                "%g\n",
+                h, tol);
+  std::printf("gradcheck: loss %.9g, %d parameters, %lld directions each, "
+              "step %g\n",
+              l0, static_cast<int>(gc.numParams),
+              static_cast<long long>(options.gradcheckDirections), h);
+
+  double maxErr = 0;
+  int failed = -1;
+  std::vector<double> saved;
+  for (int32_t p = 0; p < gc.numParams; ++p) {
+    size_t w = static_cast<size_t>(gc.params[p]);
+    size_t g = firstGradient + p;
+    const Tensor &param = t.tensor(w);
+    ParamResult result;
+    saved.resize(param.globalCount);
+    for (int64_t e = 0; e < param.globalCount; ++e) {
+      saved[e] = t.load(w, e);
+      double ge = t.load(g, e);
+      result.finite &= std::isfinite(ge);
+      result.gradNorm += ge * ge;
+    }
+    result.gradNorm = std::sqrt(result.gradNorm);
+    for (int64_t dir = 0; dir < options.gradcheckDirections && result.finite;
+         ++dir) {
+      // A frozen row (an embedding's padding row) does not move: its
+      // gradient is zero by definition, not by the loss.
+      int64_t frozen = gc.frozenRows ? gc.frozenRows[p] : -1;
+      int64_t rowSize = param.rank > 0 && param.desc->globalShape[0] > 0
+                            ? param.globalCount / param.desc->globalShape[0]
+                            : param.globalCount;
+      std::vector<double> v(param.globalCount);
+      double norm = 0;
+      for (int64_t e = 0; e < param.globalCount; ++e) {
+        bool still = frozen >= 0 && param.rank > 0 && e / rowSize == frozen;
+        v[e] = still ? 0.0 : normal(options.seed, p, static_cast<int>(dir), e);
+        norm += v[e] * v[e];
+      }
+      if (norm == 0)
+        continue;
+      norm = std::sqrt(norm);
+      double analytic = 0;
+      for (int64_t e = 0; e < param.globalCount; ++e) {
+        v[e] /= norm;
+        analytic += t.load(g, e) * v[e];
+      }
+      // The central difference at h and h/2, extrapolated (Richardson):
+      // its error is O(h^4), so h can be large enough that the rounding of
+      // the loss, divided by h, stays far below the tolerance.
+      auto central = [&](double step) {
+        for (int64_t e = 0; e < param.globalCount; ++e)
+          t.store(w, e, saved[e] + step * v[e]);
+        double plus = loss();
+        for (int64_t e = 0; e < param.globalCount; ++e)
+          t.store(w, e, saved[e] - step * v[e]);
+        double minus = loss();
+        return (plus - minus) / (2 * step);
+      };
+      double numeric = (4 * central(h / 2) - central(h)) / 3;
+      for (int64_t e = 0; e < param.globalCount; ++e)
+        t.store(w, e, saved[e]);
+      if (!std::isfinite(numeric))
+        result.finite = false;
+      double scale = std::max({std::fabs(numeric), std::fabs(analytic), floor});
+      result.worst =
+          std::max(result.worst, std::fabs(numeric - analytic) / scale);
+    }
+    const std::string &name = inputs[w].fileName;
+    if (!result.finite)
+      std::printf("gradcheck: %s non-finite gradient or loss\n", name.c_str());
+    else
+      std::printf("gradcheck: %s rel_err=%.3e |grad|=%.3e\n", name.c_str(),
+                  result.worst, result.gradNorm);
+    bool ok = result.finite && result.worst <= tol;
+    if (!ok && failed < 0)
+      failed = p;
+    maxErr = std::max(maxErr, result.finite ? result.worst : INFINITY);
+  }
+  if (failed >= 0)
+    std::printf("gradcheck: FAIL %s: the derived gradient differs from the "
+                "finite differences of the loss (tol %g)\n",
+                inputs[gc.params[failed]].fileName.c_str(), tol);
+  else
+    std::printf("gradcheck: PASS max_rel_err=%.3e\n", maxErr);
+  std::fflush(stdout);
+  return failed >= 0 ? 1 : 0;
+}
+
+} // namespace
+
+int summa::rt::driver::gradcheck(const RunContext &run) {
+  const GridState &g = grid();
+  int status = 0;
+  if (g.worldRank == 0) {
+    if (!run.model.program.gradcheck) {
+      std::printf("gradcheck: this program has no gradient check: only a "
+                  "training step that summa-differentiate derived has one "
+                  "(unless it was compiled with --gradcheck=false)\n");
+      status = 2;
+    } else {
+      // The counters describe the spmd program, not the check.
+      settle(run.model.backend);
+      ProfilePause pause;
+      status = gradcheckOnRoot(run);
+    }
+  }
+  SUMMA_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, g.world));
+  return status;
+}
