@@ -363,7 +363,12 @@ StrategyPlan planGrid(const GptSizes &g, ArrayRef<int64_t> grid,
   st.name = gridName(grid);
   st.counted = false;
   int64_t q = grid[0], d = grid[2];
-  std::string where = " on grid " + st.name;
+  // The closed formulas describe the grids that divide the model evenly;
+  // summa-plan on the IR also counts the others (padded blocks, and splits
+  // cut back where a reshape merges an uneven dimension).
+  std::string where =
+      " on grid " + st.name +
+      " (not modelled by --describe; summa-plan on the IR counts it)";
   requireDivisible(st, "batch", b, d * q, where);
   requireDivisible(st, "hidden", h, q, where);
   requireDivisible(st, "heads", nh, q, where);

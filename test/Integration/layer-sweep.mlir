@@ -28,11 +28,12 @@
 // Hugging Face's ViTForImageClassification (patch embedding by a strided
 // convolution, class token, position embeddings, two layers; its own
 // cross-entropy with labels), batches of 4 and 2. A batch of 2 images of 5
-// tokens on [2,2,2] would split the tokens into 4 uneven blocks across the
-// merge of batch and sequence, which summa refuses with its reason.
-// RUN: %python %S/Inputs/layer_sweep.py --opt summa-opt --compile summa-compile --mpirun "%mpirun" --fixtures %S/Inputs/layers --work %t.vit --refused vit_b2@2,2,2 vit_b4 vit_b2 | FileCheck %s --check-prefix=VIT
+// tokens on [2,2,2] keeps [depth] on the batch where it merges with the
+// sequence (assign-layouts-uneven-merge.mlir).
+// RUN: %python %S/Inputs/layer_sweep.py --opt summa-opt --compile summa-compile --mpirun "%mpirun" --fixtures %S/Inputs/layers --work %t.vit vit_b4 vit_b2 | FileCheck %s --check-prefix=VIT
 // VIT-NOT: FAIL
 // VIT: vit_b4 forward [2,2,2] PASS
 // VIT: vit_b4 step [2,2,2] PASS check: PASS {{.*}} expect: PASS {{.*}} gradcheck: PASS
-// VIT: vit_b2 forward [2,2,2] REFUSED {{.*}} merges dimensions [2, 5]
+// VIT: vit_b2 forward [2,2,2] PASS
+// VIT: vit_b2 step [2,2,2] PASS check: PASS {{.*}} expect: PASS {{.*}} gradcheck: PASS
 // VIT: sweep: 16 passed, 0 failed

@@ -150,6 +150,34 @@ static std::optional<DimLayout> mergedSplit(GridOp grid,
   return merged;
 }
 
+/// The longest prefix of `split`'s axes whose blocks divide `size`: where a
+/// reshape merges a dimension split unevenly with others, the padding of its
+/// last blocks would land inside the merged dimension; its split is cut back
+/// to the axes that divide it (a batch of 2 under [depth, row] on [2, 2, d]
+/// keeps [depth]; the merged tokens are then split over depth alone, and a
+/// use that wants them over [depth, row] redistributes them).
+static DimLayout evenPrefix(GridOp grid, const DimLayout &split, int64_t size) {
+  if (split.groups != 1)
+    return split;
+  SmallVector<GridAxis> kept;
+  int64_t factor = 1;
+  for (GridAxis a : split.axes) {
+    if (size % (factor * grid.getAxisSize(a)) != 0)
+      break;
+    factor *= grid.getAxisSize(a);
+    kept.push_back(a);
+  }
+  return DimLayout(kept);
+}
+
+/// Whether `group` of `expanded` merges more than one dimension of more
+/// than one element.
+static bool mergesDimensions(RankedTensorType expanded,
+                             const ReassociationIndices &group) {
+  return llvm::count_if(
+             group, [&](int64_t d) { return expanded.getDimSize(d) != 1; }) > 1;
+}
+
 static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
                                   OpOperand &input, OpResult output,
                                   ArrayRef<ReassociationIndices> groups,
@@ -185,22 +213,49 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
   };
   // The expanded layout with every group one contiguous block per rank: as
   // it is where it is, else only the leading dimension of the group split
-  // (the only one that always keeps a block layout).
+  // (the only one that always keeps a block layout); and a merged group's
+  // leading dimension split evenly (evenPrefix).
   auto contiguous = [&](LayoutAttr expanded) {
     DimSplits splits = expanded.getDims();
     for (const ReassociationIndices &group : groups) {
-      if (gather(expanded, group))
+      if (!gather(expanded, group))
+        for (int64_t d : group)
+          if (d != lead(group))
+            splits[d] = DimLayout();
+      int64_t d = lead(group);
+      if (mergesDimensions(expandedType, group))
+        splits[d] = evenPrefix(grid, splits[d], expandedType.getDimSize(d));
+    }
+    return s.make(splits);
+  };
+  // The collapsed layout whose split of each merged group lands evenly on
+  // the group's dimensions: as it is where it spreads over them evenly,
+  // else cut back to the axes that divide the leading one.
+  auto evenCollapsed = [&](LayoutAttr collapsed) {
+    DimSplits splits = collapsed.getDims();
+    for (auto [g, group] : llvm::enumerate(groups)) {
+      if (!mergesDimensions(expandedType, group))
         continue;
-      for (int64_t d : group)
-        if (d != lead(group))
-          splits[d] = DimLayout();
+      DimSplits spreadOut(expandedType.getRank());
+      spread(group, splits[g], spreadOut);
+      bool uneven = llvm::any_of(group, [&](int64_t d) {
+        return expandedType.getDimSize(d) %
+                   (spreadOut[d].groups *
+                    getSplitFactor(grid, spreadOut[d].axes)) !=
+               0;
+      });
+      if (uneven)
+        splits[g] =
+            evenPrefix(grid, splits[g], expandedType.getDimSize(lead(group)));
     }
     return s.make(splits);
   };
   LayoutAttr in = s.lookup(input.get());
   if (in) {
     if (inputIsCollapsed) {
-      s.define(output, expand(in));
+      LayoutAttr fixedIn = evenCollapsed(in);
+      s.want(input, fixedIn);
+      s.define(output, expand(fixedIn));
     } else {
       LayoutAttr fixedIn = contiguous(in);
       s.want(input, fixedIn);
@@ -214,7 +269,9 @@ static LogicalResult visitReshape(LayoutRuleState &s, Operation *op,
       s.want(input, collapse(fixedOut));
       s.define(output, fixedOut);
     } else {
-      s.want(input, expand(out));
+      LayoutAttr fixedOut = evenCollapsed(out);
+      s.want(input, expand(fixedOut));
+      s.define(output, fixedOut);
     }
   }
   return success();

@@ -1,16 +1,5 @@
 // RUN: summa-opt %s -split-input-file -verify-diagnostics --summa-assign-layouts="grid=2,2,2"
 
-// 6 tokens over 4 blocks are split unevenly (blocks of 2, the last one
-// padding), which the reshape cannot keep: its padding would land inside
-// the merged dimensions (assign-layouts-uneven.mlir: what is accepted).
-func.func @uneven_merged(%x: tensor<6x8xf32>) -> tensor<2x3x8xf32> {
-  // expected-error @+1 {{'tensor.expand_shape' merges dimensions [2, 3] of tensor<2x3x8xf32>, and dimension 0 of tensor<6x8xf32> (size 6) is split over [depth, row] into 4 uneven blocks on grid [2, 2, 2]; summa pads the last blocks only of a dimension that is not merged with others}}
-  %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [2, 3, 8] : tensor<6x8xf32> into tensor<2x3x8xf32>
-  return %e : tensor<2x3x8xf32>
-}
-
-// -----
-
 // expected-error @+1 {{argument 0: dimension 0 of 'tensor<?x8xf32>' is dynamic; summa needs static shapes}}
 func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   return %x : tensor<?x8xf32>
