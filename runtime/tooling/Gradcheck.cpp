@@ -10,7 +10,8 @@
 // unit directions (a pure function of --seed, the parameter and the
 // direction; zero on a row the gradient leaves out by definition, an
 // embedding's padding row), the central difference of the loss along each
-// against the gradient's projection on it.
+// against the gradient's projection on it (FiniteDifferences.h, which
+// summa-opt's test mode shares).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +19,9 @@
 #include "Inputs.h"
 
 #include "Error.h"
+#include "FiniteDifferences.h"
 #include "GridState.h"
 #include "Profile.h"
-#include "SplitMix64.h"
 
 #include <mpi.h>
 
@@ -78,23 +79,6 @@ private:
   std::deque<SummaTensorDesc> descs;
   std::deque<Tensor> tensors;
   std::deque<HostBuffer> buffers;
-};
-
-/// A standard normal value, a pure function of (seed, parameter,
-/// direction, element): Box-Muller on two of summaRtInputValue's draws.
-double normal(uint64_t seed, int param, int direction, int64_t element) {
-  uint64_t key = splitMix64(seed ^ (static_cast<uint64_t>(param) << 32) ^
-                            static_cast<uint64_t>(direction));
-  double u1 = 0.5 * (inputValue(key, 0, element) + 1.0);
-  double u2 = 0.5 * (inputValue(key, 1, element) + 1.0);
-  u1 = std::max(u1, 1e-12);
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-}
-
-struct ParamResult {
-  double worst = 0;
-  double gradNorm = 0;
-  bool finite = true;
 };
 
 int gradcheckOnRoot(const RunContext &run) {
@@ -159,94 +143,46 @@ int gradcheckOnRoot(const RunContext &run) {
   gc.gradients(gradArgs.data());
   double l0 = loss();
 
-  // In f64 the loss rounds at ~1e-14 of its size, so the extrapolated
-  // difference over a step of 1e-3 is good to ~1e-11 of it; directional
-  // derivatives smaller than `floor` (zero in exact arithmetic: a bias
-  // before a softmax) are compared against it instead of themselves. In
-  // the model's own types everything is coarser.
   bool f64 = gc.f64 != 0;
-  double h = f64 ? 1e-3 : 1e-2;
-  double tol = !std::isnan(options.gradcheckTol) ? options.gradcheckTol
-               : f64                             ? 1e-5
-                                                 : 2e-2;
-  double floor = (f64 ? 1e-6 : 1e-2) * std::max(1.0, std::fabs(l0));
+  FiniteDifferenceSettings settings = FiniteDifferenceSettings::forF64(f64);
+  if (!std::isnan(options.gradcheckTol))
+    settings.tolerance = options.gradcheckTol;
   if (!f64)
     std::printf("gradcheck: note: the functions compute in the model's own "
                 "types (not f64): finite differences of step %g, tolerance "
                 "%g\n",
-                h, tol);
+                settings.step, settings.tolerance);
   std::printf("gradcheck: loss %.9g, %d parameters, %lld directions each, "
               "step %g\n",
               l0, static_cast<int>(gc.numParams),
-              static_cast<long long>(options.gradcheckDirections), h);
+              static_cast<long long>(options.gradcheckDirections),
+              settings.step);
 
   double maxErr = 0;
   int failed = -1;
-  std::vector<double> saved;
   for (int32_t p = 0; p < gc.numParams; ++p) {
     size_t w = static_cast<size_t>(gc.params[p]);
     size_t g = firstGradient + p;
     const Tensor &param = t.tensor(w);
-    ParamResult result;
-    saved.resize(param.globalCount);
-    for (int64_t e = 0; e < param.globalCount; ++e) {
-      saved[e] = t.load(w, e);
-      double ge = t.load(g, e);
-      result.finite &= std::isfinite(ge);
-      result.gradNorm += ge * ge;
+    FiniteDifferenceParameter view;
+    view.count = param.globalCount;
+    view.get = [&](int64_t e) { return t.load(w, e); };
+    view.set = [&](int64_t e, double v) { t.store(w, e, v); };
+    view.gradient = [&](int64_t e) { return t.load(g, e); };
+    if (gc.frozenRows && gc.frozenRows[p] >= 0 && param.rank > 0 &&
+        param.desc->globalShape[0] > 0) {
+      view.frozenRow = gc.frozenRows[p];
+      view.rowSize = param.globalCount / param.desc->globalShape[0];
     }
-    result.gradNorm = std::sqrt(result.gradNorm);
-    for (int64_t dir = 0; dir < options.gradcheckDirections && result.finite;
-         ++dir) {
-      // A frozen row (an embedding's padding row) does not move: its
-      // gradient is zero by definition, not by the loss.
-      int64_t frozen = gc.frozenRows ? gc.frozenRows[p] : -1;
-      int64_t rowSize = param.rank > 0 && param.desc->globalShape[0] > 0
-                            ? param.globalCount / param.desc->globalShape[0]
-                            : param.globalCount;
-      std::vector<double> v(param.globalCount);
-      double norm = 0;
-      for (int64_t e = 0; e < param.globalCount; ++e) {
-        bool still = frozen >= 0 && param.rank > 0 && e / rowSize == frozen;
-        v[e] = still ? 0.0 : normal(options.seed, p, static_cast<int>(dir), e);
-        norm += v[e] * v[e];
-      }
-      if (norm == 0)
-        continue;
-      norm = std::sqrt(norm);
-      double analytic = 0;
-      for (int64_t e = 0; e < param.globalCount; ++e) {
-        v[e] /= norm;
-        analytic += t.load(g, e) * v[e];
-      }
-      // The central difference at h and h/2, extrapolated (Richardson):
-      // its error is O(h^4), so h can be large enough that the rounding of
-      // the loss, divided by h, stays far below the tolerance.
-      auto central = [&](double step) {
-        for (int64_t e = 0; e < param.globalCount; ++e)
-          t.store(w, e, saved[e] + step * v[e]);
-        double plus = loss();
-        for (int64_t e = 0; e < param.globalCount; ++e)
-          t.store(w, e, saved[e] - step * v[e]);
-        double minus = loss();
-        return (plus - minus) / (2 * step);
-      };
-      double numeric = (4 * central(h / 2) - central(h)) / 3;
-      for (int64_t e = 0; e < param.globalCount; ++e)
-        t.store(w, e, saved[e]);
-      if (!std::isfinite(numeric))
-        result.finite = false;
-      double scale = std::max({std::fabs(numeric), std::fabs(analytic), floor});
-      result.worst =
-          std::max(result.worst, std::fabs(numeric - analytic) / scale);
-    }
+    FiniteDifferenceResult result = checkParameter(
+        view, p, loss, l0, options.seed, options.gradcheckDirections, settings);
     const std::string &name = inputs[w].fileName;
     if (!result.finite)
       std::printf("gradcheck: %s non-finite gradient or loss\n", name.c_str());
     else
       std::printf("gradcheck: %s rel_err=%.3e |grad|=%.3e\n", name.c_str(),
-                  result.worst, result.gradNorm);
-    bool ok = result.finite && result.worst <= tol;
+                  result.worst, result.gradientNorm);
+    bool ok = result.finite && result.worst <= settings.tolerance;
     if (!ok && failed < 0)
       failed = p;
     maxErr = std::max(maxErr, result.finite ? result.worst : INFINITY);
@@ -254,7 +190,7 @@ int gradcheckOnRoot(const RunContext &run) {
   if (failed >= 0)
     std::printf("gradcheck: FAIL %s: the derived gradient differs from the "
                 "finite differences of the loss (tol %g)\n",
-                inputs[gc.params[failed]].fileName.c_str(), tol);
+                inputs[gc.params[failed]].fileName.c_str(), settings.tolerance);
   else
     std::printf("gradcheck: PASS max_rel_err=%.3e\n", maxErr);
   std::fflush(stdout);

@@ -15,12 +15,14 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 namespace mlir::summa::test {
+void registerTestGradcheckPass();
 void registerTestWrongDerivativePass();
 } // namespace mlir::summa::test
 
 int main(int argc, char **argv) {
   mlir::summa::registerAllSummaPasses();
   // Test-only passes (test/lib), as mlir-opt registers upstream's.
+  mlir::summa::test::registerTestGradcheckPass();
   mlir::summa::test::registerTestWrongDerivativePass();
   mlir::DialectRegistry registry;
   mlir::summa::registerAllSummaDialects(registry);
