@@ -55,7 +55,7 @@ import torch.nn.functional as F
 from torch.func import functional_call
 
 MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "hf_llama_model", "hf_llama_lm",
-          "hf_gpt2_lm")
+          "hf_gpt2_lm", "hf_gpt2_logits", "hf_llama_logits")
 # Which size flags each model uses (besides --seed). Any other flag is an error.
 MODEL_FLAGS = {
     "nanogpt_block": ("batch", "seq", "hidden", "heads", "ffn"),
@@ -65,6 +65,8 @@ MODEL_FLAGS = {
     "hf_llama_model": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
     "hf_llama_lm": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
     "hf_gpt2_lm": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
+    "hf_gpt2_logits": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
+    "hf_llama_logits": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
 }
 LN_EPS = 1e-5
 SCRIPT = "examples/export/export_torch.py"
@@ -266,6 +268,19 @@ class HFLlamaLM(nn.Module):
         return self.model(input_ids=input_ids, labels=labels, use_cache=False).loss
 
 
+class HFLogits(nn.Module):
+    """A transformers *ForCausalLM as generation calls it: forward(input_ids)
+    -> logits [batch, seq, vocab], no KV cache (the forward
+    summa-derive-generation derives a prefill and a decode step from)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids):
+        return self.model(input_ids=input_ids, use_cache=False).logits
+
+
 # --------------------------------------------------------------------------
 # Model construction.
 # --------------------------------------------------------------------------
@@ -297,7 +312,7 @@ def build(args):
         model = HFLlamaLayer(config)
     elif args.model == "gpt_small":
         model = GPT(args.vocab, S, args.layers, H, NH, args.ffn)
-    elif args.model in ("hf_llama_model", "hf_llama_lm"):
+    elif args.model in ("hf_llama_model", "hf_llama_lm", "hf_llama_logits"):
         from transformers import LlamaConfig
 
         config = LlamaConfig(
@@ -306,8 +321,13 @@ def build(args):
             max_position_embeddings=S, vocab_size=args.vocab, attention_dropout=0.0,
             pad_token_id=0, bos_token_id=0, eos_token_id=0,
         )
-        model = HFLlamaModel(config) if args.model == "hf_llama_model" else HFLlamaLM(config)
-    elif args.model == "hf_gpt2_lm":
+        if args.model == "hf_llama_logits":
+            from transformers import LlamaForCausalLM
+
+            model = HFLogits(LlamaForCausalLM(config))
+        else:
+            model = HFLlamaModel(config) if args.model == "hf_llama_model" else HFLlamaLM(config)
+    elif args.model in ("hf_gpt2_lm", "hf_gpt2_logits"):
         # GPT2LMHeadModel as a user trains it: tied lm_head, eager attention,
         # GPT-2's GELU (tanh form), no dropout.
         from transformers import GPT2Config, GPT2LMHeadModel
@@ -319,7 +339,8 @@ def build(args):
             resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
             attn_implementation="eager", pad_token_id=0, bos_token_id=0, eos_token_id=0,
         )
-        model = HFCausalLM(GPT2LMHeadModel(config))
+        lm = GPT2LMHeadModel(config)
+        model = HFCausalLM(lm) if args.model == "hf_gpt2_lm" else HFLogits(lm)
     else:
         raise AssertionError(args.model)
     model.eval()
@@ -340,7 +361,7 @@ def build(args):
                 is_norm_scale = name.endswith("weight") and (
                     "ln_" in name or "layernorm" in name or name == "model.norm.weight")
                 p.copy_(torch.randn(p.shape, generator=gen) * 0.2 + (1.0 if is_norm_scale else 0.0))
-    if args.model == "hf_llama_model":
+    if args.model in ("hf_llama_model", "hf_gpt2_logits", "hf_llama_logits"):
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         return model, (ids,), ("input_ids",), (None,)
     if args.model in ("hf_llama_lm", "hf_gpt2_lm"):
@@ -491,6 +512,8 @@ def export(args):
         save_sgd_step(args, fn, fn_args, names)
     if args.save_adamw_run:
         save_adamw_run(args, fn, fn_args, names)
+    if args.save_generate:
+        save_generate(args, model, fn_args, names)
     return text
 
 
@@ -506,6 +529,40 @@ def save_tensors(args, names, fn_args, expected):
     if args.save_outputs:
         save_file({"result0": expected.detach().contiguous()}, args.save_outputs)
         print(f"wrote {args.save_outputs}", file=sys.stderr)
+
+
+def save_generate(args, model, fn_args, names):
+    """--save-generate PREFIX: Hugging Face's own greedy generate() on the
+    first --prompt ids of every row, the --inputs and --expect files of the
+    prefill and decode steps summa-derive-generation derives from the
+    forward. PREFIX.inputs.safetensors: the weights, the prompt padded with
+    zeros to the export's sequence length (input_ids) and its `length`;
+    PREFIX.expect.safetensors: `generated`, the prompt followed by the
+    tokens generate() chose, seq ids in all (the prefill's one, then one per
+    decode step)."""
+    from safetensors.torch import save_file
+
+    lm = model.model
+    ids = fn_args[0]
+    P = args.prompt
+    S = ids.shape[1]
+    if not 0 < P < S:
+        raise SystemExit(f"--prompt must be in [1, {S - 1}], got {P}")
+    prompt = ids[:, :P]
+    with torch.no_grad():
+        out = lm.generate(prompt, attention_mask=torch.ones_like(prompt),
+                          max_new_tokens=S - P, min_new_tokens=S - P, do_sample=False,
+                          pad_token_id=0, cache_implementation="static")
+    assert out.shape == ids.shape, out.shape
+    padded = torch.zeros_like(ids)
+    padded[:, :P] = prompt
+    inputs = {n: t.detach().contiguous() for n, t in zip(names, fn_args)}
+    inputs[names[0]] = padded
+    inputs["length"] = torch.tensor(P, dtype=torch.long)
+    save_file(inputs, args.save_generate + ".inputs.safetensors")
+    save_file({"generated": out.contiguous()}, args.save_generate + ".expect.safetensors")
+    print(f"wrote {args.save_generate}.inputs.safetensors and .expect.safetensors",
+          file=sys.stderr)
 
 
 def save_adamw_run(args, fn, fn_args, names):
@@ -738,6 +795,11 @@ def command(args):
         parts += ["--init", args.init]
     if args.activation != "gelu_new":
         parts += ["--activation", args.activation]
+    if args.save_generate:
+        prefix = os.path.abspath(args.save_generate)
+        if prefix.startswith(REPO_ROOT + os.sep):
+            prefix = os.path.relpath(prefix, REPO_ROOT)
+        parts += ["--save-generate", prefix, "--prompt", str(args.prompt)]
     parts += ["-o", out]
     return " ".join(parts)
 
@@ -788,6 +850,12 @@ def parse_args(argv):
     p.add_argument("--save-sgd-step", metavar="FILE",
                    help="a model that returns a loss (gpt_small): also write PyTorch's "
                         "loss, gradients and SGD update of every float argument")
+    p.add_argument("--save-generate", metavar="PREFIX",
+                   help="hf_gpt2_logits, hf_llama_logits: also write Hugging Face's greedy "
+                        "generate() from the first --prompt ids of each row: PREFIX.inputs "
+                        "and PREFIX.expect .safetensors for the derived prefill and decode")
+    p.add_argument("--prompt", type=int, default=4,
+                   help="--save-generate's prompt length (default 4)")
     p.add_argument("--sgd-lr", type=float, default=0.01,
                    help="--save-sgd-step's learning rate (default 0.01)")
     p.add_argument("--activation", default="gelu_new",

@@ -113,7 +113,10 @@ void summa::rt::driver::openInputs(RunContext &run) {
   const char *caller = "summaRtMain";
   std::string error;
   if (!options.inputs.empty()) {
-    source = TensorSource::open(options.inputs, error);
+    std::vector<std::string> paths = {options.inputs};
+    paths.insert(paths.end(), options.moreInputs.begin(),
+                 options.moreInputs.end());
+    source = TensorSource::openAll(paths, error);
     if (!source)
       fatal("%s: --inputs: %s", caller, error.c_str());
     // A checkpoint says how many steps made it.

@@ -125,6 +125,10 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
         error = "option '" + name + "' needs a file name";
         return ParseResult::Error;
       }
+      if (name == "--inputs" && !options.inputs.empty()) {
+        options.moreInputs.push_back(value);
+        continue;
+      }
       (name == "--dump"          ? options.dump
        : name == "--inputs"      ? options.inputs
        : name == "--outputs"     ? options.outputs
@@ -238,7 +242,11 @@ void summa::rt::driver::printUsage(const char *argv0,
       "(summa.name),\n"
       "             else arg<N>; each rank reads only its tiles. Shapes and "
       "element\n"
-      "             types must match; a missing input is an error\n"
+      "             types must match; a missing input is an error. "
+      "--inputs given\n"
+      "             again adds a file (a tensor in two of them is an "
+      "error): the\n"
+      "             weights and a derived decode step's state\n"
       "  --fill-missing  inputs FILE lacks come from the seed\n"
       "  --outputs PATH  write the outputs after the checked steps: "
       "PATH.safetensors\n"

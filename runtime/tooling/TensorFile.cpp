@@ -466,6 +466,35 @@ std::unique_ptr<TensorSource> TensorSource::open(const std::string &path,
   return source;
 }
 
+std::unique_ptr<TensorSource>
+TensorSource::openAll(const std::vector<std::string> &paths,
+                      std::string &error) {
+  if (paths.size() == 1)
+    return open(paths.front(), error);
+  std::unique_ptr<TensorSource> all(new TensorSource());
+  std::map<std::string, std::string> from; // tensor name -> its file
+  for (const std::string &path : paths) {
+    std::unique_ptr<TensorSource> part = open(path, error);
+    if (!part)
+      return nullptr;
+    all->where += (all->where.empty() ? "" : ", ") + path;
+    for (const StoredTensor &t : part->stored) {
+      auto [at, fresh] = from.emplace(t.name, path);
+      if (!fresh) {
+        error = "tensor " + quoted(t.name) + " is in both " +
+                quoted(at->second) + " and " + quoted(path) +
+                " (each input comes from one file)";
+        return nullptr;
+      }
+      all->stored.push_back(t);
+    }
+    for (const auto &[key, value] : part->meta)
+      all->meta.emplace(key, value);
+    all->parts.push_back(std::move(part));
+  }
+  return all;
+}
+
 const StoredTensor *TensorSource::find(const std::string &name) const {
   for (const StoredTensor &t : stored)
     if (t.name == name)

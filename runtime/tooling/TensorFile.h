@@ -64,6 +64,10 @@ public:
   /// `error` to a message that names the file and what is wrong.
   static std::unique_ptr<TensorSource> open(const std::string &path,
                                             std::string &error);
+  /// Opens every one of `paths` as one source: the tensors of all of them,
+  /// each name in one file only (else null, and `error` names both files).
+  static std::unique_ptr<TensorSource>
+  openAll(const std::vector<std::string> &paths, std::string &error);
   ~TensorSource();
   TensorSource(const TensorSource &) = delete;
   TensorSource &operator=(const TensorSource &) = delete;

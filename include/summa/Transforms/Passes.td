@@ -284,4 +284,46 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaDeriveGeneration
+    : Pass<"summa-derive-generation", "::mlir::ModuleOp"> {
+  let summary = "Derive a KV-cached decode step and a prefill from a causal "
+                "LM's forward";
+  let description = [{
+    For the forward `function` of a causal language model as it is exported
+    (token ids `[B, S]` of an integer type, its first argument; logits
+    `[B, S, V]`, its first result; the weights as arguments), writes:
+
+    * `<function>_decode(token [B, 1], pos, weights..., caches...)`: the
+      forward of one token per sequence at position `pos` (a 0-d integer
+      tensor): every op of the forward along the sequence is taken at `pos`
+      (its tokens, position embeddings, rotary tables and mask rows), and
+      the key and value operands of each attention's two products come from
+      caches of all `S` positions, into which the step writes its own at
+      `pos` (`tensor.insert_slice` at a dynamic offset, the cache an
+      argument and, updated, a result marked `summa.updates`). Results: the
+      logits `[B, 1, V]` of the forward's result 0, then the caches.
+    * `<function>_prefill(ids [B, S], weights...)`: the forward, returning
+      its logits and the value of every cache at all `S` positions, under
+      the names the decode step's cache arguments have.
+
+    The sequence dimension is found from the token ids: a dimension of a
+    value is along the sequence where its size follows the ids' sequence
+    dimension through the ops. Tensors computed from positions alone (an
+    `arange`, a causal mask, a rotary table) keep their `S` positions and
+    are sliced at `pos` where they meet the step's one token; an
+    attention's keys are recognised where a product relates two sequence
+    dimensions (its right-hand side's is the key's), its values where a
+    product contracts the keys' dimension with the token's. A forward that
+    mixes positions any other way (a bidirectional encoder, a cumulative
+    sum over the tokens) is refused with the op that does it.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", "\"\"",
+           "the forward function (default: the only public one)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // SUMMA_TRANSFORMS_PASSES_TD

@@ -33,7 +33,7 @@ func.func @role_not_string(%w: tensor<4x4xf32> {summa.role = 1}) -> tensor<4x4xf
 // -----
 
 func.func @unknown_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{unknown attribute 'summa.layuots' on an operation (summa's are summa.name, summa.layouts, summa.reduce_axes, summa.reduce_kinds, summa.gradcheck, summa.dispatch, summa.block_reduction)}}
+  // expected-error @+1 {{unknown attribute 'summa.layuots' on an operation (summa's are summa.name, summa.layouts, summa.reduce_axes, summa.reduce_kinds, summa.gradcheck, summa.weight_stationary, summa.dispatch, summa.block_reduction)}}
   %y = arith.addf %x, %x {summa.layuots = []} : tensor<4xf32>
   return %y : tensor<4xf32>
 }

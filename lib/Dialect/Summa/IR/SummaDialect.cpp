@@ -91,6 +91,7 @@ const KnownAttr kKnownAttrs[] = {
     {kGradcheckAttrName, OnOperation,
      "{loss = @function, gradients = @function, params = array<i64: ...>}",
      isGradcheckAttr},
+    {kWeightStationaryAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
     {kDispatchAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
     {kBlockReductionAttrName, OnOperation, "a unit attribute", isA<UnitAttr>},
 };

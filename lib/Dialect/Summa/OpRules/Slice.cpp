@@ -29,15 +29,17 @@ using namespace mlir::summa::oprules;
 // Layout
 //===----------------------------------------------------------------------===//
 
-/// Static offsets, sizes and strides: the slices summa lays out.
+/// Static sizes and strides: the slices summa lays out. An offset may be a
+/// value (a decode step's position in its KV cache); the dimension it cuts
+/// is then whole on every rank (sliceSplit), so every rank takes the same
+/// elements.
 template <typename SliceOp>
 static LogicalResult checkStaticSlice(SliceOp op, StringRef name) {
   if (ShapedType::isDynamicShape(op.getStaticSizes()) ||
-      ShapedType::isDynamicShape(op.getStaticOffsets()) ||
       ShapedType::isDynamicShape(op.getStaticStrides()))
     return op.emitError() << name
-                          << ": only static slices are supported (this one "
-                             "has dynamic offsets, sizes or strides)";
+                          << ": only static sizes and strides are supported "
+                             "(this one has dynamic sizes or strides)";
   return success();
 }
 
@@ -55,6 +57,8 @@ static std::pair<DimLayout, DimLayout> sliceSplit(DimLayout whole, int64_t full,
                                                   int64_t parts, int64_t offset,
                                                   int64_t size,
                                                   int64_t stride) {
+  if (ShapedType::isDynamic(offset))
+    return {DimLayout(), DimLayout()};
   if (offset == 0 && size == full && stride == 1)
     return {whole, whole};
   int64_t chunk = full / whole.groups;
@@ -457,6 +461,10 @@ static void relateExtractSlice(DimClassState &s, tensor::ExtractSliceOp op) {
   llvm::SmallBitVector dropped = op.getDroppedDims();
   for (int64_t d = 0, r = 0; d < op.getSourceType().getRank(); ++d) {
     int64_t whole = op.getSourceType().getDimSize(d);
+    if (ShapedType::isDynamic(op.getStaticOffsets()[d])) {
+      r += dropped.test(d) ? 0 : 1;
+      continue; // a position: nothing relates the two
+    }
     int64_t chunk = DimClassState::chunkOf(whole, op.getStaticOffsets()[d],
                                            op.getStaticSizes()[d]);
     if (chunk)
@@ -475,7 +483,8 @@ static void relateInsertSlice(DimClassState &s, tensor::InsertSliceOp op) {
     return;
   RankedTensorType dest = op.getDestType();
   for (int64_t d = 0; d < dest.getRank(); ++d) {
-    if (dest.getDimSize(d) <= 1)
+    if (dest.getDimSize(d) <= 1 ||
+        ShapedType::isDynamic(op.getStaticOffsets()[d]))
       continue;
     s.unite(op.getDest(), d, op.getResult(), d);
     if (int64_t chunk =

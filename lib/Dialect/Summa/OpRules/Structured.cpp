@@ -26,6 +26,8 @@
 #include "Families.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Support/IndexingMaps.h"
 #include "summa/Transforms/Gather.h"
@@ -39,11 +41,49 @@ using namespace mlir::summa::oprules;
 
 static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op);
 
+/// A product in a function marked summa.weight_stationary whose rhs has its
+/// layout (a weight): the rhs stays as it is laid out; the lhs takes the
+/// rhs's split of the contracted dimension and keeps of its rows' split the
+/// axes the rhs does not use (the batch over depth); the result is laid out
+/// by those rows and the rhs's columns, a partial sum over the contracted
+/// axes that summa-partition all-reduces (partitionLocalMatmul). One token
+/// per sequence moves its activations (B x K and B x N elements) instead of
+/// the weight's panels. Fails (and the SUMMA form is taken) where the rhs
+/// has no layout yet or the form is Aᵀ·B.
+static LogicalResult visitStationaryMatmul(LayoutRuleState &s,
+                                           linalg::MatmulOp op,
+                                           MatmulForm form) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (form == MatmulForm::atb || !func ||
+      !func->hasAttr(kWeightStationaryAttrName))
+    return failure();
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  LayoutAttr weight = s.lookup(rhs);
+  if (!weight)
+    return failure();
+  unsigned rhsK = form == MatmulForm::abt ? 1 : 0;
+  DimLayout k = weight.getDim(rhsK), n = weight.getDim(1 - rhsK);
+  DimLayout m;
+  if (LayoutAttr have = s.lookup(lhs))
+    for (GridAxis a : have.getDim(0).axes)
+      if (!llvm::is_contained(k.axes, a) && !llvm::is_contained(n.axes, a))
+        m.axes.push_back(a);
+  s.want(*op.getDpsInputOperand(0), s.make({m, k}));
+  s.want(*op.getDpsInputOperand(1), weight);
+  LayoutAttr result = s.make({m, n});
+  s.want(*op.getDpsInitOperand(0), result);
+  s.define(op->getResult(0), result);
+  return success();
+}
+
 static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
   auto gridRef = FlatSymbolRefAttr::get(s.getGrid().getSymNameAttr());
   std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
   if (!form)
     return visitStructured(s, op);
+  if (succeeded(visitStationaryMatmul(s, op, *form)))
+    return success();
   // The result's rows and columns are factored into groups when slices of
   // the result want it (collectChunkHints), or when a use gave it groups.
   MatmulLayouts plain = getMatmulLayouts(op.getContext(), gridRef, *form);

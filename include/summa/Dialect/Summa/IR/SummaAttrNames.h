@@ -34,6 +34,13 @@ constexpr llvm::StringLiteral kUpdatesAttrName = "summa.updates";
 /// its first dimension, 0 <= index < its size) gets no gradient from
 /// lookups (PyTorch's nn.Embedding(padding_idx); summa-differentiate).
 constexpr llvm::StringLiteral kPaddingIndexAttrName = "summa.padding_idx";
+/// On a function (summa-derive-generation's decode step): its products with
+/// a weight keep the weight where it is (weight-stationary): the activation
+/// is brought to the weight's split of the contracted dimension and the
+/// partial products all-reduced, instead of SUMMA's broadcast of weight
+/// panels (OpRules/Structured.cpp, visitMatmul).
+constexpr llvm::StringLiteral kWeightStationaryAttrName =
+    "summa.weight_stationary";
 /// On a training step summa-differentiate derived: the loss function, the
 /// gradients' function and the parameters --gradcheck compares
 /// (GradcheckAttr.h).

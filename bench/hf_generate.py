@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Hugging Face's own greedy generation, the baseline of bench/generate.sh.
+
+    bench/hf_generate.py MODEL INPUTS EXPECT
+
+MODEL is gpt2; INPUTS the --save-generate inputs of export_torch.py
+(weights named model.*, input_ids padded to the export's length, length);
+EXPECT its generated ids. Loads the weights into GPT2LMHeadModel, runs
+generate(do_sample=False, cache_implementation="static") on one thread for
+one new token (prefill) and for all of them, and prints the prefill time,
+the time per decoded token and whether the ids are EXPECT's."""
+
+import sys
+import time
+
+import torch
+import transformers as t
+from safetensors.torch import load_file
+
+
+def main(argv):
+    model, inputs, expect = argv
+    assert model == "gpt2", model
+    torch.set_num_threads(1)
+    w = load_file(inputs)
+    ids, P = w["input_ids"], int(w["length"])
+    S = ids.shape[1]
+    cfg = t.GPT2Config(n_positions=S, vocab_size=w["model.transformer.wte.weight"].shape[0],
+                       attn_implementation="eager", pad_token_id=0, bos_token_id=0,
+                       eos_token_id=0, layer_norm_epsilon=1e-5, resid_pdrop=0.0,
+                       embd_pdrop=0.0, attn_pdrop=0.0)
+    lm = t.GPT2LMHeadModel(cfg).eval()
+    lm.load_state_dict({k[len("model."):]: v for k, v in w.items() if k.startswith("model.")},
+                       strict=False)
+    prompt = ids[:, :P]
+
+    def generate(n):
+        return lm.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=n,
+                           min_new_tokens=n, do_sample=False, pad_token_id=0,
+                           cache_implementation="static")
+
+    with torch.no_grad():
+        generate(2)  # warm-up
+        t0 = time.perf_counter()
+        generate(1)
+        t1 = time.perf_counter()
+        out = generate(S - P)
+        t2 = time.perf_counter()
+    prefill = (t1 - t0) * 1e3
+    decode = ((t2 - t1) * 1e3 - prefill) / (S - P - 1)
+    same = bool((out == load_file(expect)["generated"]).all())
+    print(f"hf prefill_ms {prefill:.1f} decode_ms_per_token {decode:.1f} same_ids {same}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

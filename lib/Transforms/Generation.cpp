@@ -1,0 +1,1046 @@
+//===- Generation.cpp - a decode step and a prefill from a forward -------===//
+//
+// Part of the summa project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements summa-derive-generation. The decode step is the forward
+// specialised to one token per sequence at a position `pos`: each op of the
+// forward is rebuilt on its operands' new shapes, in program order.
+//
+//  * A dimension along the sequence (found from the token ids: its size
+//    follows their sequence dimension through the ops) has one element in
+//    the step. What no op of the token reaches (an `arange` of positions, a
+//    causal mask, a rotary table, a position embedding's lookup) keeps its
+//    S positions; where it meets the step's token on one loop (a mask
+//    added to scores, a table multiplied in), it is sliced at `pos`, and
+//    `linalg.index` of such a loop is `pos`.
+//  * An attention's keys: a product that relates two sequence dimensions of
+//    its operands (Q · Kᵀ) takes its right-hand side from a cache of S
+//    positions, into which the step writes its own at `pos`; its values: a
+//    product that contracts a dimension of S (the keys') with the token's
+//    one takes the token's operand from a cache likewise. Every value
+//    computed from a cache keeps its S keys.
+//  * The caches are arguments of the step, updated in place
+//    (tensor.insert_slice at `pos`) and returned with summa.updates; the
+//    prefill is the forward returning, beside its own results, the value
+//    of every cache at all S positions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "summa/Dialect/Summa/IR/ArgumentRole.h"
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
+#include "summa/Support/Functions.h"
+#include "summa/Support/IndexingMaps.h"
+#include "summa/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+namespace mlir::summa {
+#define GEN_PASS_DEF_SUMMADERIVEGENERATION
+#include "summa/Transforms/Passes.h.inc"
+} // namespace mlir::summa
+
+using namespace mlir;
+using namespace mlir::summa;
+
+namespace {
+
+/// A cache of the decode step: the forward's value `old` (all S positions
+/// along `dim`), the step's argument holding it and its update.
+struct Cache {
+  Value old;
+  int64_t dim;
+  BlockArgument arg;
+  Value updated;
+};
+
+/// Builds `<forward>_decode` from the forward, op by op.
+class DecodeBuilder {
+public:
+  DecodeBuilder(func::FuncOp forward) : forward(forward), b(forward) {}
+
+  /// Builds the step; on failure it has reported why and erased it.
+  FailureOr<func::FuncOp> build();
+  ArrayRef<Cache> getCaches() const { return caches; }
+
+private:
+  /// The step's value of the forward's `old`.
+  Value get(Value old);
+  LogicalResult visit(Operation *op);
+  LogicalResult visitLinalg(linalg::LinalgOp op);
+  LogicalResult visitCollapse(tensor::CollapseShapeOp op);
+  LogicalResult visitExpand(tensor::ExpandShapeOp op);
+  LogicalResult visitExtractSlice(tensor::ExtractSliceOp op);
+  /// Clones `op` with its operands mapped and results of `types`.
+  Operation *cloneWithTypes(Operation *op, TypeRange types);
+  /// `value` (of S positions along `dim`) at position `pos`.
+  Value sliceAtPosition(Location loc, Value value, int64_t dim);
+  /// A cache for the forward's `old`, the step's `fresh` (one position along
+  /// `dim`) written into it at `pos`: the updated cache.
+  Value cacheOf(Location loc, Value old, Value fresh, int64_t dim);
+  /// Whether dimension `dim` of the step's `newValue` differs from the
+  /// forward's `oldValue` (it is along the sequence).
+  bool shrunk(Value newValue, Value oldValue, int64_t dim) const;
+  LogicalResult visitConcat(tensor::ConcatOp op);
+  /// Whether the step's `value` is a broadcast along `dim`: an empty tensor,
+  /// a fill, or a linalg op none of whose inputs reads the loop of `dim`.
+  bool isBroadcastAlong(Value value, int64_t dim) const;
+  /// The broadcast `value` rebuilt with `size` elements along `dim`.
+  Value rebroadcast(Value value, int64_t dim, int64_t size);
+  /// A shaped init like the forward's `old` (an empty tensor or a fill)
+  /// with `shape`.
+  Value rebuildCheapInit(Location loc, Value old, ArrayRef<int64_t> shape);
+
+  func::FuncOp forward;
+  func::FuncOp decode;
+  OpBuilder b;
+  int64_t seqLength = 0;
+  Value position;
+  IRMapping map;
+  /// Per value of the step, for each dimension merged with the sequence's
+  /// one (or that is it): the product of the sizes inside it below the
+  /// sequence's factor (1: the dimension is the sequence's).
+  DenseMap<Value, SmallVector<int64_t>> seqInner;
+  /// Values of the step computed from a cache: their keys are all S.
+  llvm::DenseSet<Value> keyed;
+  /// Keyed values that met a tensor of positions taken at `pos` (a causal
+  /// mask's row): the scores of an attention that reads no later key.
+  llvm::DenseSet<Value> masked;
+  /// `to` is computed from `from` alone (a reshape or slice of it).
+  void inherit(Value to, Value from) {
+    if (keyed.contains(from))
+      keyed.insert(to);
+    if (masked.contains(from))
+      masked.insert(to);
+  }
+  SmallVector<Cache> caches;
+};
+
+} // namespace
+
+static bool isCheapInit(Value v) {
+  return v.getDefiningOp<tensor::EmptyOp>() ||
+         v.getDefiningOp<linalg::FillOp>();
+}
+
+bool DecodeBuilder::shrunk(Value newValue, Value oldValue, int64_t dim) const {
+  auto n = cast<RankedTensorType>(newValue.getType());
+  auto o = cast<RankedTensorType>(oldValue.getType());
+  return n.getDimSize(dim) != o.getDimSize(dim);
+}
+
+Value DecodeBuilder::get(Value old) {
+  if (Value v = map.lookupOrNull(old))
+    return v;
+  // Values defined outside the forward's ops the builder visited: an empty
+  // tensor or a constant used as an operand, cloned as it is.
+  Operation *def = old.getDefiningOp();
+  if (def && (isa<tensor::EmptyOp, arith::ConstantOp>(def))) {
+    Operation *copy = b.clone(*def);
+    map.map(def->getResults(), copy->getResults());
+    return map.lookup(old);
+  }
+  return {};
+}
+
+Value DecodeBuilder::rebuildCheapInit(Location loc, Value old,
+                                      ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(old.getType());
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  if (auto fill = old.getDefiningOp<linalg::FillOp>())
+    return linalg::FillOp::create(b, loc, get(fill.getInputs()[0]), empty)
+        .getResult(0);
+  return empty;
+}
+
+/// The loop that dimension `dim` of the single result of `op` indexes, if
+/// none of its inputs reads it and its init holds no data.
+static std::optional<unsigned> broadcastLoop(linalg::LinalgOp op, int64_t dim) {
+  if (op->getNumResults() != 1 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!isCheapInit(init->get()) || op.payloadUsesValueFromOperand(init))
+    return std::nullopt;
+  auto expr =
+      dyn_cast<AffineDimExpr>(op.getMatchingIndexingMap(init).getResult(dim));
+  if (!expr)
+    return std::nullopt;
+  unsigned loop = expr.getPosition();
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (op.getMatchingIndexingMap(input).isFunctionOfDim(loop))
+      return std::nullopt;
+  bool readsIndex = false;
+  op->walk(
+      [&](linalg::IndexOp index) { readsIndex |= index.getDim() == loop; });
+  if (readsIndex)
+    return std::nullopt;
+  return loop;
+}
+
+bool DecodeBuilder::isBroadcastAlong(Value value, int64_t dim) const {
+  if (isCheapInit(value))
+    return true;
+  auto op = value.getDefiningOp<linalg::LinalgOp>();
+  return op && broadcastLoop(op, dim).has_value();
+}
+
+Value DecodeBuilder::rebroadcast(Value value, int64_t dim, int64_t size) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = size;
+  Location loc = value.getLoc();
+  // An empty tensor or a fill of the step, at `shape`.
+  auto cheapLike = [&](Value cheap) -> Value {
+    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    if (auto fill = cheap.getDefiningOp<linalg::FillOp>())
+      return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+          .getResult(0);
+    return empty;
+  };
+  if (isCheapInit(value))
+    return cheapLike(value);
+  auto op = value.getDefiningOp<linalg::LinalgOp>();
+  OpOperand *init = op.getDpsInitOperand(0);
+  IRMapping local;
+  local.map(init->get(), cheapLike(init->get()));
+  Operation *copy = b.clone(*op, local);
+  copy->getResult(0).setType(type.clone(shape));
+  return copy->getResult(0);
+}
+
+Value DecodeBuilder::sliceAtPosition(Location loc, Value value, int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(b.getIndexAttr(d == dim ? 1 : type.getDimSize(d)));
+  offsets[dim] = position;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = 1;
+  return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), value,
+                                        offsets, sizes, strides);
+}
+
+/// Where `op` only moves or repeats the elements of its one input (a
+/// transpose, a broadcast, a copy, a generic that yields its input), the
+/// input's dimension that dimension `dim` of its result comes from.
+static std::optional<int64_t> movedFrom(linalg::LinalgOp op, int64_t dim) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || op.getNumReductionLoops() != 0)
+    return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!isa<RankedTensorType>(input->get().getType()) ||
+      op.payloadUsesValueFromOperand(init))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(
+          op.getOperation()) &&
+      (!yield || body->getOperations().size() != 1 ||
+       yield.getNumOperands() != 1 ||
+       yield.getOperand(0) != body->getArgument(0)))
+    return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(input);
+  AffineMap out = op.getMatchingIndexingMap(init);
+  if (!in.isProjectedPermutation() || !out.isPermutation())
+    return std::nullopt;
+  unsigned loop = out.getDimPosition(dim);
+  for (unsigned i = 0; i < in.getNumResults(); ++i)
+    if (auto d = dyn_cast<AffineDimExpr>(in.getResult(i));
+        d && d.getPosition() == loop)
+      return i;
+  return std::nullopt;
+}
+
+Value DecodeBuilder::cacheOf(Location loc, Value old, Value fresh,
+                             int64_t dim) {
+  // A cache holds the value before the reshapes that merge its heads with
+  // the batch ([B, H, S, D], as a KV cache is kept, each dimension laid out
+  // on its own), merged again after the update.
+  if (auto collapse = old.getDefiningOp<tensor::CollapseShapeOp>()) {
+    auto freshCollapse = fresh.getDefiningOp<tensor::CollapseShapeOp>();
+    if (freshCollapse) {
+      Value src = freshCollapse.getSrc();
+      auto srcType = cast<RankedTensorType>(src.getType());
+      std::optional<int64_t> srcDim;
+      for (int64_t d : collapse.getReassociationIndices()[dim])
+        if (srcType.getDimSize(d) != collapse.getSrcType().getDimSize(d))
+          srcDim = d;
+      if (srcDim) {
+        Value updated = cacheOf(loc, collapse.getSrc(), src, *srcDim);
+        Value merged = tensor::CollapseShapeOp::create(
+            b, loc, collapse.getResultType(), updated,
+            collapse.getReassociationIndices());
+        keyed.insert(merged);
+        return merged;
+      }
+    }
+  }
+  // Likewise before an op that only moves or repeats elements (the
+  // transposes of the keys, repeat_kv's broadcast of grouped heads): the
+  // cache keeps each key and value once.
+  if (auto move = old.getDefiningOp<linalg::LinalgOp>()) {
+    auto freshMove = fresh.getDefiningOp<linalg::LinalgOp>();
+    std::optional<int64_t> inDim = movedFrom(move, dim);
+    if (freshMove && freshMove->getName() == move->getName() && inDim) {
+      Value updated = cacheOf(loc, move.getDpsInputOperand(0)->get(),
+                              freshMove.getDpsInputOperand(0)->get(), *inDim);
+      OpOperand *init = freshMove.getDpsInitOperand(0);
+      auto fullType = cast<RankedTensorType>(old.getType());
+      IRMapping local;
+      local.map(freshMove.getDpsInputOperand(0)->get(), updated);
+      local.map(init->get(),
+                tensor::EmptyOp::create(b, loc, fullType.getShape(),
+                                        fullType.getElementType())
+                    .getResult());
+      Operation *copy = b.clone(*freshMove, local);
+      copy->getResult(0).setType(fullType);
+      keyed.insert(copy->getResult(0));
+      return copy->getResult(0);
+    }
+  }
+  for (const Cache &c : caches)
+    if (c.old == old)
+      return c.updated;
+  auto type = cast<RankedTensorType>(old.getType());
+  BlockArgument arg = decode.getBody().front().addArgument(type, old.getLoc());
+  auto freshType = cast<RankedTensorType>(fresh.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(b.getIndexAttr(freshType.getDimSize(d)));
+  offsets[dim] = position;
+  Value updated = tensor::InsertSliceOp::create(b, loc, fresh, arg, offsets,
+                                                sizes, strides);
+  caches.push_back({old, dim, arg, updated});
+  keyed.insert(updated);
+  return updated;
+}
+
+Operation *DecodeBuilder::cloneWithTypes(Operation *op, TypeRange types) {
+  Operation *copy = b.clone(*op, map);
+  for (auto [result, type] : llvm::zip(copy->getResults(), types))
+    result.setType(type);
+  return copy;
+}
+
+LogicalResult DecodeBuilder::visitLinalg(linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> oldRanges = op.getStaticLoopRanges();
+  unsigned numLoops = op.getNumLoops();
+  // The step's operands; inits that hold no data are rebuilt below.
+  SmallVector<Value> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value old = operand.get();
+    if (op.isDpsInit(&operand) && isCheapInit(old)) {
+      operands.push_back({});
+      continue;
+    }
+    Value v = get(old);
+    if (!v)
+      return op.emitError() << "summa-derive-generation: an operand of this "
+                               "op has no value in the decode step";
+    operands.push_back(v);
+  }
+  // Each loop's sizes, from the operands that index it directly.
+  struct Reach {
+    unsigned operand;
+    unsigned dim;
+  };
+  SmallVector<SmallVector<Reach>> reaches(numLoops);
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned k = operand.getOperandNumber();
+    if (!operands[k] || !isa<RankedTensorType>(operands[k].getType()))
+      continue;
+    AffineMap m = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(m.getResults())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        reaches[dim.getPosition()].push_back({k, static_cast<unsigned>(i)});
+        continue;
+      }
+      if (!isProjectedExpr(expr) && shrunk(operands[k], operand.get(), i))
+        return op.emitError() << "summa-derive-generation: this op reads the "
+                                 "sequence through a window; no decode step "
+                                 "for it";
+    }
+  }
+  auto sizeOf = [&](const Reach &r) {
+    return cast<RankedTensorType>(operands[r.operand].getType())
+        .getDimSize(r.dim);
+  };
+  auto reachShrunk = [&](unsigned loop, const Reach &r) {
+    return sizeOf(r) != oldRanges[loop];
+  };
+  // An attention's scores: a contraction with two loops of S positions, each
+  // read by one input alone (the query's and the key's) and both shrunk to
+  // the token: the right-hand side's is the keys', taken from a cache.
+  if (op.getNumReductionLoops() > 0 && op.getNumDpsInputs() == 2) {
+    SmallVector<unsigned> shrunkLoops;
+    for (unsigned l = 0; l < numLoops; ++l)
+      if (oldRanges[l] == seqLength &&
+          llvm::any_of(reaches[l],
+                       [&](const Reach &r) { return reachShrunk(l, r); }))
+        shrunkLoops.push_back(l);
+    if (shrunkLoops.size() == 2) {
+      auto onlyInput = [&](unsigned l) -> std::optional<unsigned> {
+        std::optional<unsigned> input;
+        for (const Reach &r : reaches[l]) {
+          if (r.operand >= op.getNumDpsInputs())
+            continue;
+          if (input && *input != r.operand)
+            return std::nullopt;
+          input = r.operand;
+        }
+        return input;
+      };
+      std::optional<unsigned> a = onlyInput(shrunkLoops[0]);
+      std::optional<unsigned> c = onlyInput(shrunkLoops[1]);
+      if (a && c && *a != *c) {
+        unsigned keyLoop = *c == 1 ? shrunkLoops[1] : shrunkLoops[0];
+        for (const Reach &r : reaches[keyLoop])
+          if (r.operand == 1) {
+            OpOperand &rhs = op->getOpOperand(1);
+            if (seqInner.lookup(operands[1]).size() > r.dim &&
+                seqInner[operands[1]][r.dim] != 1)
+              return op.emitError()
+                     << "summa-derive-generation: the keys of this attention "
+                        "have their sequence merged with another dimension";
+            operands[1] = cacheOf(loc, rhs.get(), operands[1], r.dim);
+            break;
+          }
+      }
+    }
+  }
+  // Loops whose operands disagree: the token's one position against S.
+  SmallVector<int64_t> sizes(numLoops, ShapedType::kDynamic);
+  llvm::SmallBitVector atPosition(numLoops);
+  bool slicedPositions = false;
+  for (unsigned l = 0; l < numLoops; ++l) {
+    SmallVector<Reach> full, small;
+    for (const Reach &r : reaches[l])
+      (sizeOf(r) == oldRanges[l] ? full : small).push_back(r);
+    if (small.empty()) {
+      sizes[l] = oldRanges[l];
+      continue;
+    }
+    if (full.empty()) {
+      sizes[l] = sizeOf(small.front());
+      atPosition.set(l);
+      continue;
+    }
+    int64_t size = sizeOf(small.front());
+    // A broadcast along the loop (a bias spread over the rows) is rebuilt
+    // at the token's size.
+    if (llvm::all_of(full, [&](const Reach &r) {
+          return r.operand < op.getNumDpsInputs() &&
+                 isBroadcastAlong(operands[r.operand], r.dim);
+        })) {
+      for (const Reach &r : full)
+        operands[r.operand] = rebroadcast(operands[r.operand], r.dim, size);
+      sizes[l] = size;
+      atPosition.set(l);
+      continue;
+    }
+    if (oldRanges[l] != seqLength)
+      return op.emitError() << "summa-derive-generation: loop " << l
+                            << " of this op is along the sequence merged "
+                               "with another dimension";
+    bool fromCache = llvm::any_of(full, [&](const Reach &r) {
+      return keyed.contains(operands[r.operand]);
+    });
+    if (fromCache) {
+      // The values of an attention: the token's operand from a cache. The
+      // scores must be causal: a later key is not in the cache yet.
+      if (llvm::none_of(full, [&](const Reach &r) {
+            return masked.contains(operands[r.operand]);
+          }))
+        return op.emitError()
+               << "summa-derive-generation: the scores this op weighs the "
+                  "values with are not masked by position (a bidirectional "
+                  "attention, as an encoder's): a decode step would read "
+                  "keys of positions not generated yet";
+      for (const Reach &r : small) {
+        if (r.operand >= op.getNumDpsInputs())
+          return op.emitError() << "summa-derive-generation: this op "
+                                   "accumulates over the keys into the "
+                                   "token's value";
+        operands[r.operand] =
+            cacheOf(loc, op->getOperand(r.operand), operands[r.operand], r.dim);
+      }
+      sizes[l] = oldRanges[l];
+      continue;
+    }
+    // Positions meeting the token: taken at `pos`.
+    for (const Reach &r : full)
+      operands[r.operand] = sliceAtPosition(loc, operands[r.operand], r.dim);
+    slicedPositions = true;
+    sizes[l] = 1;
+    atPosition.set(l);
+  }
+  // Results and rebuilt inits.
+  SmallVector<Type> resultTypes;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap m = op.getMatchingIndexingMap(&init);
+    auto oldType = cast<RankedTensorType>(init.get().getType());
+    SmallVector<int64_t> shape;
+    for (auto [i, expr] : llvm::enumerate(m.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      shape.push_back(dim ? sizes[dim.getPosition()] : oldType.getDimSize(i));
+    }
+    unsigned k = init.getOperandNumber();
+    if (!operands[k])
+      operands[k] = rebuildCheapInit(loc, init.get(), shape);
+    resultTypes.push_back(oldType.clone(shape));
+  }
+  // Constants the body reads, defined before the clone.
+  op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+        (void)get(v);
+  });
+  // The clone, on the step's operands.
+  // (Operands set by position: one value may be two operands that the
+  // step takes differently, the query and the keys of a self-attention.)
+  IRMapping local;
+  Operation *copy = b.clone(*op, local);
+  copy->setOperands(operands);
+  for (auto [result, type] : llvm::zip(copy->getResults(), resultTypes))
+    result.setType(type);
+  // Tensors read inside the body keep their shapes; linalg.index of a loop
+  // taken at the token's position is `pos`.
+  LogicalResult status = success();
+  copy->walk([&](Operation *inner) {
+    if (inner == copy)
+      return;
+    for (OpOperand &use : inner->getOpOperands()) {
+      Value v = use.get();
+      if (copy->isProperAncestor(v.getParentBlock()->getParentOp()) ||
+          v.getParentRegion() == &copy->getRegion(0))
+        continue;
+      if (Value mapped = get(v)) {
+        if (mapped.getType() != v.getType()) {
+          status = op.emitError() << "summa-derive-generation: this op reads "
+                                     "a tensor along the sequence inside its "
+                                     "body";
+          return;
+        }
+        use.set(mapped);
+      }
+    }
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      unsigned l = index.getDim();
+      if (sizes[l] != oldRanges[l] && atPosition.test(l)) {
+        if (oldRanges[l] != seqLength) {
+          status = op.emitError() << "summa-derive-generation: this op reads "
+                                     "the index of a loop along the sequence "
+                                     "merged with another dimension";
+          return;
+        }
+        OpBuilder ib(index);
+        index.replaceAllUsesWith(position);
+      }
+    }
+  });
+  if (failed(status))
+    return failure();
+  // linalg.index ops that now have no use are left for canonicalisation;
+  // they read no shape.
+  for (auto [old, v] : llvm::zip(op->getResults(), copy->getResults())) {
+    map.map(old, v);
+    bool fromCache =
+        llvm::any_of(operands, [&](Value o) { return o && keyed.contains(o); });
+    if (fromCache)
+      keyed.insert(v);
+    if (fromCache && (slicedPositions || llvm::any_of(operands, [&](Value o) {
+                        return o && masked.contains(o);
+                      })))
+      masked.insert(v);
+    // A shrunk result dimension along the sequence is its own (inner 1).
+    auto type = cast<RankedTensorType>(v.getType());
+    auto oldType = cast<RankedTensorType>(old.getType());
+    SmallVector<int64_t> inner(type.getRank(), -1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.getDimSize(d) != oldType.getDimSize(d))
+        inner[d] = 1;
+    seqInner[v] = inner;
+  }
+  return success();
+}
+
+LogicalResult DecodeBuilder::visitCollapse(tensor::CollapseShapeOp op) {
+  Value src = get(op.getSrc());
+  auto srcType = cast<RankedTensorType>(src.getType());
+  auto oldSrc = op.getSrcType();
+  SmallVector<int64_t> shape, inner;
+  SmallVector<int64_t> srcInner = seqInner.lookup(src);
+  for (const ReassociationIndices &group : op.getReassociationIndices()) {
+    int64_t size = 1, below = 1, seq = -1;
+    for (int64_t d : llvm::reverse(group)) {
+      if (srcType.getDimSize(d) != oldSrc.getDimSize(d)) {
+        if (seq >= 0)
+          return op.emitError() << "summa-derive-generation: this reshape "
+                                   "merges two dimensions along the sequence";
+        int64_t own =
+            srcInner.size() > static_cast<size_t>(d) && srcInner[d] > 0
+                ? srcInner[d]
+                : 1;
+        seq = own * below;
+      }
+      below *= srcType.getDimSize(d);
+      size *= srcType.getDimSize(d);
+    }
+    shape.push_back(size);
+    inner.push_back(seq);
+  }
+  auto type = op.getResultType().clone(shape);
+  Operation *copy = cloneWithTypes(op, {type});
+  map.map(op.getResult(), copy->getResult(0));
+  seqInner[copy->getResult(0)] = inner;
+  inherit(copy->getResult(0), src);
+  return success();
+}
+
+LogicalResult DecodeBuilder::visitExpand(tensor::ExpandShapeOp op) {
+  Value src = get(op.getSrc());
+  auto srcType = cast<RankedTensorType>(src.getType());
+  auto oldSrc = op.getSrcType();
+  auto oldResult = op.getResultType();
+  SmallVector<int64_t> shape(oldResult.getShape());
+  SmallVector<int64_t> inner(oldResult.getRank(), -1);
+  SmallVector<int64_t> srcInner = seqInner.lookup(src);
+  for (auto [g, group] : llvm::enumerate(op.getReassociationIndices())) {
+    if (srcType.getDimSize(g) == oldSrc.getDimSize(g))
+      continue;
+    int64_t seqBelow = srcInner.size() > g && srcInner[g] > 0 ? srcInner[g] : 1;
+    // The expanded dimension of S elements with seqBelow elements below it
+    // in the group.
+    int64_t below = 1;
+    std::optional<int64_t> found;
+    for (int64_t d : llvm::reverse(group)) {
+      if (!found && below == seqBelow && oldResult.getDimSize(d) == seqLength)
+        found = d;
+      below *= oldResult.getDimSize(d);
+    }
+    if (!found)
+      return op.emitError() << "summa-derive-generation: this reshape splits "
+                               "the sequence's dimension in a way the decode "
+                               "step cannot follow";
+    shape[*found] = oldResult.getDimSize(*found) * srcType.getDimSize(g) /
+                    oldSrc.getDimSize(g);
+    inner[*found] = 1;
+  }
+  auto type = oldResult.clone(shape);
+  auto copy = cast<tensor::ExpandShapeOp>(cloneWithTypes(op, {type}));
+  copy.setStaticOutputShape(shape);
+  map.map(op.getResult(), copy.getResult());
+  seqInner[copy.getResult()] = inner;
+  inherit(copy.getResult(), src);
+  return success();
+}
+
+LogicalResult DecodeBuilder::visitExtractSlice(tensor::ExtractSliceOp op) {
+  Value src = get(op.getSource());
+  auto srcType = cast<RankedTensorType>(src.getType());
+  auto oldSrc = op.getSourceType();
+  if (srcType == oldSrc) {
+    Operation *copy = b.clone(*op, map);
+    map.map(op.getResult(), copy->getResult(0));
+    return success();
+  }
+  if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
+    return op.emitError() << "summa-derive-generation: a dynamic or strided "
+                             "slice of a value along the sequence";
+  SmallVector<int64_t> sizes(op.getStaticSizes());
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  SmallVector<int64_t> resultShape;
+  SmallVector<int64_t> inner;
+  SmallVector<int64_t> srcInner = seqInner.lookup(src);
+  for (int64_t d = 0; d < srcType.getRank(); ++d) {
+    if (srcType.getDimSize(d) != oldSrc.getDimSize(d)) {
+      if (op.getStaticOffsets()[d] != 0 || sizes[d] != oldSrc.getDimSize(d))
+        return op.emitError() << "summa-derive-generation: this slice cuts "
+                                 "the sequence";
+      sizes[d] = srcType.getDimSize(d);
+    }
+    if (!dropped.test(d)) {
+      resultShape.push_back(sizes[d]);
+      inner.push_back(srcInner.size() > static_cast<size_t>(d) ? srcInner[d]
+                                                               : -1);
+    }
+  }
+  auto copy = cast<tensor::ExtractSliceOp>(
+      cloneWithTypes(op, {op.getResultType().clone(resultShape)}));
+  copy.setStaticSizes(sizes);
+  map.map(op.getResult(), copy.getResult());
+  seqInner[copy.getResult()] = inner;
+  inherit(copy.getResult(), src);
+  return success();
+}
+
+LogicalResult DecodeBuilder::visitConcat(tensor::ConcatOp op) {
+  SmallVector<Value> inputs;
+  for (Value input : op.getInputs()) {
+    inputs.push_back(get(input));
+    if (!inputs.back())
+      return op.emitError() << "summa-derive-generation: an operand of this "
+                               "op has no value in the decode step";
+  }
+  auto first = cast<RankedTensorType>(inputs.front().getType());
+  int64_t dim = op.getDim();
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (auto [input, old] : llvm::zip(inputs, op.getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (shrunk(input, old, dim))
+      return op.emitError() << "summa-derive-generation: this concatenation "
+                               "is along the sequence";
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != dim && type.getDimSize(d) != first.getDimSize(d))
+        return op.emitError() << "summa-derive-generation: the operands of "
+                                 "this concatenation disagree along the "
+                                 "sequence";
+    shape[dim] += type.getDimSize(dim);
+  }
+  Operation *copy = cloneWithTypes(op, {op.getResultType().clone(shape)});
+  map.map(op.getResult(), copy->getResult(0));
+  seqInner[copy->getResult(0)] = seqInner.lookup(inputs.front());
+  for (Value input : inputs)
+    inherit(copy->getResult(0), input);
+  return success();
+}
+
+LogicalResult DecodeBuilder::visit(Operation *op) {
+  if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
+    return success(); // cloned where they are used
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return visitLinalg(linalgOp);
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return visitCollapse(collapse);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return visitExpand(expand);
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return visitExtractSlice(slice);
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+    return visitConcat(concat);
+  if (isa<func::ReturnOp>(op))
+    return success();
+  // Any other op: as it is, where no operand is along the sequence.
+  for (Value operand : op->getOperands()) {
+    Value v = get(operand);
+    if (!v)
+      return op->emitError() << "summa-derive-generation: an operand of this "
+                                "op has no value in the decode step";
+    if (v.getType() != operand.getType())
+      return op->emitError()
+             << "summa-derive-generation: no decode step for '" << op->getName()
+             << "' on a value along the sequence";
+  }
+  Operation *copy = b.clone(*op, map);
+  map.map(op->getResults(), copy->getResults());
+  return success();
+}
+
+/// The greedy next token of `logits` [B, 1, V]: the index of each row's
+/// largest logit (the first of equal ones, as torch.argmax), [B, 1] of
+/// `idType`.
+static Value greedyToken(OpBuilder &b, Location loc, Value logits,
+                         IntegerType idType) {
+  auto type = cast<RankedTensorType>(logits.getType());
+  auto floatType = cast<FloatType>(type.getElementType());
+  SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1)};
+  Value lowest = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics(),
+                                                /*Negative=*/true)));
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(idType, 0));
+  Value best =
+      linalg::FillOp::create(
+          b, loc, lowest,
+          tensor::EmptyOp::create(b, loc, shape, floatType).getResult())
+          .getResult(0);
+  Value where = linalg::FillOp::create(
+                    b, loc, zero,
+                    tensor::EmptyOp::create(b, loc, shape, idType).getResult())
+                    .getResult(0);
+  MLIRContext *ctx = b.getContext();
+  AffineMap all = AffineMap::getMultiDimIdentityMap(3, ctx);
+  AffineMap rows = AffineMap::get(
+      3, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx);
+  auto argmax = linalg::GenericOp::create(
+      b, loc, TypeRange{best.getType(), where.getType()}, ValueRange{logits},
+      ValueRange{best, where}, ArrayRef<AffineMap>{all, rows, rows},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel,
+                                    utils::IteratorType::reduction},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value index = arith::IndexCastOp::create(
+            nb, nl, idType, linalg::IndexOp::create(nb, nl, 2));
+        Value larger = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT,
+                                             args[0], args[1]);
+        Value max = arith::SelectOp::create(nb, nl, larger, args[0], args[1]);
+        Value at = arith::SelectOp::create(nb, nl, larger, index, args[2]);
+        linalg::YieldOp::create(nb, nl, ValueRange{max, at});
+      });
+  return argmax.getResult(1);
+}
+
+/// `value` [B, S] with `token` [B, 1] written at column `at`.
+static Value writeColumn(OpBuilder &b, Location loc, Value token, Value value,
+                         Value at) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), at};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
+                                     b.getIndexAttr(1)};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, loc, token, value, offsets, sizes,
+                                       strides);
+}
+
+/// min(max(`v`, 0), `last`) as an index: a position inside the caches.
+static Value clampPosition(OpBuilder &b, Location loc, Value v, int64_t last) {
+  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value top = arith::ConstantIndexOp::create(b, loc, last);
+  return arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, index, zero), top);
+}
+
+static void setName(func::FuncOp f, unsigned arg, StringRef name) {
+  f.setArgAttr(arg, kNameAttrName, StringAttr::get(f.getContext(), name));
+}
+
+static std::string cacheName(unsigned k) {
+  return "cache." + std::to_string(k);
+}
+
+FailureOr<func::FuncOp> DecodeBuilder::build() {
+  Block &body = forward.getBody().front();
+  if (forward.getNumArguments() == 0)
+    return forward.emitError() << "summa-derive-generation: the forward takes "
+                                  "no token ids";
+  auto ids = dyn_cast<RankedTensorType>(forward.getArgumentTypes()[0]);
+  if (!ids || ids.getRank() != 2 || !ids.hasStaticShape() ||
+      !isa<IntegerType>(ids.getElementType()))
+    return forward.emitError() << "summa-derive-generation: argument 0 must be "
+                                  "the token ids, a static [batch, sequence] "
+                                  "integer tensor; got "
+                               << forward.getArgumentTypes()[0];
+  seqLength = ids.getDimSize(1);
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  auto logits = ret.getNumOperands()
+                    ? dyn_cast<RankedTensorType>(ret.getOperand(0).getType())
+                    : RankedTensorType();
+  if (!logits || logits.getRank() != 3 || logits.getDimSize(1) != seqLength ||
+      !isa<FloatType>(logits.getElementType()))
+    return forward.emitError() << "summa-derive-generation: result 0 must be "
+                                  "the logits [batch, sequence, vocabulary]";
+
+  // The step's arguments: the token, its position, the forward's others;
+  // the caches are added as they are found, the generated ids last.
+  MLIRContext *ctx = forward.getContext();
+  b.setInsertionPointAfter(forward);
+  auto i64 = IntegerType::get(ctx, 64);
+  SmallVector<Type> args = {ids.clone({ids.getDimSize(0), 1}),
+                            RankedTensorType::get({}, i64)};
+  llvm::append_range(args, forward.getArgumentTypes().drop_front());
+  decode = func::FuncOp::create(b, forward.getLoc(),
+                                (forward.getSymName() + "_decode").str(),
+                                FunctionType::get(ctx, args, {}));
+  Block *entry = decode.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  map.map(forward.getArgument(0), entry->getArgument(0));
+  seqInner[entry->getArgument(0)] = {-1, 1};
+  for (unsigned i = 1; i < forward.getNumArguments(); ++i)
+    map.map(forward.getArgument(i), entry->getArgument(i + 1));
+  Location loc = forward.getLoc();
+  Value pos =
+      tensor::ExtractOp::create(b, loc, entry->getArgument(1), ValueRange{});
+  position = clampPosition(b, loc, pos, seqLength - 1);
+
+  for (Operation &op : body.without_terminator())
+    if (failed(visit(&op))) {
+      decode.erase();
+      return failure();
+    }
+  Value newLogits = get(ret.getOperand(0));
+  if (cast<RankedTensorType>(newLogits.getType()).getDimSize(1) != 1) {
+    decode.erase();
+    return forward.emitError() << "summa-derive-generation: the logits do not "
+                                  "follow the token (the forward does not "
+                                  "compute them per position)";
+  }
+  // The next token, its position, and the generated ids with it.
+  auto idType = cast<IntegerType>(ids.getElementType());
+  Value next = greedyToken(b, loc, newLogits, idType);
+  Value one = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1));
+  Value nextPos = arith::AddIOp::create(b, loc, pos, one);
+  // pos + 1 as a tensor, an elementwise op every rank computes.
+  AffineMap scalar = AffineMap::get(0, 0, ctx);
+  Value nextPosTensor =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{entry->getArgument(1).getType()},
+          ValueRange{entry->getArgument(1)},
+          ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64)
+                         .getResult()},
+          ArrayRef<AffineMap>{scalar, scalar}, ArrayRef<utils::IteratorType>{},
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nl,
+                ValueRange{
+                    arith::AddIOp::create(nb, nl, args[0], one).getResult()});
+          })
+          .getResult(0);
+  BlockArgument generated = entry->addArgument(ids, loc);
+  Value written = writeColumn(b, loc, next, generated,
+                              clampPosition(b, loc, nextPos, seqLength - 1));
+  SmallVector<Value> results = {newLogits, next, nextPosTensor};
+  for (const Cache &c : caches)
+    results.push_back(c.updated);
+  results.push_back(written);
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  decode.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(),
+                                           ValueRange(results).getTypes()));
+  // Names and updates: the token, the position, the forward's argument
+  // attributes, the caches, the generated ids; each result after the
+  // logits updates its argument, so that --steps N generates N tokens.
+  // One token per sequence: its products keep the weights where they are.
+  decode->setAttr(kWeightStationaryAttrName, UnitAttr::get(ctx));
+  setName(decode, 0, "token");
+  setName(decode, 1, "pos");
+  for (unsigned i = 1; i < forward.getNumArguments(); ++i)
+    if (DictionaryAttr attrs = forward.getArgAttrDict(i))
+      for (NamedAttribute attr : attrs)
+        decode.setArgAttr(i + 1, attr.getName(), attr.getValue());
+  SmallVector<unsigned> updated = {0, 1};
+  for (auto [k, c] : llvm::enumerate(caches)) {
+    setName(decode, c.arg.getArgNumber(), cacheName(k));
+    // Laid out as the step writes it (heads as attention splits them), not
+    // as an activation by default.
+    decode.setArgAttr(
+        c.arg.getArgNumber(), kRoleAttrName,
+        StringAttr::get(ctx, stringifyArgumentRole(ArgumentRole::State)));
+    updated.push_back(c.arg.getArgNumber());
+  }
+  setName(decode, generated.getArgNumber(), "generated");
+  updated.push_back(generated.getArgNumber());
+  for (auto [r, arg] : llvm::enumerate(updated))
+    decode.setResultAttr(1 + r, kUpdatesAttrName, IntegerAttr::get(i64, arg));
+  return decode;
+}
+
+/// `<forward>_prefill(ids, length, weights...)`: the forward on the prompt
+/// (its first `length` ids), returning the logits at its last position, the
+/// greedy next token, its position (`length`), the value of every cache at
+/// all S positions and the ids with the token written after the prompt:
+/// the decode step's state, under the names of its arguments.
+static void buildPrefill(func::FuncOp forward, ArrayRef<Cache> caches) {
+  IRMapping map;
+  auto prefill = cast<func::FuncOp>(forward->clone(map));
+  prefill.setSymName((forward.getSymName() + "_prefill").str());
+  forward->getBlock()->getOperations().insertAfter(Block::iterator(forward),
+                                                   prefill);
+  MLIRContext *ctx = forward.getContext();
+  auto i64 = IntegerType::get(ctx, 64);
+  Location loc = forward.getLoc();
+  (void)prefill.insertArgument(1, RankedTensorType::get({}, i64), {}, loc);
+  Block &entry = prefill.getBody().front();
+  Value ids = entry.getArgument(0);
+  auto idsType = cast<RankedTensorType>(ids.getType());
+  int64_t seqLength = idsType.getDimSize(1);
+  auto ret = cast<func::ReturnOp>(entry.getTerminator());
+  OpBuilder b(ret);
+  // The logits at the prompt's last position.
+  Value length =
+      tensor::ExtractOp::create(b, loc, entry.getArgument(1), ValueRange{});
+  Value one = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1));
+  Value last = clampPosition(b, loc, arith::SubIOp::create(b, loc, length, one),
+                             seqLength - 1);
+  Value all = ret.getOperand(0);
+  auto allType = cast<RankedTensorType>(all.getType());
+  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), last,
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(allType.getDimSize(0)),
+                                     b.getIndexAttr(1),
+                                     b.getIndexAttr(allType.getDimSize(2))};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  Value logits = tensor::ExtractSliceOp::create(
+      b, loc, allType.clone({allType.getDimSize(0), 1, allType.getDimSize(2)}),
+      all, offsets, sizes, strides);
+  Value next =
+      greedyToken(b, loc, logits, cast<IntegerType>(idsType.getElementType()));
+  Value written = writeColumn(b, loc, next, ids,
+                              clampPosition(b, loc, length, seqLength - 1));
+  SmallVector<Value> results = {logits, next, entry.getArgument(1)};
+  for (const Cache &c : caches)
+    results.push_back(map.lookup(c.old));
+  results.push_back(written);
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+  auto named = [&](StringRef name) {
+    return DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttrName),
+                             StringAttr::get(ctx, name))});
+  };
+  SmallVector<DictionaryAttr> attrs = {named("logits"), named("token"),
+                                       named("pos")};
+  for (unsigned k = 0; k < caches.size(); ++k)
+    attrs.push_back(named(cacheName(k)));
+  attrs.push_back(named("generated"));
+  prefill.setFunctionType(FunctionType::get(ctx, prefill.getArgumentTypes(),
+                                            ValueRange(results).getTypes()));
+  prefill.setAllResultAttrs(attrs);
+  if (!prefill.getArgAttr(0, kNameAttrName))
+    setName(prefill, 0, "ids");
+  setName(prefill, 1, "length");
+}
+
+namespace {
+struct SummaDeriveGenerationPass
+    : summa::impl::SummaDeriveGenerationBase<SummaDeriveGenerationPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> selected = selectFunctions(module, function);
+    if (selected.size() != 1) {
+      module.emitError() << "summa-derive-generation: "
+                         << (selected.empty()
+                                 ? "no function to derive from"
+                                 : "more than one public function; name one "
+                                   "with function=NAME");
+      return signalPassFailure();
+    }
+    func::FuncOp forward = selected.front();
+    if (!forward.getBody().hasOneBlock()) {
+      forward.emitError() << "summa-derive-generation: functions with control "
+                             "flow are not supported";
+      return signalPassFailure();
+    }
+    for (StringRef suffix : {"_decode", "_prefill"})
+      if (module.lookupSymbol((forward.getSymName() + suffix).str())) {
+        forward.emitError()
+            << "summa-derive-generation: @" << forward.getSymName() << suffix
+            << " already exists";
+        return signalPassFailure();
+      }
+    DecodeBuilder builder(forward);
+    if (failed(builder.build()))
+      return signalPassFailure();
+    if (builder.getCaches().empty()) {
+      forward.emitError() << "summa-derive-generation: no attention relates "
+                             "two positions (the keys of a product of two "
+                             "values along the sequence); nothing to cache";
+      return signalPassFailure();
+    }
+    buildPrefill(forward, builder.getCaches());
+  }
+};
+} // namespace
