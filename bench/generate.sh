@@ -37,7 +37,8 @@ if [ ! -f "$work/$f.mlir" ]; then
     --skip-ir-check --save-generate "$work/gen" --prompt 16 \
     -o "$work/$f.mlir" 2>/dev/null
 fi
-"$bin/summa-opt" "$work/$f.mlir" --summa-derive-generation -o "$work/derived.mlir"
+"$bin/summa-opt" "$work/$f.mlir" --summa-derive-generation=prompt=16 \
+  -o "$work/derived.mlir"
 "$python" "$here/bench/hf_generate.py" gpt2 "$work/gen.inputs.safetensors" \
   "$work/gen.expect.safetensors"
 

@@ -4,8 +4,8 @@
     bench/hf_generate.py MODEL INPUTS EXPECT
 
 MODEL is gpt2; INPUTS the --save-generate inputs of export_torch.py
-(weights named model.*, input_ids padded to the export's length, length);
-EXPECT its generated ids. Loads the weights into GPT2LMHeadModel, runs
+(weights named model.*, the prompt as input_ids); EXPECT its generated ids
+(the export's sequence length). Loads the weights into GPT2LMHeadModel, runs
 generate(do_sample=False, cache_implementation="static") on one thread for
 one new token (prefill) and for all of them, and prints the prefill time,
 the time per decoded token and whether the ids are EXPECT's."""
@@ -23,8 +23,9 @@ def main(argv):
     assert model == "gpt2", model
     torch.set_num_threads(1)
     w = load_file(inputs)
-    ids, P = w["input_ids"], int(w["length"])
-    S = ids.shape[1]
+    prompt = w["input_ids"]
+    expected = load_file(expect)["generated"]
+    P, S = prompt.shape[1], expected.shape[1]
     cfg = t.GPT2Config(n_positions=S, vocab_size=w["model.transformer.wte.weight"].shape[0],
                        attn_implementation="eager", pad_token_id=0, bos_token_id=0,
                        eos_token_id=0, layer_norm_epsilon=1e-5, resid_pdrop=0.0,
@@ -32,7 +33,6 @@ def main(argv):
     lm = t.GPT2LMHeadModel(cfg).eval()
     lm.load_state_dict({k[len("model."):]: v for k, v in w.items() if k.startswith("model.")},
                        strict=False)
-    prompt = ids[:, :P]
 
     def generate(n):
         return lm.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=n,
@@ -48,7 +48,7 @@ def main(argv):
         t2 = time.perf_counter()
     prefill = (t1 - t0) * 1e3
     decode = ((t2 - t1) * 1e3 - prefill) / (S - P - 1)
-    same = bool((out == load_file(expect)["generated"]).all())
+    same = bool((out == expected).all())
     print(f"hf prefill_ms {prefill:.1f} decode_ms_per_token {decode:.1f} same_ids {same}")
 
 

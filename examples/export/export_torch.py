@@ -534,12 +534,11 @@ def save_tensors(args, names, fn_args, expected):
 def save_generate(args, model, fn_args, names):
     """--save-generate PREFIX: Hugging Face's own greedy generate() on the
     first --prompt ids of every row, the --inputs and --expect files of the
-    prefill and decode steps summa-derive-generation derives from the
-    forward. PREFIX.inputs.safetensors: the weights, the prompt padded with
-    zeros to the export's sequence length (input_ids) and its `length`;
-    PREFIX.expect.safetensors: `generated`, the prompt followed by the
-    tokens generate() chose, seq ids in all (the prefill's one, then one per
-    decode step)."""
+    prefill and decode steps summa-derive-generation{prompt=P} derives from
+    the forward. PREFIX.inputs.safetensors: the weights and the prompt
+    (input_ids, [batch, P]); PREFIX.expect.safetensors: `generated`, the
+    prompt followed by the tokens generate() chose, seq ids in all (the
+    prefill's one, then one per decode step)."""
     from safetensors.torch import save_file
 
     lm = model.model
@@ -548,17 +547,14 @@ def save_generate(args, model, fn_args, names):
     S = ids.shape[1]
     if not 0 < P < S:
         raise SystemExit(f"--prompt must be in [1, {S - 1}], got {P}")
-    prompt = ids[:, :P]
+    prompt = ids[:, :P].contiguous()
     with torch.no_grad():
         out = lm.generate(prompt, attention_mask=torch.ones_like(prompt),
                           max_new_tokens=S - P, min_new_tokens=S - P, do_sample=False,
                           pad_token_id=0, cache_implementation="static")
     assert out.shape == ids.shape, out.shape
-    padded = torch.zeros_like(ids)
-    padded[:, :P] = prompt
     inputs = {n: t.detach().contiguous() for n, t in zip(names, fn_args)}
-    inputs[names[0]] = padded
-    inputs["length"] = torch.tensor(P, dtype=torch.long)
+    inputs[names[0]] = prompt
     save_file(inputs, args.save_generate + ".inputs.safetensors")
     save_file({"generated": out.contiguous()}, args.save_generate + ".expect.safetensors")
     print(f"wrote {args.save_generate}.inputs.safetensors and .expect.safetensors",

@@ -58,14 +58,25 @@ namespace {
 struct Cache {
   Value old;
   int64_t dim;
+  /// The step's argument holding it (decode), or null: zeros (prefill).
   BlockArgument arg;
   Value updated;
 };
 
-/// Builds `<forward>_decode` from the forward, op by op.
-class DecodeBuilder {
+/// What a step takes: `tokens` ids per sequence at a position that is an
+/// argument and caches that are arguments (the decode step), or at position
+/// 0 into caches that start empty (the prefill).
+struct StepKind {
+  StringRef suffix;
+  int64_t tokens;
+  bool fromState;
+};
+
+/// Builds `<forward><suffix>` from the forward, op by op.
+class StepBuilder {
 public:
-  DecodeBuilder(func::FuncOp forward) : forward(forward), b(forward) {}
+  StepBuilder(func::FuncOp forward, StepKind kind)
+      : forward(forward), kind(kind), b(forward) {}
 
   /// Builds the step; on failure it has reported why and erased it.
   FailureOr<func::FuncOp> build();
@@ -100,6 +111,7 @@ private:
   Value rebuildCheapInit(Location loc, Value old, ArrayRef<int64_t> shape);
 
   func::FuncOp forward;
+  StepKind kind;
   func::FuncOp decode;
   OpBuilder b;
   int64_t seqLength = 0;
@@ -131,13 +143,13 @@ static bool isCheapInit(Value v) {
          v.getDefiningOp<linalg::FillOp>();
 }
 
-bool DecodeBuilder::shrunk(Value newValue, Value oldValue, int64_t dim) const {
+bool StepBuilder::shrunk(Value newValue, Value oldValue, int64_t dim) const {
   auto n = cast<RankedTensorType>(newValue.getType());
   auto o = cast<RankedTensorType>(oldValue.getType());
   return n.getDimSize(dim) != o.getDimSize(dim);
 }
 
-Value DecodeBuilder::get(Value old) {
+Value StepBuilder::get(Value old) {
   if (Value v = map.lookupOrNull(old))
     return v;
   // Values defined outside the forward's ops the builder visited: an empty
@@ -151,8 +163,8 @@ Value DecodeBuilder::get(Value old) {
   return {};
 }
 
-Value DecodeBuilder::rebuildCheapInit(Location loc, Value old,
-                                      ArrayRef<int64_t> shape) {
+Value StepBuilder::rebuildCheapInit(Location loc, Value old,
+                                    ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(old.getType());
   Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   if (auto fill = old.getDefiningOp<linalg::FillOp>())
@@ -185,14 +197,14 @@ static std::optional<unsigned> broadcastLoop(linalg::LinalgOp op, int64_t dim) {
   return loop;
 }
 
-bool DecodeBuilder::isBroadcastAlong(Value value, int64_t dim) const {
+bool StepBuilder::isBroadcastAlong(Value value, int64_t dim) const {
   if (isCheapInit(value))
     return true;
   auto op = value.getDefiningOp<linalg::LinalgOp>();
   return op && broadcastLoop(op, dim).has_value();
 }
 
-Value DecodeBuilder::rebroadcast(Value value, int64_t dim, int64_t size) {
+Value StepBuilder::rebroadcast(Value value, int64_t dim, int64_t size) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = size;
@@ -216,15 +228,16 @@ Value DecodeBuilder::rebroadcast(Value value, int64_t dim, int64_t size) {
   return copy->getResult(0);
 }
 
-Value DecodeBuilder::sliceAtPosition(Location loc, Value value, int64_t dim) {
+Value StepBuilder::sliceAtPosition(Location loc, Value value, int64_t dim) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(b.getIndexAttr(d == dim ? 1 : type.getDimSize(d)));
+    sizes.push_back(
+        b.getIndexAttr(d == dim ? kind.tokens : type.getDimSize(d)));
   offsets[dim] = position;
   SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = 1;
+  shape[dim] = kind.tokens;
   return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), value,
                                         offsets, sizes, strides);
 }
@@ -261,8 +274,7 @@ static std::optional<int64_t> movedFrom(linalg::LinalgOp op, int64_t dim) {
   return std::nullopt;
 }
 
-Value DecodeBuilder::cacheOf(Location loc, Value old, Value fresh,
-                             int64_t dim) {
+Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
   // A cache holds the value before the reshapes that merge its heads with
   // the batch ([B, H, S, D], as a KV cache is kept, each dimension laid out
   // on its own), merged again after the update.
@@ -312,28 +324,45 @@ Value DecodeBuilder::cacheOf(Location loc, Value old, Value fresh,
     if (c.old == old)
       return c.updated;
   auto type = cast<RankedTensorType>(old.getType());
-  BlockArgument arg = decode.getBody().front().addArgument(type, old.getLoc());
+  // The decode step's cache is an argument; the prefill's starts as zeros
+  // (what it does not write, the positions after the prompt, no query reads
+  // before a step writes them).
+  BlockArgument arg;
+  Value initial;
+  if (kind.fromState) {
+    arg = decode.getBody().front().addArgument(type, old.getLoc());
+    initial = arg;
+  } else {
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    initial =
+        linalg::FillOp::create(b, loc, zero,
+                               tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                       type.getElementType())
+                                   .getResult())
+            .getResult(0);
+  }
   auto freshType = cast<RankedTensorType>(fresh.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(b.getIndexAttr(freshType.getDimSize(d)));
   offsets[dim] = position;
-  Value updated = tensor::InsertSliceOp::create(b, loc, fresh, arg, offsets,
+  Value updated = tensor::InsertSliceOp::create(b, loc, fresh, initial, offsets,
                                                 sizes, strides);
   caches.push_back({old, dim, arg, updated});
   keyed.insert(updated);
   return updated;
 }
 
-Operation *DecodeBuilder::cloneWithTypes(Operation *op, TypeRange types) {
+Operation *StepBuilder::cloneWithTypes(Operation *op, TypeRange types) {
   Operation *copy = b.clone(*op, map);
   for (auto [result, type] : llvm::zip(copy->getResults(), types))
     result.setType(type);
   return copy;
 }
 
-LogicalResult DecodeBuilder::visitLinalg(linalg::LinalgOp op) {
+LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
   Location loc = op.getLoc();
   SmallVector<int64_t> oldRanges = op.getStaticLoopRanges();
   unsigned numLoops = op.getNumLoops();
@@ -483,7 +512,7 @@ LogicalResult DecodeBuilder::visitLinalg(linalg::LinalgOp op) {
     for (const Reach &r : full)
       operands[r.operand] = sliceAtPosition(loc, operands[r.operand], r.dim);
     slicedPositions = true;
-    sizes[l] = 1;
+    sizes[l] = sizeOf(small.front());
     atPosition.set(l);
   }
   // Results and rebuilt inits.
@@ -516,7 +545,7 @@ LogicalResult DecodeBuilder::visitLinalg(linalg::LinalgOp op) {
   for (auto [result, type] : llvm::zip(copy->getResults(), resultTypes))
     result.setType(type);
   // Tensors read inside the body keep their shapes; linalg.index of a loop
-  // taken at the token's position is `pos`.
+  // taken at the tokens' positions is offset by `pos`.
   LogicalResult status = success();
   copy->walk([&](Operation *inner) {
     if (inner == copy)
@@ -545,8 +574,10 @@ LogicalResult DecodeBuilder::visitLinalg(linalg::LinalgOp op) {
                                      "merged with another dimension";
           return;
         }
-        OpBuilder ib(index);
-        index.replaceAllUsesWith(position);
+        // The token's loop index i is position pos + i.
+        OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
+        auto at = arith::AddIOp::create(ib, index.getLoc(), index, position);
+        index.getResult().replaceAllUsesExcept(at, at);
       }
     }
   });
@@ -576,7 +607,7 @@ LogicalResult DecodeBuilder::visitLinalg(linalg::LinalgOp op) {
   return success();
 }
 
-LogicalResult DecodeBuilder::visitCollapse(tensor::CollapseShapeOp op) {
+LogicalResult StepBuilder::visitCollapse(tensor::CollapseShapeOp op) {
   Value src = get(op.getSrc());
   auto srcType = cast<RankedTensorType>(src.getType());
   auto oldSrc = op.getSrcType();
@@ -609,7 +640,7 @@ LogicalResult DecodeBuilder::visitCollapse(tensor::CollapseShapeOp op) {
   return success();
 }
 
-LogicalResult DecodeBuilder::visitExpand(tensor::ExpandShapeOp op) {
+LogicalResult StepBuilder::visitExpand(tensor::ExpandShapeOp op) {
   Value src = get(op.getSrc());
   auto srcType = cast<RankedTensorType>(src.getType());
   auto oldSrc = op.getSrcType();
@@ -647,7 +678,7 @@ LogicalResult DecodeBuilder::visitExpand(tensor::ExpandShapeOp op) {
   return success();
 }
 
-LogicalResult DecodeBuilder::visitExtractSlice(tensor::ExtractSliceOp op) {
+LogicalResult StepBuilder::visitExtractSlice(tensor::ExtractSliceOp op) {
   Value src = get(op.getSource());
   auto srcType = cast<RankedTensorType>(src.getType());
   auto oldSrc = op.getSourceType();
@@ -686,7 +717,7 @@ LogicalResult DecodeBuilder::visitExtractSlice(tensor::ExtractSliceOp op) {
   return success();
 }
 
-LogicalResult DecodeBuilder::visitConcat(tensor::ConcatOp op) {
+LogicalResult StepBuilder::visitConcat(tensor::ConcatOp op) {
   SmallVector<Value> inputs;
   for (Value input : op.getInputs()) {
     inputs.push_back(get(input));
@@ -718,7 +749,7 @@ LogicalResult DecodeBuilder::visitConcat(tensor::ConcatOp op) {
   return success();
 }
 
-LogicalResult DecodeBuilder::visit(Operation *op) {
+LogicalResult StepBuilder::visit(Operation *op) {
   if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
     return success(); // cloned where they are used
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
@@ -822,7 +853,7 @@ static std::string cacheName(unsigned k) {
   return "cache." + std::to_string(k);
 }
 
-FailureOr<func::FuncOp> DecodeBuilder::build() {
+FailureOr<func::FuncOp> StepBuilder::build() {
   Block &body = forward.getBody().front();
   if (forward.getNumArguments() == 0)
     return forward.emitError() << "summa-derive-generation: the forward takes "
@@ -843,28 +874,44 @@ FailureOr<func::FuncOp> DecodeBuilder::build() {
       !isa<FloatType>(logits.getElementType()))
     return forward.emitError() << "summa-derive-generation: result 0 must be "
                                   "the logits [batch, sequence, vocabulary]";
+  int64_t tokens = kind.tokens;
+  if (tokens < 1 || tokens >= seqLength)
+    return forward.emitError()
+           << "summa-derive-generation: the prompt's length must be in [1, "
+           << seqLength - 1 << "] (the export's sequence of " << seqLength
+           << " holds the prompt and at least one new token); got " << tokens;
 
-  // The step's arguments: the token, its position, the forward's others;
-  // the caches are added as they are found, the generated ids last.
+  // The step's arguments: the tokens, their position (decode), the
+  // forward's others; the caches are added as they are found, the
+  // generated ids last (decode).
   MLIRContext *ctx = forward.getContext();
+  Location loc = forward.getLoc();
   b.setInsertionPointAfter(forward);
   auto i64 = IntegerType::get(ctx, 64);
-  SmallVector<Type> args = {ids.clone({ids.getDimSize(0), 1}),
-                            RankedTensorType::get({}, i64)};
+  auto scalar = RankedTensorType::get({}, i64);
+  unsigned first = kind.fromState ? 2 : 1;
+  SmallVector<Type> args = {ids.clone({ids.getDimSize(0), tokens})};
+  if (kind.fromState)
+    args.push_back(scalar);
   llvm::append_range(args, forward.getArgumentTypes().drop_front());
-  decode = func::FuncOp::create(b, forward.getLoc(),
-                                (forward.getSymName() + "_decode").str(),
-                                FunctionType::get(ctx, args, {}));
+  decode =
+      func::FuncOp::create(b, loc, (forward.getSymName() + kind.suffix).str(),
+                           FunctionType::get(ctx, args, {}));
   Block *entry = decode.addEntryBlock();
   b.setInsertionPointToStart(entry);
   map.map(forward.getArgument(0), entry->getArgument(0));
   seqInner[entry->getArgument(0)] = {-1, 1};
   for (unsigned i = 1; i < forward.getNumArguments(); ++i)
-    map.map(forward.getArgument(i), entry->getArgument(i + 1));
-  Location loc = forward.getLoc();
-  Value pos =
-      tensor::ExtractOp::create(b, loc, entry->getArgument(1), ValueRange{});
-  position = clampPosition(b, loc, pos, seqLength - 1);
+    map.map(forward.getArgument(i), entry->getArgument(i - 1 + first));
+  Value pos;
+  if (kind.fromState) {
+    pos =
+        tensor::ExtractOp::create(b, loc, entry->getArgument(1), ValueRange{});
+    position = clampPosition(b, loc, pos, seqLength - tokens);
+  } else {
+    pos = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+    position = arith::ConstantIndexOp::create(b, loc, 0);
+  }
 
   for (Operation &op : body.without_terminator())
     if (failed(visit(&op))) {
@@ -872,34 +919,67 @@ FailureOr<func::FuncOp> DecodeBuilder::build() {
       return failure();
     }
   Value newLogits = get(ret.getOperand(0));
-  if (cast<RankedTensorType>(newLogits.getType()).getDimSize(1) != 1) {
+  auto newType = cast<RankedTensorType>(newLogits.getType());
+  if (newType.getDimSize(1) != tokens) {
     decode.erase();
     return forward.emitError() << "summa-derive-generation: the logits do not "
-                                  "follow the token (the forward does not "
+                                  "follow the tokens (the forward does not "
                                   "compute them per position)";
   }
-  // The next token, its position, and the generated ids with it.
+  // The logits of the last token, the next token, its position, and the
+  // generated ids with it.
+  if (tokens > 1) {
+    SmallVector<OpFoldResult> offsets = {
+        b.getIndexAttr(0), b.getIndexAttr(tokens - 1), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(newType.getDimSize(0)),
+                                       b.getIndexAttr(1),
+                                       b.getIndexAttr(newType.getDimSize(2))};
+    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+    newLogits = tensor::ExtractSliceOp::create(
+        b, loc,
+        newType.clone({newType.getDimSize(0), 1, newType.getDimSize(2)}),
+        newLogits, offsets, sizes, strides);
+  }
   auto idType = cast<IntegerType>(ids.getElementType());
   Value next = greedyToken(b, loc, newLogits, idType);
-  Value one = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1));
-  Value nextPos = arith::AddIOp::create(b, loc, pos, one);
-  // pos + 1 as a tensor, an elementwise op every rank computes.
-  AffineMap scalar = AffineMap::get(0, 0, ctx);
-  Value nextPosTensor =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{entry->getArgument(1).getType()},
-          ValueRange{entry->getArgument(1)},
-          ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64)
-                         .getResult()},
-          ArrayRef<AffineMap>{scalar, scalar}, ArrayRef<utils::IteratorType>{},
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, nl,
-                ValueRange{
-                    arith::AddIOp::create(nb, nl, args[0], one).getResult()});
-          })
-          .getResult(0);
-  BlockArgument generated = entry->addArgument(ids, loc);
+  Value step = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tokens));
+  Value nextPos = arith::AddIOp::create(b, loc, pos, step);
+  Value nextPosTensor;
+  Value generated;
+  if (kind.fromState) {
+    // pos + 1 as a tensor, an elementwise op every rank computes.
+    AffineMap none = AffineMap::get(0, 0, ctx);
+    nextPosTensor =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{scalar}, ValueRange{entry->getArgument(1)},
+            ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64)
+                           .getResult()},
+            ArrayRef<AffineMap>{none, none}, ArrayRef<utils::IteratorType>{},
+            [&](OpBuilder &nb, Location nl, ValueRange values) {
+              linalg::YieldOp::create(
+                  nb, nl,
+                  ValueRange{arith::AddIOp::create(nb, nl, values[0], step)
+                                 .getResult()});
+            })
+            .getResult(0);
+    generated = entry->addArgument(ids, loc);
+  } else {
+    nextPosTensor = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(scalar, b.getI64IntegerAttr(tokens)));
+    // The generated ids: the prompt, then zeros.
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(idType, 0));
+    Value empty =
+        linalg::FillOp::create(
+            b, loc, zero,
+            tensor::EmptyOp::create(b, loc, ids.getShape(), idType).getResult())
+            .getResult(0);
+    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(ids.getDimSize(0)),
+                                       b.getIndexAttr(tokens)};
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    generated = tensor::InsertSliceOp::create(b, loc, entry->getArgument(0),
+                                              empty, offsets, sizes, strides);
+  }
   Value written = writeColumn(b, loc, next, generated,
                               clampPosition(b, loc, nextPos, seqLength - 1));
   SmallVector<Value> results = {newLogits, next, nextPosTensor};
@@ -909,17 +989,32 @@ FailureOr<func::FuncOp> DecodeBuilder::build() {
   func::ReturnOp::create(b, ret.getLoc(), results);
   decode.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(),
                                            ValueRange(results).getTypes()));
-  // Names and updates: the token, the position, the forward's argument
-  // attributes, the caches, the generated ids; each result after the
-  // logits updates its argument, so that --steps N generates N tokens.
+
+  // Names: the forward's argument attributes; the state under the names
+  // the decode step's arguments have (the prefill's results are its
+  // inputs). The decode step's results after the logits update their
+  // arguments, so that --steps N generates N tokens.
+  setName(decode, 0, "input_ids");
+  if (DictionaryAttr attrs = forward.getArgAttrDict(0))
+    if (Attribute name = attrs.get(kNameAttrName))
+      decode.setArgAttr(0, kNameAttrName, name);
+  for (unsigned i = 1; i < forward.getNumArguments(); ++i)
+    if (DictionaryAttr attrs = forward.getArgAttrDict(i))
+      for (NamedAttribute attr : attrs)
+        decode.setArgAttr(i - 1 + first, attr.getName(), attr.getValue());
+  SmallVector<std::string> names = {"logits", "token", "pos"};
+  for (unsigned k = 0; k < caches.size(); ++k)
+    names.push_back(cacheName(k));
+  names.push_back("generated");
+  if (!kind.fromState) {
+    for (auto [r, name] : llvm::enumerate(names))
+      decode.setResultAttr(r, kNameAttrName, StringAttr::get(ctx, name));
+    return decode;
+  }
   // One token per sequence: its products keep the weights where they are.
   decode->setAttr(kWeightStationaryAttrName, UnitAttr::get(ctx));
   setName(decode, 0, "token");
   setName(decode, 1, "pos");
-  for (unsigned i = 1; i < forward.getNumArguments(); ++i)
-    if (DictionaryAttr attrs = forward.getArgAttrDict(i))
-      for (NamedAttribute attr : attrs)
-        decode.setArgAttr(i + 1, attr.getName(), attr.getValue());
   SmallVector<unsigned> updated = {0, 1};
   for (auto [k, c] : llvm::enumerate(caches)) {
     setName(decode, c.arg.getArgNumber(), cacheName(k));
@@ -930,77 +1025,11 @@ FailureOr<func::FuncOp> DecodeBuilder::build() {
         StringAttr::get(ctx, stringifyArgumentRole(ArgumentRole::State)));
     updated.push_back(c.arg.getArgNumber());
   }
-  setName(decode, generated.getArgNumber(), "generated");
-  updated.push_back(generated.getArgNumber());
+  setName(decode, cast<BlockArgument>(generated).getArgNumber(), "generated");
+  updated.push_back(cast<BlockArgument>(generated).getArgNumber());
   for (auto [r, arg] : llvm::enumerate(updated))
     decode.setResultAttr(1 + r, kUpdatesAttrName, IntegerAttr::get(i64, arg));
   return decode;
-}
-
-/// `<forward>_prefill(ids, length, weights...)`: the forward on the prompt
-/// (its first `length` ids), returning the logits at its last position, the
-/// greedy next token, its position (`length`), the value of every cache at
-/// all S positions and the ids with the token written after the prompt:
-/// the decode step's state, under the names of its arguments.
-static void buildPrefill(func::FuncOp forward, ArrayRef<Cache> caches) {
-  IRMapping map;
-  auto prefill = cast<func::FuncOp>(forward->clone(map));
-  prefill.setSymName((forward.getSymName() + "_prefill").str());
-  forward->getBlock()->getOperations().insertAfter(Block::iterator(forward),
-                                                   prefill);
-  MLIRContext *ctx = forward.getContext();
-  auto i64 = IntegerType::get(ctx, 64);
-  Location loc = forward.getLoc();
-  (void)prefill.insertArgument(1, RankedTensorType::get({}, i64), {}, loc);
-  Block &entry = prefill.getBody().front();
-  Value ids = entry.getArgument(0);
-  auto idsType = cast<RankedTensorType>(ids.getType());
-  int64_t seqLength = idsType.getDimSize(1);
-  auto ret = cast<func::ReturnOp>(entry.getTerminator());
-  OpBuilder b(ret);
-  // The logits at the prompt's last position.
-  Value length =
-      tensor::ExtractOp::create(b, loc, entry.getArgument(1), ValueRange{});
-  Value one = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1));
-  Value last = clampPosition(b, loc, arith::SubIOp::create(b, loc, length, one),
-                             seqLength - 1);
-  Value all = ret.getOperand(0);
-  auto allType = cast<RankedTensorType>(all.getType());
-  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), last,
-                                       b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(allType.getDimSize(0)),
-                                     b.getIndexAttr(1),
-                                     b.getIndexAttr(allType.getDimSize(2))};
-  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
-  Value logits = tensor::ExtractSliceOp::create(
-      b, loc, allType.clone({allType.getDimSize(0), 1, allType.getDimSize(2)}),
-      all, offsets, sizes, strides);
-  Value next =
-      greedyToken(b, loc, logits, cast<IntegerType>(idsType.getElementType()));
-  Value written = writeColumn(b, loc, next, ids,
-                              clampPosition(b, loc, length, seqLength - 1));
-  SmallVector<Value> results = {logits, next, entry.getArgument(1)};
-  for (const Cache &c : caches)
-    results.push_back(map.lookup(c.old));
-  results.push_back(written);
-  func::ReturnOp::create(b, ret.getLoc(), results);
-  ret.erase();
-  auto named = [&](StringRef name) {
-    return DictionaryAttr::get(
-        ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttrName),
-                             StringAttr::get(ctx, name))});
-  };
-  SmallVector<DictionaryAttr> attrs = {named("logits"), named("token"),
-                                       named("pos")};
-  for (unsigned k = 0; k < caches.size(); ++k)
-    attrs.push_back(named(cacheName(k)));
-  attrs.push_back(named("generated"));
-  prefill.setFunctionType(FunctionType::get(ctx, prefill.getArgumentTypes(),
-                                            ValueRange(results).getTypes()));
-  prefill.setAllResultAttrs(attrs);
-  if (!prefill.getArgAttr(0, kNameAttrName))
-    setName(prefill, 0, "ids");
-  setName(prefill, 1, "length");
 }
 
 namespace {
@@ -1031,16 +1060,38 @@ struct SummaDeriveGenerationPass
             << " already exists";
         return signalPassFailure();
       }
-    DecodeBuilder builder(forward);
-    if (failed(builder.build()))
+    if (prompt <= 0) {
+      forward.emitError() << "summa-derive-generation: give the prompt's "
+                             "length (prompt=P): the prefill takes P ids per "
+                             "sequence";
       return signalPassFailure();
-    if (builder.getCaches().empty()) {
+    }
+    StepBuilder decode(forward, {"_decode", 1, /*fromState=*/true});
+    if (failed(decode.build()))
+      return signalPassFailure();
+    if (decode.getCaches().empty()) {
       forward.emitError() << "summa-derive-generation: no attention relates "
                              "two positions (the keys of a product of two "
                              "values along the sequence); nothing to cache";
       return signalPassFailure();
     }
-    buildPrefill(forward, builder.getCaches());
+    StepBuilder prefill(forward, {"_prefill", prompt, /*fromState=*/false});
+    if (failed(prefill.build()))
+      return signalPassFailure();
+    // Both find the same caches, in the same order: the prefill's results
+    // are the decode step's inputs.
+    bool same = decode.getCaches().size() == prefill.getCaches().size();
+    for (unsigned k = 0; same && k < decode.getCaches().size(); ++k)
+      same = decode.getCaches()[k].old == prefill.getCaches()[k].old &&
+             decode.getCaches()[k].updated.getType() ==
+                 prefill.getCaches()[k].updated.getType();
+    if (!same) {
+      forward.emitError() << "summa-derive-generation: the prefill of "
+                          << prompt
+                          << " tokens finds other caches than the decode "
+                             "step of one";
+      return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -2,13 +2,13 @@
 // LlamaForCausalLM called for logits, Inputs/generate/*.mlir, written with
 // Hugging Face's own greedy generate() by examples/export/export_torch.py
 // --save-generate): summa-derive-generation writes the prefill and the
-// decode step; the prefill runs on the 4-token prompts (padded to 12, with
-// its length) and writes the decode step's state, the decode step runs
+// decode step; the prefill runs on the 4-token prompts (of the export's 12
+// positions) and writes the decode step's state, the decode step runs
 // --steps 7 from it, each step feeding its token, position, KV caches and
 // generated ids back as its next inputs. Every id is Hugging Face's
 // (--tol generated=0), on one rank and partitioned, and every step agrees
 // with the unpartitioned reference (--check).
-// RUN: summa-opt %S/Inputs/generate/gpt2.mlir --summa-derive-generation -o %t.gpt2.mlir
+// RUN: summa-opt %S/Inputs/generate/gpt2.mlir --summa-derive-generation=prompt=4 -o %t.gpt2.mlir
 // RUN: summa-compile %t.gpt2.mlir --entry hf_gpt2_logits_prefill --grid=1,1,1 -o %t.gpt2.prefill111
 // RUN: summa-compile %t.gpt2.mlir --entry hf_gpt2_logits_decode --grid=1,1,1 -o %t.gpt2.decode111
 // RUN: %mpirun -np 1 %t.gpt2.prefill111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --outputs %t.gpt2.state111.safetensors --iters 0 --check | FileCheck %s --check-prefix=PREFILL
@@ -21,7 +21,7 @@
 // broadcast in any step, only the token's activations gathered and reduced.
 // RUN: FileCheck %s --check-prefix=STATIONARY < %t.gpt2.metrics221
 // Llama: rotary tables taken at the position, grouped key/value heads.
-// RUN: summa-opt %S/Inputs/generate/llama.mlir --summa-derive-generation -o %t.llama.mlir
+// RUN: summa-opt %S/Inputs/generate/llama.mlir --summa-derive-generation=prompt=4 -o %t.llama.mlir
 // RUN: summa-compile %t.llama.mlir --entry hf_llama_logits_prefill --grid=2,2,2 -o %t.llama.prefill222
 // RUN: summa-compile %t.llama.mlir --entry hf_llama_logits_decode --grid=2,2,2 -o %t.llama.decode222
 // RUN: %mpirun -np 8 %t.llama.prefill222 --inputs %S/Inputs/generate/llama.inputs.safetensors --outputs %t.llama.state222.safetensors --iters 0 --check | FileCheck %s --check-prefix=PREFILL

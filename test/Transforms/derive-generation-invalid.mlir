@@ -1,4 +1,4 @@
-// RUN: summa-opt %s -split-input-file -verify-diagnostics --summa-derive-generation
+// RUN: summa-opt %s -split-input-file -verify-diagnostics --summa-derive-generation=prompt=2
 
 // A bidirectional attention (an encoder's: every position reads every
 // other) has no decode step: the token's scores would weigh keys of

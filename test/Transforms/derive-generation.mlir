@@ -1,4 +1,4 @@
-// RUN: summa-opt %s --summa-derive-generation --canonicalize --cse | FileCheck %s
+// RUN: summa-opt %s --summa-derive-generation=prompt=2 --canonicalize --cse | FileCheck %s
 
 // A one-layer causal language model small enough to read: token ids
 // [1, 4] embedded, a self-attention whose query, keys and values are the
@@ -11,16 +11,26 @@
 // out as the step writes it); the step's products keep their weights in
 // place (summa.weight_stationary, assign-layouts-weight-stationary.mlir).
 
+// The prefill (prompt=2): the forward on the 2 prompt tokens at position
+// 0, their embeddings written into a cache of zeros, the mask's rows 0 and
+// 1, the logits of the last prompt token, its greedy successor written
+// after the prompt in the generated ids.
 // CHECK-LABEL: func.func @lm_prefill(
-// CHECK-SAME: %[[IDS:[^:]*]]: tensor<1x4xi64> {summa.name = "ids"}
-// CHECK-SAME: %[[LEN:[^:]*]]: tensor<i64> {summa.name = "length"}
+// CHECK-SAME: %[[IDS:[^:]*]]: tensor<1x2xi64> {summa.name = "input_ids"}
+// CHECK-SAME: %[[W:[^:]*]]: tensor<8x4xf32> {summa.name = "emb"}
 // CHECK-SAME: -> (tensor<1x1x8xf32> {summa.name = "logits"}, tensor<1x1xi64> {summa.name = "token"}, tensor<i64> {summa.name = "pos"}, tensor<1x4x4xf32> {summa.name = "cache.0"}, tensor<1x4xi64> {summa.name = "generated"})
-// CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%[[IDS]] : tensor<1x4xi64>)
-// CHECK: %[[ALL:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x8xf32>)
-// CHECK: %[[LAST:.*]] = tensor.extract_slice %[[ALL]][0, %{{.*}}, 0] [1, 1, 8] [1, 1, 1]
+// CHECK: %[[P:.*]] = arith.constant dense<2> : tensor<i64>
+// CHECK: %[[X:.*]] = linalg.generic {{.*}} ins(%[[IDS]] : tensor<1x2xi64>) outs(%{{.*}} : tensor<1x2x4xf32>)
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x4x4xf32>
+// CHECK: %[[KV:.*]] = tensor.insert_slice %[[X]] into %[[Z]][0, 0, 0] [1, 2, 4] [1, 1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[KV]] : tensor<1x2x4xf32>, tensor<1x4x4xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
+// CHECK: %[[ALL:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x8xf32>)
+// CHECK: %[[LAST:.*]] = tensor.extract_slice %[[ALL]][0, 1, 0] [1, 1, 8] [1, 1, 1]
 // CHECK: %[[NEXT:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[LAST]] : tensor<1x1x8xf32>)
-// CHECK: %[[GEN:.*]] = tensor.insert_slice %[[NEXT]]#1 into %[[IDS]][0, %{{.*}}] [1, 1] [1, 1]
-// CHECK: return %[[LAST]], %[[NEXT]]#1, %[[LEN]], %[[X]], %[[GEN]]
+// CHECK: %[[G0:.*]] = tensor.insert_slice %[[IDS]] into %{{.*}}[0, 0] [1, 2] [1, 1]
+// CHECK: %[[GEN:.*]] = tensor.insert_slice %[[NEXT]]#1 into %[[G0]][0, 2] [1, 1] [1, 1]
+// CHECK: return %[[LAST]], %[[NEXT]]#1, %[[P]], %[[KV]], %[[GEN]]
 
 // CHECK-LABEL: func.func @lm_decode(
 // CHECK-SAME: %[[TOK:[^:]*]]: tensor<1x1xi64> {summa.name = "token"}

@@ -291,35 +291,43 @@ def SummaDeriveGeneration
   let description = [{
     For the forward `function` of a causal language model as it is exported
     (token ids `[B, S]` of an integer type, its first argument; logits
-    `[B, S, V]`, its first result; the weights as arguments), writes:
+    `[B, S, V]`, its first result; the weights as arguments), writes two
+    steps, each the forward specialised to a block of tokens at a position:
 
-    * `<function>_decode(token [B, 1], pos, weights..., caches...)`: the
-      forward of one token per sequence at position `pos` (a 0-d integer
-      tensor): every op of the forward along the sequence is taken at `pos`
-      (its tokens, position embeddings, rotary tables and mask rows), and
-      the key and value operands of each attention's two products come from
-      caches of all `S` positions, into which the step writes its own at
-      `pos` (`tensor.insert_slice` at a dynamic offset, the cache an
-      argument and, updated, a result marked `summa.updates`). Results: the
-      logits `[B, 1, V]` of the forward's result 0, then the caches.
-    * `<function>_prefill(ids [B, S], weights...)`: the forward, returning
-      its logits and the value of every cache at all `S` positions, under
-      the names the decode step's cache arguments have.
+    * `<function>_prefill(ids [B, P], weights...)` (P = `prompt`): the
+      prompt at position 0, into caches that start as zeros. Results, named
+      as the decode step's arguments: `logits` of the last prompt token
+      `[B, 1, V]`, the greedy next `token` `[B, 1]`, its position `pos`
+      (P), every cache `cache.<k>` (all S positions) and the `generated` ids
+      `[B, S]` (the prompt and the token).
+    * `<function>_decode(token [B, 1], pos, weights..., caches...,
+      generated)`: one token per sequence at `pos` (a 0-d i64 tensor); its
+      keys and values written into the caches at `pos`
+      (`tensor.insert_slice` at a dynamic offset), its attention over all S
+      cached positions. Results: its logits, the next token, pos + 1, the
+      caches and the generated ids, each but the logits updating its
+      argument (`summa.updates`): `--steps N` generates N tokens. Marked
+      `summa.weight_stationary`; its caches have `summa.role = "state"`.
 
-    The sequence dimension is found from the token ids: a dimension of a
-    value is along the sequence where its size follows the ids' sequence
-    dimension through the ops. Tensors computed from positions alone (an
-    `arange`, a causal mask, a rotary table) keep their `S` positions and
-    are sliced at `pos` where they meet the step's one token; an
+    The sequence dimension is found from the token ids: a dimension is
+    along the sequence where its size follows the ids' through the ops.
+    Tensors computed from positions alone (an `arange`, a causal mask, a
+    rotary table, a position embedding) keep their S positions and are
+    sliced at the block's position where they meet its tokens; an
     attention's keys are recognised where a product relates two sequence
-    dimensions (its right-hand side's is the key's), its values where a
-    product contracts the keys' dimension with the token's. A forward that
-    mixes positions any other way (a bidirectional encoder, a cumulative
-    sum over the tokens) is refused with the op that does it.
+    dimensions (its right-hand side's is the key's), its values where
+    scores computed from the keys weigh them. A cache holds the value
+    before the ops that only move or repeat its elements. A forward that
+    mixes positions any other way (a bidirectional encoder, whose scores no
+    position mask reaches; a window or a concatenation along the sequence)
+    is refused at the op that does it. docs/Generation.md.
   }];
   let options = [
     Option<"function", "function", "std::string", "\"\"",
            "the forward function (default: the only public one)">,
+    Option<"prompt", "prompt", "int64_t", "0",
+           "the prompt's length P (1 <= P < S): the prefill takes [batch, P] "
+           "ids">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
