@@ -4,27 +4,29 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements summa-derive-generation. The decode step is the forward
-// specialised to one token per sequence at a position `pos`: each op of the
-// forward is rebuilt on its operands' new shapes, in program order.
+// Implements summa-derive-generation. Each step is the forward specialised
+// to a block of T tokens per sequence at a position: the decode step (T = 1
+// at `pos`, an argument, from caches that are arguments) and the prefill
+// (T = P prompt tokens at 0, into caches that start as zeros). Each op of
+// the forward is rebuilt on its operands' new shapes, in program order.
 //
 //  * A dimension along the sequence (found from the token ids: its size
-//    follows their sequence dimension through the ops) has one element in
-//    the step. What no op of the token reaches (an `arange` of positions, a
-//    causal mask, a rotary table, a position embedding's lookup) keeps its
-//    S positions; where it meets the step's token on one loop (a mask
-//    added to scores, a table multiplied in), it is sliced at `pos`, and
-//    `linalg.index` of such a loop is `pos`.
+//    follows their sequence dimension through the ops) has T elements in
+//    the step. What no op of the tokens reaches (an `arange` of positions,
+//    a causal mask, a rotary table, a position embedding's lookup) keeps
+//    its S positions; where it meets the tokens on one loop (a mask added
+//    to scores, a table multiplied in), it is sliced at [pos, pos + T), and
+//    `linalg.index` i of such a loop is pos + i.
 //  * An attention's keys: a product that relates two sequence dimensions of
 //    its operands (Q · Kᵀ) takes its right-hand side from a cache of S
 //    positions, into which the step writes its own at `pos`; its values: a
-//    product that contracts a dimension of S (the keys') with the token's
-//    one takes the token's operand from a cache likewise. Every value
+//    product that weighs an operand along the sequence with scores computed
+//    from a cache takes that operand from a cache likewise. Every value
 //    computed from a cache keeps its S keys.
-//  * The caches are arguments of the step, updated in place
-//    (tensor.insert_slice at `pos`) and returned with summa.updates; the
-//    prefill is the forward returning, beside its own results, the value
-//    of every cache at all S positions.
+//  * The caches are updated in place (tensor.insert_slice at `pos`); the
+//    step returns the logits of its last token, the greedy next token, its
+//    position, the caches and the generated ids, the decode step's each
+//    marked summa.updates of its argument.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,11 +55,10 @@ using namespace mlir::summa;
 
 namespace {
 
-/// A cache of the decode step: the forward's value `old` (all S positions
-/// along `dim`), the step's argument holding it and its update.
+/// A cache of a step: the forward's value `old` (all S positions), the
+/// step's argument holding it and its update.
 struct Cache {
   Value old;
-  int64_t dim;
   /// The step's argument holding it (decode), or null: zeros (prefill).
   BlockArgument arg;
   Value updated;
@@ -112,7 +113,7 @@ private:
 
   func::FuncOp forward;
   StepKind kind;
-  func::FuncOp decode;
+  func::FuncOp step;
   OpBuilder b;
   int64_t seqLength = 0;
   Value position;
@@ -143,6 +144,52 @@ static bool isCheapInit(Value v) {
          v.getDefiningOp<linalg::FillOp>();
 }
 
+/// An empty tensor of `shape` and `elementType`, filled with `value` where
+/// one is given.
+static Value emptyOrFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                           Type elementType, Value value = {}) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  if (!value)
+    return empty;
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+/// The offsets, sizes and unit strides of a block of `shape` that starts at
+/// `at` along `dim` and at 0 along the other dimensions.
+struct SliceBlock {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+static SliceBlock blockAt(OpBuilder &b, ArrayRef<int64_t> shape, int64_t dim,
+                          OpFoldResult at) {
+  SliceBlock block;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    block.offsets.push_back(static_cast<int64_t>(d) == dim ? at
+                                                           : b.getIndexAttr(0));
+    block.sizes.push_back(b.getIndexAttr(size));
+    block.strides.push_back(b.getIndexAttr(1));
+  }
+  return block;
+}
+
+/// The block of `shape` of `source` at `at` along `dim`.
+static Value extractBlock(OpBuilder &b, Location loc, Value source,
+                          ArrayRef<int64_t> shape, int64_t dim,
+                          OpFoldResult at) {
+  SliceBlock block = blockAt(b, shape, dim, at);
+  return tensor::ExtractSliceOp::create(
+      b, loc, cast<RankedTensorType>(source.getType()).clone(shape), source,
+      block.offsets, block.sizes, block.strides);
+}
+
+/// `dest` with `source` written at `at` along `dim`.
+static Value insertBlock(OpBuilder &b, Location loc, Value source, Value dest,
+                         int64_t dim, OpFoldResult at) {
+  SliceBlock block =
+      blockAt(b, cast<RankedTensorType>(source.getType()).getShape(), dim, at);
+  return tensor::InsertSliceOp::create(b, loc, source, dest, block.offsets,
+                                       block.sizes, block.strides);
+}
+
 bool StepBuilder::shrunk(Value newValue, Value oldValue, int64_t dim) const {
   auto n = cast<RankedTensorType>(newValue.getType());
   auto o = cast<RankedTensorType>(oldValue.getType());
@@ -165,12 +212,9 @@ Value StepBuilder::get(Value old) {
 
 Value StepBuilder::rebuildCheapInit(Location loc, Value old,
                                     ArrayRef<int64_t> shape) {
-  auto type = cast<RankedTensorType>(old.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  if (auto fill = old.getDefiningOp<linalg::FillOp>())
-    return linalg::FillOp::create(b, loc, get(fill.getInputs()[0]), empty)
-        .getResult(0);
-  return empty;
+  auto fill = old.getDefiningOp<linalg::FillOp>();
+  return emptyOrFilled(b, loc, shape, getElementTypeOrSelf(old.getType()),
+                       fill ? get(fill.getInputs()[0]) : Value());
 }
 
 /// The loop that dimension `dim` of the single result of `op` indexes, if
@@ -211,11 +255,9 @@ Value StepBuilder::rebroadcast(Value value, int64_t dim, int64_t size) {
   Location loc = value.getLoc();
   // An empty tensor or a fill of the step, at `shape`.
   auto cheapLike = [&](Value cheap) -> Value {
-    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-    if (auto fill = cheap.getDefiningOp<linalg::FillOp>())
-      return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
-          .getResult(0);
-    return empty;
+    auto fill = cheap.getDefiningOp<linalg::FillOp>();
+    return emptyOrFilled(b, loc, shape, type.getElementType(),
+                         fill ? fill.getInputs()[0] : Value());
   };
   if (isCheapInit(value))
     return cheapLike(value);
@@ -229,17 +271,10 @@ Value StepBuilder::rebroadcast(Value value, int64_t dim, int64_t size) {
 }
 
 Value StepBuilder::sliceAtPosition(Location loc, Value value, int64_t dim) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(
-        b.getIndexAttr(d == dim ? kind.tokens : type.getDimSize(d)));
-  offsets[dim] = position;
-  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<int64_t> shape(
+      cast<RankedTensorType>(value.getType()).getShape());
   shape[dim] = kind.tokens;
-  return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), value,
-                                        offsets, sizes, strides);
+  return extractBlock(b, loc, value, shape, dim, position);
 }
 
 /// Where `op` only moves or repeats the elements of its one input (a
@@ -310,10 +345,8 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
       auto fullType = cast<RankedTensorType>(old.getType());
       IRMapping local;
       local.map(freshMove.getDpsInputOperand(0)->get(), updated);
-      local.map(init->get(),
-                tensor::EmptyOp::create(b, loc, fullType.getShape(),
-                                        fullType.getElementType())
-                    .getResult());
+      local.map(init->get(), emptyOrFilled(b, loc, fullType.getShape(),
+                                           fullType.getElementType()));
       Operation *copy = b.clone(*freshMove, local);
       copy->getResult(0).setType(fullType);
       keyed.insert(copy->getResult(0));
@@ -330,27 +363,16 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
   BlockArgument arg;
   Value initial;
   if (kind.fromState) {
-    arg = decode.getBody().front().addArgument(type, old.getLoc());
+    arg = step.getBody().front().addArgument(type, old.getLoc());
     initial = arg;
   } else {
     Value zero =
         arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
     initial =
-        linalg::FillOp::create(b, loc, zero,
-                               tensor::EmptyOp::create(b, loc, type.getShape(),
-                                                       type.getElementType())
-                                   .getResult())
-            .getResult(0);
+        emptyOrFilled(b, loc, type.getShape(), type.getElementType(), zero);
   }
-  auto freshType = cast<RankedTensorType>(fresh.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(b.getIndexAttr(freshType.getDimSize(d)));
-  offsets[dim] = position;
-  Value updated = tensor::InsertSliceOp::create(b, loc, fresh, initial, offsets,
-                                                sizes, strides);
-  caches.push_back({old, dim, arg, updated});
+  Value updated = insertBlock(b, loc, fresh, initial, dim, position);
+  caches.push_back({old, arg, updated});
   keyed.insert(updated);
   return updated;
 }
@@ -585,15 +607,17 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
     return failure();
   // linalg.index ops that now have no use are left for canonicalisation;
   // they read no shape.
+  bool fromCache =
+      llvm::any_of(operands, [&](Value o) { return o && keyed.contains(o); });
+  bool isMasked =
+      fromCache && (slicedPositions || llvm::any_of(operands, [&](Value o) {
+                      return o && masked.contains(o);
+                    }));
   for (auto [old, v] : llvm::zip(op->getResults(), copy->getResults())) {
     map.map(old, v);
-    bool fromCache =
-        llvm::any_of(operands, [&](Value o) { return o && keyed.contains(o); });
     if (fromCache)
       keyed.insert(v);
-    if (fromCache && (slicedPositions || llvm::any_of(operands, [&](Value o) {
-                        return o && masked.contains(o);
-                      })))
+    if (isMasked)
       masked.insert(v);
     // A shrunk result dimension along the sequence is its own (inner 1).
     auto type = cast<RankedTensorType>(v.getType());
@@ -793,15 +817,8 @@ static Value greedyToken(OpBuilder &b, Location loc, Value logits,
       b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics(),
                                                 /*Negative=*/true)));
   Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(idType, 0));
-  Value best =
-      linalg::FillOp::create(
-          b, loc, lowest,
-          tensor::EmptyOp::create(b, loc, shape, floatType).getResult())
-          .getResult(0);
-  Value where = linalg::FillOp::create(
-                    b, loc, zero,
-                    tensor::EmptyOp::create(b, loc, shape, idType).getResult())
-                    .getResult(0);
+  Value best = emptyOrFilled(b, loc, shape, floatType, lowest);
+  Value where = emptyOrFilled(b, loc, shape, idType, zero);
   MLIRContext *ctx = b.getContext();
   AffineMap all = AffineMap::getMultiDimIdentityMap(3, ctx);
   AffineMap rows = AffineMap::get(
@@ -822,18 +839,6 @@ static Value greedyToken(OpBuilder &b, Location loc, Value logits,
         linalg::YieldOp::create(nb, nl, ValueRange{max, at});
       });
   return argmax.getResult(1);
-}
-
-/// `value` [B, S] with `token` [B, 1] written at column `at`.
-static Value writeColumn(OpBuilder &b, Location loc, Value token, Value value,
-                         Value at) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), at};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
-                                     b.getIndexAttr(1)};
-  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-  return tensor::InsertSliceOp::create(b, loc, token, value, offsets, sizes,
-                                       strides);
 }
 
 /// min(max(`v`, 0), `last`) as an index: a position inside the caches.
@@ -894,10 +899,10 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   if (kind.fromState)
     args.push_back(scalar);
   llvm::append_range(args, forward.getArgumentTypes().drop_front());
-  decode =
+  step =
       func::FuncOp::create(b, loc, (forward.getSymName() + kind.suffix).str(),
                            FunctionType::get(ctx, args, {}));
-  Block *entry = decode.addEntryBlock();
+  Block *entry = step.addEntryBlock();
   b.setInsertionPointToStart(entry);
   map.map(forward.getArgument(0), entry->getArgument(0));
   seqInner[entry->getArgument(0)] = {-1, 1};
@@ -915,35 +920,28 @@ FailureOr<func::FuncOp> StepBuilder::build() {
 
   for (Operation &op : body.without_terminator())
     if (failed(visit(&op))) {
-      decode.erase();
+      step.erase();
       return failure();
     }
   Value newLogits = get(ret.getOperand(0));
   auto newType = cast<RankedTensorType>(newLogits.getType());
   if (newType.getDimSize(1) != tokens) {
-    decode.erase();
+    step.erase();
     return forward.emitError() << "summa-derive-generation: the logits do not "
                                   "follow the tokens (the forward does not "
                                   "compute them per position)";
   }
   // The logits of the last token, the next token, its position, and the
   // generated ids with it.
-  if (tokens > 1) {
-    SmallVector<OpFoldResult> offsets = {
-        b.getIndexAttr(0), b.getIndexAttr(tokens - 1), b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(newType.getDimSize(0)),
-                                       b.getIndexAttr(1),
-                                       b.getIndexAttr(newType.getDimSize(2))};
-    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
-    newLogits = tensor::ExtractSliceOp::create(
-        b, loc,
-        newType.clone({newType.getDimSize(0), 1, newType.getDimSize(2)}),
-        newLogits, offsets, sizes, strides);
-  }
+  if (tokens > 1)
+    newLogits = extractBlock(b, loc, newLogits,
+                             {newType.getDimSize(0), 1, newType.getDimSize(2)},
+                             1, b.getIndexAttr(tokens - 1));
   auto idType = cast<IntegerType>(ids.getElementType());
   Value next = greedyToken(b, loc, newLogits, idType);
-  Value step = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tokens));
-  Value nextPos = arith::AddIOp::create(b, loc, pos, step);
+  Value advance =
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tokens));
+  Value nextPos = arith::AddIOp::create(b, loc, pos, advance);
   Value nextPosTensor;
   Value generated;
   if (kind.fromState) {
@@ -952,13 +950,12 @@ FailureOr<func::FuncOp> StepBuilder::build() {
     nextPosTensor =
         linalg::GenericOp::create(
             b, loc, TypeRange{scalar}, ValueRange{entry->getArgument(1)},
-            ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64)
-                           .getResult()},
+            ValueRange{emptyOrFilled(b, loc, {}, i64)},
             ArrayRef<AffineMap>{none, none}, ArrayRef<utils::IteratorType>{},
             [&](OpBuilder &nb, Location nl, ValueRange values) {
               linalg::YieldOp::create(
                   nb, nl,
-                  ValueRange{arith::AddIOp::create(nb, nl, values[0], step)
+                  ValueRange{arith::AddIOp::create(nb, nl, values[0], advance)
                                  .getResult()});
             })
             .getResult(0);
@@ -968,68 +965,60 @@ FailureOr<func::FuncOp> StepBuilder::build() {
         b, loc, DenseElementsAttr::get(scalar, b.getI64IntegerAttr(tokens)));
     // The generated ids: the prompt, then zeros.
     Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(idType, 0));
-    Value empty =
-        linalg::FillOp::create(
-            b, loc, zero,
-            tensor::EmptyOp::create(b, loc, ids.getShape(), idType).getResult())
-            .getResult(0);
-    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(ids.getDimSize(0)),
-                                       b.getIndexAttr(tokens)};
-    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-    generated = tensor::InsertSliceOp::create(b, loc, entry->getArgument(0),
-                                              empty, offsets, sizes, strides);
+    Value zeros = emptyOrFilled(b, loc, ids.getShape(), idType, zero);
+    generated =
+        insertBlock(b, loc, entry->getArgument(0), zeros, 1, b.getIndexAttr(0));
   }
-  Value written = writeColumn(b, loc, next, generated,
+  Value written = insertBlock(b, loc, next, generated, 1,
                               clampPosition(b, loc, nextPos, seqLength - 1));
   SmallVector<Value> results = {newLogits, next, nextPosTensor};
   for (const Cache &c : caches)
     results.push_back(c.updated);
   results.push_back(written);
   func::ReturnOp::create(b, ret.getLoc(), results);
-  decode.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(),
-                                           ValueRange(results).getTypes()));
+  step.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
 
   // Names: the forward's argument attributes; the state under the names
   // the decode step's arguments have (the prefill's results are its
   // inputs). The decode step's results after the logits update their
   // arguments, so that --steps N generates N tokens.
-  setName(decode, 0, "input_ids");
+  setName(step, 0, "input_ids");
   if (DictionaryAttr attrs = forward.getArgAttrDict(0))
     if (Attribute name = attrs.get(kNameAttrName))
-      decode.setArgAttr(0, kNameAttrName, name);
+      step.setArgAttr(0, kNameAttrName, name);
   for (unsigned i = 1; i < forward.getNumArguments(); ++i)
     if (DictionaryAttr attrs = forward.getArgAttrDict(i))
       for (NamedAttribute attr : attrs)
-        decode.setArgAttr(i - 1 + first, attr.getName(), attr.getValue());
+        step.setArgAttr(i - 1 + first, attr.getName(), attr.getValue());
   SmallVector<std::string> names = {"logits", "token", "pos"};
   for (unsigned k = 0; k < caches.size(); ++k)
     names.push_back(cacheName(k));
   names.push_back("generated");
   if (!kind.fromState) {
     for (auto [r, name] : llvm::enumerate(names))
-      decode.setResultAttr(r, kNameAttrName, StringAttr::get(ctx, name));
-    return decode;
+      step.setResultAttr(r, kNameAttrName, StringAttr::get(ctx, name));
+    return step;
   }
   // One token per sequence: its products keep the weights where they are.
-  decode->setAttr(kWeightStationaryAttrName, UnitAttr::get(ctx));
-  setName(decode, 0, "token");
-  setName(decode, 1, "pos");
+  step->setAttr(kWeightStationaryAttrName, UnitAttr::get(ctx));
+  setName(step, 0, "token");
+  setName(step, 1, "pos");
   SmallVector<unsigned> updated = {0, 1};
   for (auto [k, c] : llvm::enumerate(caches)) {
-    setName(decode, c.arg.getArgNumber(), cacheName(k));
+    setName(step, c.arg.getArgNumber(), cacheName(k));
     // Laid out as the step writes it (heads as attention splits them), not
     // as an activation by default.
-    decode.setArgAttr(
+    step.setArgAttr(
         c.arg.getArgNumber(), kRoleAttrName,
         StringAttr::get(ctx, stringifyArgumentRole(ArgumentRole::State)));
     updated.push_back(c.arg.getArgNumber());
   }
-  setName(decode, cast<BlockArgument>(generated).getArgNumber(), "generated");
+  setName(step, cast<BlockArgument>(generated).getArgNumber(), "generated");
   updated.push_back(cast<BlockArgument>(generated).getArgNumber());
   for (auto [r, arg] : llvm::enumerate(updated))
-    decode.setResultAttr(1 + r, kUpdatesAttrName, IntegerAttr::get(i64, arg));
-  return decode;
+    step.setResultAttr(1 + r, kUpdatesAttrName, IntegerAttr::get(i64, arg));
+  return step;
 }
 
 namespace {
