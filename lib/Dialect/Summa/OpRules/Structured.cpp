@@ -62,7 +62,7 @@ static LogicalResult visitStationaryMatmul(LayoutRuleState &s,
   LayoutAttr weight = s.lookup(rhs);
   if (!weight)
     return failure();
-  unsigned rhsK = form == MatmulForm::abt ? 1 : 0;
+  unsigned rhsK = getRhsContractedDim(form);
   DimLayout k = weight.getDim(rhsK), n = weight.getDim(1 - rhsK);
   DimLayout m;
   if (LayoutAttr have = s.lookup(lhs))
@@ -98,8 +98,8 @@ static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
   // rhs's layout first: a weight keeps its own).
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();
-  unsigned lhsK = *form == MatmulForm::atb ? 0 : 1;
-  unsigned rhsK = *form == MatmulForm::abt ? 1 : 0;
+  unsigned lhsK = getLhsContractedDim(*form);
+  unsigned rhsK = getRhsContractedDim(*form);
   auto groupsK = [&]() -> int64_t {
     for (auto [v, d, axes] :
          {std::make_tuple(rhs, rhsK, plain.rhs.getDimSplit(rhsK)),

@@ -442,10 +442,9 @@ static std::pair<StringRef, StringRef> describeForm(MatmulForm form) {
 void FunctionPartitioner::zeroContractedPadding(OpBuilder &b,
                                                 linalg::MatmulOp mm,
                                                 MatmulForm form) {
-  for (auto [operand, k] : {std::make_pair(mm.getDpsInputOperand(0),
-                                           form == MatmulForm::atb ? 0u : 1u),
-                            std::make_pair(mm.getDpsInputOperand(1),
-                                           form == MatmulForm::abt ? 1u : 0u)})
+  for (auto [operand, k] :
+       {std::make_pair(mm.getDpsInputOperand(0), getLhsContractedDim(form)),
+        std::make_pair(mm.getDpsInputOperand(1), getRhsContractedDim(form))})
     if (Value valid = validExtent(b, operand->get(), k))
       operand->set(zeroPadding(b, operand->get(), k, valid));
 }
@@ -467,9 +466,9 @@ void FunctionPartitioner::zeroContractedPadding(OpBuilder &b,
 LogicalResult FunctionPartitioner::partitionLocalMatmul(linalg::MatmulOp mm,
                                                         MatmulForm form,
                                                         LayoutAttr layout) {
-  unsigned lhsM = form == MatmulForm::atb ? 1 : 0;
-  unsigned lhsK = 1 - lhsM;
-  unsigned rhsK = form == MatmulForm::abt ? 1 : 0;
+  unsigned lhsK = getLhsContractedDim(form);
+  unsigned lhsM = 1 - lhsK;
+  unsigned rhsK = getRhsContractedDim(form);
   unsigned rhsN = 1 - rhsK;
   OpOperand *lhs = mm.getDpsInputOperand(0), *rhs = mm.getDpsInputOperand(1);
   Location loc = mm.getLoc();
@@ -555,8 +554,7 @@ LogicalResult FunctionPartitioner::partitionMatmul(linalg::MatmulOp mm,
   if (form) {
     LayoutAttr lhsLayout = valueLayouts.lookup(mm.getDpsInputOperand(0)->get());
     int64_t groupsK =
-        lhsLayout ? lhsLayout.getDimGroups(*form == MatmulForm::atb ? 0 : 1)
-                  : 1;
+        lhsLayout ? lhsLayout.getDimGroups(getLhsContractedDim(*form)) : 1;
     MatmulLayouts want = getMatmulLayouts(mm.getContext(), layout.getGrid(),
                                           *form, layout.getDimGroups(0),
                                           layout.getDimGroups(1), groupsK);

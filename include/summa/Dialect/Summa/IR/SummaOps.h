@@ -68,6 +68,16 @@ spreadSplit(GridOp grid, ArrayRef<int64_t> sizes, const DimLayout &split);
 /// atb = (d2,d0),(d2,d1); the result is (d0,d1). std::nullopt otherwise.
 std::optional<MatmulForm> getMatmulForm(ArrayRef<AffineMap> maps);
 
+/// The dimension of a product's lhs and of its rhs that `form` contracts
+/// (ab: 1 and 0, abt: 1 and 1, atb: 0 and 0); the other dimension of the
+/// lhs is the result's rows, of the rhs its columns.
+inline unsigned getLhsContractedDim(MatmulForm form) {
+  return form == MatmulForm::atb ? 0 : 1;
+}
+inline unsigned getRhsContractedDim(MatmulForm form) {
+  return form == MatmulForm::abt ? 1 : 0;
+}
+
 /// The layouts a 2.5D SUMMA product of `form` takes on `grid`: activations
 /// `[[depth, row], [col]]`, weights `[[row], [col]]`. ab: activation ·
 /// weight -> activation (forward); abt: activation · weightᵀ -> activation
