@@ -113,10 +113,7 @@ void summa::rt::driver::openInputs(RunContext &run) {
   const char *caller = "summaRtMain";
   std::string error;
   if (!options.inputs.empty()) {
-    std::vector<std::string> paths = {options.inputs};
-    paths.insert(paths.end(), options.moreInputs.begin(),
-                 options.moreInputs.end());
-    source = TensorSource::openAll(paths, error);
+    source = TensorSource::openAll(options.inputs, error);
     if (!source)
       fatal("%s: --inputs: %s", caller, error.c_str());
     // A checkpoint says how many steps made it.
@@ -125,7 +122,7 @@ void summa::rt::driver::openInputs(RunContext &run) {
         !parseInt(step->second.c_str(), feed.stepsBefore))
       fatal("%s: --inputs '%s': its metadata summa.step '%s' is not a step "
             "count",
-            caller, options.inputs.c_str(), step->second.c_str());
+            caller, source->path().c_str(), step->second.c_str());
   }
   if (!options.data.empty()) {
     tokens = TokenData::open(options.data, error);

@@ -125,12 +125,11 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
         error = "option '" + name + "' needs a file name";
         return ParseResult::Error;
       }
-      if (name == "--inputs" && !options.inputs.empty()) {
-        options.moreInputs.push_back(value);
+      if (name == "--inputs") {
+        options.inputs.push_back(value);
         continue;
       }
       (name == "--dump"          ? options.dump
-       : name == "--inputs"      ? options.inputs
        : name == "--outputs"     ? options.outputs
        : name == "--expect"      ? options.expect
        : name == "--data"        ? options.data

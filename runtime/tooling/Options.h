@@ -55,12 +55,11 @@ struct Options {
   /// checked steps to this path ("%r" replaced by the rank, otherwise
   /// ".rank<R>.bin" appended). Empty: no dump.
   std::string dump;
-  /// --inputs: a safetensors file or a directory of .npy files the inputs
-  /// are read from, by name. Empty: every input from the seed.
-  std::string inputs;
-  /// Further --inputs files, in order: a tensor is taken from the one file
-  /// that holds it (the weights of one, a decode step's state of another).
-  std::vector<std::string> moreInputs;
+  /// --inputs, once per file: safetensors files or directories of .npy
+  /// files the inputs are read from, by name; a tensor is taken from the one
+  /// file that holds it (the weights of one, a decode step's state of
+  /// another). Empty: every input from the seed.
+  std::vector<std::string> inputs;
   /// --fill-missing: inputs the file lacks come from the seed.
   bool fillMissing = false;
   /// --outputs: where the outputs are written after the checked steps: a
