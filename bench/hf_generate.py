@@ -10,12 +10,17 @@ generate(do_sample=False, cache_implementation="static") on one thread for
 one new token (prefill) and for all of them, and prints the prefill time,
 the time per decoded token and whether the ids are EXPECT's."""
 
+import os
 import sys
 import time
 
 import torch
 import transformers as t
 from safetensors.torch import load_file
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                "examples", "export"))
+from export_torch import LN_EPS, hf_greedy  # noqa: E402
 
 
 def main(argv):
@@ -28,24 +33,19 @@ def main(argv):
     P, S = prompt.shape[1], expected.shape[1]
     cfg = t.GPT2Config(n_positions=S, vocab_size=w["model.transformer.wte.weight"].shape[0],
                        attn_implementation="eager", pad_token_id=0, bos_token_id=0,
-                       eos_token_id=0, layer_norm_epsilon=1e-5, resid_pdrop=0.0,
+                       eos_token_id=0, layer_norm_epsilon=LN_EPS, resid_pdrop=0.0,
                        embd_pdrop=0.0, attn_pdrop=0.0)
     lm = t.GPT2LMHeadModel(cfg).eval()
-    lm.load_state_dict({k[len("model."):]: v for k, v in w.items() if k.startswith("model.")},
-                       strict=False)
-
-    def generate(n):
-        return lm.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=n,
-                           min_new_tokens=n, do_sample=False, pad_token_id=0,
-                           cache_implementation="static")
-
-    with torch.no_grad():
-        generate(2)  # warm-up
-        t0 = time.perf_counter()
-        generate(1)
-        t1 = time.perf_counter()
-        out = generate(S - P)
-        t2 = time.perf_counter()
+    # lm_head.weight is wte's (tied): the only parameter the file lacks.
+    missing, unexpected = lm.load_state_dict(
+        {k[len("model."):]: v for k, v in w.items() if k.startswith("model.")}, strict=False)
+    assert not unexpected and set(missing) <= {"lm_head.weight"}, (missing, unexpected)
+    hf_greedy(lm, prompt, 2)  # warm-up
+    t0 = time.perf_counter()
+    hf_greedy(lm, prompt, 1)
+    t1 = time.perf_counter()
+    out = hf_greedy(lm, prompt, S - P)
+    t2 = time.perf_counter()
     prefill = (t1 - t0) * 1e3
     decode = ((t2 - t1) * 1e3 - prefill) / (S - P - 1)
     same = bool((out == expected).all())

@@ -192,38 +192,20 @@ def build(name):
 
 def export(name, out, lr):
     from safetensors.torch import save_file
-    from torch_mlir import fx, ir
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from export_torch import Functional, exported_state, padding_indices
+    from export_torch import export_with_state, sgd_reference
 
     model, inputs = build(name)
-    state = exported_state(model, buffers_as_constants=True)
-    fn = Functional(model, len(inputs), state.keys())
-    names = list(inputs) + list(state)
-    args = tuple(inputs.values()) + tuple(t.detach() for t in state.values())
-    module = fx.export_and_import(fn, *args, output_type="linalg-on-tensors", func_name=name)
-    with module.context:
-        func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
-        padding = padding_indices(model, state)
-        i64 = ir.IntegerType.get_signless(64)
-        func.attributes["arg_attrs"] = ir.ArrayAttr.get(
-            [ir.DictAttr.get({"summa.name": ir.StringAttr.get(n)}
-                             | ({"summa.padding_idx": ir.IntegerAttr.get(i64, padding[n])} if n in padding else {}))
-             for n in names])
+    module, fn, names, args = export_with_state(model, inputs.values(), inputs, name)
     base = os.path.join(out, name)
     with open(base + ".mlir", "w") as f:
         f.write(f"// {name}: examples/export/export_layers.py --models {name}\n")
         f.write(str(module))
     save_file({n: t.contiguous() for n, t in zip(names, args)}, base + ".inputs.safetensors")
     # PyTorch's own autograd and SGD step on every float argument.
-    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in args]
-    loss, y = fn(*leaves)
-    floats = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
-    grads = torch.autograd.grad(loss, [t for _, t in floats], allow_unused=True)
-    expected = {"result0": loss.detach(), "result1": y.detach().contiguous()}
-    for (n, t), g in zip(floats, grads):
-        expected[n] = (t - lr * (torch.zeros_like(t) if g is None else g)).detach().contiguous()
+    (loss, y), updated = sgd_reference(fn, names, args, lr)
+    expected = {"result0": loss.detach(), "result1": y.detach().contiguous(), **updated}
     save_file(expected, base + ".torch.safetensors")
     return base
 

@@ -412,6 +412,47 @@ def exported_state(model, buffers_as_constants):
     return state
 
 
+def export_with_state(model, inputs, input_names, func_name):
+    """torch-mlir's linalg-on-tensors export of `model` called on `inputs`,
+    its parameters and buffers the arguments after them (Functional,
+    buffers as constants), every argument named by summa.name
+    (`input_names`, then the state_dict's names) and an embedding with its
+    summa.padding_idx. Returns (module, fn, names, args): fn(*args) is what
+    the module computes."""
+    from torch_mlir import fx, ir
+
+    state = exported_state(model, buffers_as_constants=True)
+    fn = Functional(model, len(inputs), state.keys())
+    args = tuple(inputs) + tuple(t.detach() for t in state.values())
+    names = list(input_names) + list(state.keys())
+    module = fx.export_and_import(fn, *args, output_type="linalg-on-tensors", func_name=func_name)
+    with module.context:
+        func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
+        padding = padding_indices(model, state)
+        i64 = ir.IntegerType.get_signless(64)
+        func.attributes["arg_attrs"] = ir.ArrayAttr.get(
+            [ir.DictAttr.get({"summa.name": ir.StringAttr.get(n)}
+                             | ({"summa.padding_idx": ir.IntegerAttr.get(i64, padding[n])}
+                                if n in padding else {}))
+             for n in names])
+    return module, fn, names, args
+
+
+def sgd_reference(fn, names, args, lr):
+    """PyTorch's own autograd and one SGD step of `lr` on every float
+    argument of fn (whose first output is the loss): (fn's outputs, {name:
+    the argument after the step}); an argument the loss does not reach keeps
+    its value."""
+    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in args]
+    outputs = fn(*leaves)
+    loss = outputs[0] if isinstance(outputs, tuple) else outputs
+    floats = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
+    grads = torch.autograd.grad(loss, [t for _, t in floats], allow_unused=True)
+    updated = {n: (t - lr * (torch.zeros_like(t) if g is None else g)).detach().contiguous()
+               for (n, t), g in zip(floats, grads)}
+    return outputs, updated
+
+
 def padding_indices(model, state):
     """{state name: padding_idx} of the nn.Embedding tables in `state` that
     have one: their summa.padding_idx, so that summa-differentiate gives
@@ -531,6 +572,16 @@ def save_tensors(args, names, fn_args, expected):
         print(f"wrote {args.save_outputs}", file=sys.stderr)
 
 
+def hf_greedy(lm, prompt, new_tokens):
+    """Hugging Face's own greedy generation of exactly `new_tokens` ids after
+    `prompt` (no EOS stop), with its static KV cache: the ids summa's derived
+    prefill and decode must reproduce (bench/hf_generate.py times it)."""
+    with torch.no_grad():
+        return lm.generate(prompt, attention_mask=torch.ones_like(prompt),
+                           max_new_tokens=new_tokens, min_new_tokens=new_tokens,
+                           do_sample=False, pad_token_id=0, cache_implementation="static")
+
+
 def save_generate(args, model, fn_args, names):
     """--save-generate PREFIX: Hugging Face's own greedy generate() on the
     first --prompt ids of every row, the --inputs and --expect files of the
@@ -548,10 +599,7 @@ def save_generate(args, model, fn_args, names):
     if not 0 < P < S:
         raise SystemExit(f"--prompt must be in [1, {S - 1}], got {P}")
     prompt = ids[:, :P].contiguous()
-    with torch.no_grad():
-        out = lm.generate(prompt, attention_mask=torch.ones_like(prompt),
-                          max_new_tokens=S - P, min_new_tokens=S - P, do_sample=False,
-                          pad_token_id=0, cache_implementation="static")
+    out = hf_greedy(lm, prompt, S - P)
     assert out.shape == ids.shape, out.shape
     inputs = {n: t.detach().contiguous() for n, t in zip(names, fn_args)}
     inputs[names[0]] = prompt

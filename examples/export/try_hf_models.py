@@ -173,37 +173,18 @@ def export_train(name, workdir, lr):
     one step of `lr`, export_torch.py's --save-sgd-step without the
     gradients), the --expect file of the step summa-differentiate derives."""
     from safetensors.torch import save_file
-    from torch_mlir import fx, ir
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from export_torch import Functional, exported_state, padding_indices
+    from export_torch import export_with_state, sgd_reference
 
     wrapper, inputs = build(name, loss=True)
-    state = exported_state(wrapper, buffers_as_constants=True)
-    fn = Functional(wrapper, len(inputs), state.keys())
-    fn_args = tuple(inputs) + tuple(t.detach() for t in state.values())
-    names = ["input_ids", "labels"] + list(state.keys())
-    module = fx.export_and_import(fn, *fn_args, output_type="linalg-on-tensors", func_name=name)
-    with module.context:
-        func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
-        padding = padding_indices(wrapper, state)
-        i64 = ir.IntegerType.get_signless(64)
-        func.attributes["arg_attrs"] = ir.ArrayAttr.get(
-            [ir.DictAttr.get({"summa.name": ir.StringAttr.get(n)}
-                             | ({"summa.padding_idx": ir.IntegerAttr.get(i64, padding[n])} if n in padding else {}))
-             for n in names])
+    module, fn, names, fn_args = export_with_state(wrapper, inputs, ["input_ids", "labels"], name)
     base = os.path.join(workdir, name)
     with open(base + ".mlir", "w") as f:
         f.write(str(module))
     save_file({n: t.contiguous() for n, t in zip(names, fn_args)}, base + ".inputs.safetensors")
-    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in fn_args]
-    loss = fn(*leaves)
-    params = [(n, t) for n, t in zip(names, leaves) if t.is_floating_point()]
-    grads = torch.autograd.grad(loss, [t for _, t in params], allow_unused=True)
-    out = {"result0": loss.detach()}
-    for (n, t), g in zip(params, grads):
-        out[n] = (t - lr * (torch.zeros_like(t) if g is None else g)).detach().contiguous()
-    save_file(out, base + ".torch.safetensors")
+    loss, updated = sgd_reference(fn, names, fn_args, lr)
+    save_file({"result0": loss.detach(), **updated}, base + ".torch.safetensors")
     return base
 
 
