@@ -9,7 +9,11 @@
 # median of the 31 decode steps), the bytes a rank moves per decoded token
 # by collective kind and their share of the weight bytes it holds, the KV
 # cache bytes per rank against the whole, and whether every generated id
-# is Hugging Face's.
+# is Hugging Face's. Then the same with the one executable of
+# `summa-compile --generate` (prefill, decode and the sampler on the split
+# logits): its own timings and bytes, greedy ids against Hugging Face's,
+# and seeded sampling (temperature 0.8, top-k 50, top-p 0.95) against the
+# first grid's.
 #
 #   bench/generate.sh [PYTHON] [GRIDS...]
 #     PYTHON  an interpreter with the packages of
@@ -83,4 +87,29 @@ print(f"summa [{grid}] prefill_ms {float(prefill.group(1)):.1f} decode_ms_per_to
       f"{json.dumps(comm)} kv_cache/rank {cache_rank/1e6:.2f} MB of {cache/1e6:.2f} MB "
       f"same_ids {same}")
 PY
+done
+
+# The generator: one executable, greedy against Hugging Face's ids, then a
+# seeded draw compared with the first grid's.
+for grid in "${grids[@]}"; do
+  IFS=, read -r q1 q2 d <<<"$grid"
+  np=$((q1 * q2 * d))
+  "$bin/summa-compile" "$work/$f.mlir" --generate --prompt-length 16 \
+    --grid "$grid" -o "$work/gen.$grid"
+  echo "generator [$grid]:"
+  "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
+    --prompt "$work/gen.inputs.safetensors" --expect "$work/gen.expect.safetensors" |
+    grep -v '^sequence'
+  "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
+    --prompt "$work/gen.inputs.safetensors" --temperature 0.8 --top-k 50 \
+    --top-p 0.95 --seed 1 | grep -E '^(sequence|generate: prefill)' >"$work/sample.$grid"
+  grep '^generate: prefill' "$work/sample.$grid" | sed 's/^/  sampled: /'
+  if [ "$grid" != "${grids[0]}" ]; then
+    if diff <(grep '^sequence' "$work/sample.${grids[0]}") \
+        <(grep '^sequence' "$work/sample.$grid") >/dev/null; then
+      echo "  sampled ids: the same as [${grids[0]}]"
+    else
+      echo "  sampled ids: DIFFER from [${grids[0]}]"
+    fi
+  fi
 done

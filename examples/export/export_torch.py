@@ -572,14 +572,19 @@ def save_tensors(args, names, fn_args, expected):
         print(f"wrote {args.save_outputs}", file=sys.stderr)
 
 
-def hf_greedy(lm, prompt, new_tokens):
+def hf_greedy(lm, prompt, new_tokens, logits=False):
     """Hugging Face's own greedy generation of exactly `new_tokens` ids after
     `prompt` (no EOS stop), with its static KV cache: the ids summa's derived
-    prefill and decode must reproduce (bench/hf_generate.py times it)."""
+    prefill and decode must reproduce (bench/hf_generate.py times it). With
+    `logits`, (ids, the logits of every new token [new_tokens, batch, V])."""
     with torch.no_grad():
-        return lm.generate(prompt, attention_mask=torch.ones_like(prompt),
-                           max_new_tokens=new_tokens, min_new_tokens=new_tokens,
-                           do_sample=False, pad_token_id=0, cache_implementation="static")
+        out = lm.generate(prompt, attention_mask=torch.ones_like(prompt),
+                          max_new_tokens=new_tokens, min_new_tokens=new_tokens,
+                          do_sample=False, pad_token_id=0, cache_implementation="static",
+                          return_dict_in_generate=logits, output_logits=logits)
+    if not logits:
+        return out
+    return out.sequences, torch.stack(out.logits)
 
 
 def save_generate(args, model, fn_args, names):
@@ -589,7 +594,9 @@ def save_generate(args, model, fn_args, names):
     the forward. PREFIX.inputs.safetensors: the weights and the prompt
     (input_ids, [batch, P]); PREFIX.expect.safetensors: `generated`, the
     prompt followed by the tokens generate() chose, seq ids in all (the
-    prefill's one, then one per decode step)."""
+    prefill's one, then one per decode step), the same as `sequences` (as
+    generate() names them, for summa-compile --generate's --expect), and
+    `scores`, the logits of each new token [S - P, batch, V]."""
     from safetensors.torch import save_file
 
     lm = model.model
@@ -599,12 +606,14 @@ def save_generate(args, model, fn_args, names):
     if not 0 < P < S:
         raise SystemExit(f"--prompt must be in [1, {S - 1}], got {P}")
     prompt = ids[:, :P].contiguous()
-    out = hf_greedy(lm, prompt, S - P)
+    out, scores = hf_greedy(lm, prompt, S - P, logits=True)
     assert out.shape == ids.shape, out.shape
     inputs = {n: t.detach().contiguous() for n, t in zip(names, fn_args)}
     inputs[names[0]] = prompt
     save_file(inputs, args.save_generate + ".inputs.safetensors")
-    save_file({"generated": out.contiguous()}, args.save_generate + ".expect.safetensors")
+    save_file({"generated": out.contiguous(), "sequences": out.clone(),
+               "scores": scores.float().contiguous()},
+              args.save_generate + ".expect.safetensors")
     print(f"wrote {args.save_generate}.inputs.safetensors and .expect.safetensors",
           file=sys.stderr)
 

@@ -23,6 +23,7 @@
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
 #include "summa/Transforms/LiftConstants.h"
+#include "summa/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -87,6 +88,15 @@ private:
   LogicalResult writeBinary(llvm::Module &llvmModule,
                             const ProgramInfo &program, ArrayRef<int64_t> grid,
                             const Target &t);
+  LogicalResult linkExecutable(llvm::Module &llvmModule, const Target &t,
+                               function_ref<void(raw_ostream &)> writeMainCpp);
+  std::unique_ptr<llvm::Module> compileStep(ModuleOp module, StringRef fn,
+                                            ArrayRef<int64_t> grid,
+                                            const Target &t,
+                                            llvm::LLVMContext &llvmContext,
+                                            ProgramInfo &program);
+  LogicalResult compileGenerator(ModuleOp module, func::FuncOp forward,
+                                 ArrayRef<int64_t> grid, const Target &t);
   LogicalResult writeOutput(function_ref<void(raw_ostream &)> print);
 
   MLIRContext &context;
@@ -379,8 +389,27 @@ Compiler::lowerBoth(OwningOpRef<ModuleOp> spmd, OwningOpRef<ModuleOp> reference,
 LogicalResult Compiler::writeBinary(llvm::Module &llvmModule,
                                     const ProgramInfo &program,
                                     ArrayRef<int64_t> grid, const Target &t) {
-  // The temporary files: the model's objects (its loop nests, its glue;
-  // MachineCode.h) and the generated main.
+  bool library = options.emit == EmitKind::Lib;
+  if (library) {
+    SmallString<128> headerPath(options.output);
+    llvm::sys::path::replace_extension(headerPath, "h");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(headerPath, ec);
+    if (ec)
+      return fail("cannot write " + headerPath + ": " + ec.message());
+    writeLibraryHeader(os, program, grid, options.output);
+  }
+  return linkExecutable(llvmModule, t, [&](raw_ostream &os) {
+    writeMain(os, program, grid, library);
+  });
+}
+
+/// The model's objects (its loop nests, its glue; MachineCode.h) and the
+/// main `writeMainCpp` writes, linked against the runtime into the output
+/// (a shared library with --emit=lib).
+LogicalResult
+Compiler::linkExecutable(llvm::Module &llvmModule, const Target &t,
+                         function_ref<void(raw_ostream &)> writeMainCpp) {
   SmallString<128> objPath, gluePath, mainPath;
   for (auto [path, stem, ext] : {std::tuple(&objPath, "summa-model", "o"),
                                  std::tuple(&gluePath, "summa-glue", "o"),
@@ -400,25 +429,103 @@ LogicalResult Compiler::writeBinary(llvm::Module &llvmModule,
   if (failed(check(compile::emitSplitObjects(llvmModule, options.optLevel,
                                              objPath, gluePath, objects))))
     return failure();
-  bool library = options.emit == EmitKind::Lib;
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(mainPath, ec);
     if (ec)
       return fail("cannot write " + mainPath + ": " + ec.message());
-    writeMain(os, program, grid, library);
-  }
-  if (library) {
-    SmallString<128> headerPath(options.output);
-    llvm::sys::path::replace_extension(headerPath, "h");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(headerPath, ec);
-    if (ec)
-      return fail("cannot write " + headerPath + ": " + ec.message());
-    writeLibraryHeader(os, program, grid, options.output);
+    writeMainCpp(os);
   }
   return link(mainPath, objects, options.output, t.runtimeLib,
-              options.runtime.includeDir, library, options.verbose);
+              options.runtime.includeDir, options.emit == EmitKind::Lib,
+              options.verbose);
+}
+
+/// One step of a generator: `fn` of a copy of `module` laid out on `grid`,
+/// described into `program`, partitioned and lowered to LLVM IR (no --check
+/// reference: each step is checked alone by compiling it as an entry).
+std::unique_ptr<llvm::Module>
+Compiler::compileStep(ModuleOp module, StringRef fn, ArrayRef<int64_t> grid,
+                      const Target &t, llvm::LLVMContext &llvmContext,
+                      ProgramInfo &program) {
+  OwningOpRef<ModuleOp> step = module.clone();
+  std::string name = fn.str();
+  keepOnlyFunctions(*step, {name});
+  if (failed(runPasses(*step, "assign layouts (" + name + ")",
+                       [&](OpPassManager &pm) {
+                         SummaAssignLayoutsOptions assign;
+                         assign.grid.assign(grid.begin(), grid.end());
+                         buildAssignLayoutsPipeline(pm, assign, options.zero);
+                       })))
+    return nullptr;
+  FailureOr<ProgramInfo> described =
+      describeProgram(step->lookupSymbol<func::FuncOp>(name),
+                      /*halfTypes=*/options.target == "cuda");
+  if (failed(described))
+    return nullptr;
+  program = std::move(*described);
+  if (failed(
+          runPasses(*step, "partition (" + name + ")", [&](OpPassManager &pm) {
+            buildPartitionPipeline(pm, options.reuseBudget);
+          })))
+    return nullptr;
+  renameFunctions(*step, "__spmd");
+  if (failed(runPasses(*step, "lower (" + name + ")", [&](OpPassManager &pm) {
+        LowerOptions lower;
+        lower.overlap = options.overlap;
+        lower.cuda = t.cuda ? &*t.cuda : nullptr;
+        lower.remarks = options.remarks;
+        lower.packArguments.push_back(program.entry + "__spmd");
+        buildLowerToLLVMPipeline(pm, lower);
+      })))
+    return nullptr;
+  std::unique_ptr<llvm::Module> translated =
+      translateModuleToLLVMIR(*step, llvmContext, "summa_" + name);
+  if (!translated)
+    (void)fail("translation to LLVM IR failed");
+  return translated;
+}
+
+/// --generate: the prefill and the decode step derived from `forward`, each
+/// compiled for `grid`, in one executable whose main hands both to
+/// summaRtGenerate.
+LogicalResult Compiler::compileGenerator(ModuleOp module, func::FuncOp forward,
+                                         ArrayRef<int64_t> grid,
+                                         const Target &t) {
+  if (options.emit != EmitKind::Exe)
+    return fail("--generate builds an executable (--emit=exe)");
+  auto ids = dyn_cast<RankedTensorType>(
+      forward.getNumArguments() ? forward.getArgumentTypes()[0] : Type());
+  if (!ids || ids.getRank() != 2 || !ids.hasStaticShape())
+    return forward.emitError()
+           << "--generate: argument 0 must be the token ids [batch, sequence]";
+  int64_t maxLength = ids.getDimSize(1);
+  std::string name = forward.getSymName().str();
+  if (failed(runPasses(module, "derive generation", [&](OpPassManager &pm) {
+        SummaDeriveGenerationOptions derive;
+        derive.function = name;
+        derive.prompt = options.promptLength;
+        derive.nextToken = false;
+        pm.addPass(createSummaDeriveGeneration(derive));
+      })))
+    return failure();
+  llvm::LLVMContext llvmContext;
+  ProgramInfo prefill, decode;
+  std::unique_ptr<llvm::Module> llvmModule =
+      compileStep(module, name + "_prefill", grid, t, llvmContext, prefill);
+  if (!llvmModule)
+    return failure();
+  std::unique_ptr<llvm::Module> decodeModule =
+      compileStep(module, name + "_decode", grid, t, llvmContext, decode);
+  if (!decodeModule)
+    return failure();
+  if (llvm::Linker::linkModules(*llvmModule, std::move(decodeModule)))
+    return fail("linking the prefill and the decode step failed");
+  if (options.emit == EmitKind::Exe && options.output.empty())
+    return fail("--generate needs -o");
+  return linkExecutable(*llvmModule, t, [&](raw_ostream &os) {
+    writeGeneratorMain(os, prefill, decode, grid, maxLength);
+  });
 }
 
 /// Writes `print` to the output file.
@@ -457,6 +564,8 @@ LogicalResult Compiler::compile(llvm::SourceMgr &sourceMgr) {
   FailureOr<SmallVector<int64_t>> grid = chooseGrid(*spmd, entry);
   if (failed(grid))
     return failure();
+  if (options.generate)
+    return compileGenerator(*spmd, entry, *grid, *t);
   std::string entryFn = entry.getSymName().str();
   OwningOpRef<ModuleOp> gradcheckFunctions;
   std::optional<GradcheckInfo> gradcheck;

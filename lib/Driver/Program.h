@@ -62,7 +62,7 @@ struct GradcheckInfo {
 
 struct ProgramInfo {
   std::string entry;
-  /// The function --check runs unpartitioned on rank 0.
+  /// The function --check runs unpartitioned on rank 0; empty: none.
   std::string reference;
   /// The reference computes in f64 (summa-promote-floats).
   bool referenceF64 = false;
@@ -98,6 +98,13 @@ void renameFunctions(ModuleOp module, StringRef suffix);
 /// instead), which hands the runtime the program's tensor table.
 void writeMain(raw_ostream &os, const ProgramInfo &p, ArrayRef<int64_t> grid,
                bool library);
+
+/// The C++ main of a generator (summa-compile --generate): the tables of
+/// the prefill and the decode step in a SummaGenerateDesc handed to
+/// summaRtGenerate; sequences hold at most `maxLength` tokens.
+void writeGeneratorMain(raw_ostream &os, const ProgramInfo &prefill,
+                        const ProgramInfo &decode, ArrayRef<int64_t> grid,
+                        int64_t maxLength);
 
 /// The header of an --emit=lib library: summa_program() and, as comments,
 /// the names and shapes of the model's tensors.

@@ -71,6 +71,9 @@ struct StepKind {
   StringRef suffix;
   int64_t tokens;
   bool fromState;
+  /// Whether the step chooses the next token (greedy) and keeps the
+  /// generated ids; otherwise a driver samples it from the logits.
+  bool nextToken;
 };
 
 /// Builds `<forward><suffix>` from the forward, op by op.
@@ -938,14 +941,12 @@ FailureOr<func::FuncOp> StepBuilder::build() {
                              {newType.getDimSize(0), 1, newType.getDimSize(2)},
                              1, b.getIndexAttr(tokens - 1));
   auto idType = cast<IntegerType>(ids.getElementType());
-  Value next = greedyToken(b, loc, newLogits, idType);
   Value advance =
       arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tokens));
   Value nextPos = arith::AddIOp::create(b, loc, pos, advance);
   Value nextPosTensor;
-  Value generated;
   if (kind.fromState) {
-    // pos + 1 as a tensor, an elementwise op every rank computes.
+    // pos + T as a tensor, an elementwise op every rank computes.
     AffineMap none = AffineMap::get(0, 0, ctx);
     nextPosTensor =
         linalg::GenericOp::create(
@@ -959,22 +960,36 @@ FailureOr<func::FuncOp> StepBuilder::build() {
                                  .getResult()});
             })
             .getResult(0);
-    generated = entry->addArgument(ids, loc);
   } else {
     nextPosTensor = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(scalar, b.getI64IntegerAttr(tokens)));
-    // The generated ids: the prompt, then zeros.
-    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(idType, 0));
-    Value zeros = emptyOrFilled(b, loc, ids.getShape(), idType, zero);
-    generated =
-        insertBlock(b, loc, entry->getArgument(0), zeros, 1, b.getIndexAttr(0));
   }
-  Value written = insertBlock(b, loc, next, generated, 1,
-                              clampPosition(b, loc, nextPos, seqLength - 1));
-  SmallVector<Value> results = {newLogits, next, nextPosTensor};
+  // The logits of the last token, the next token (greedy), its position,
+  // the caches, and the generated ids with the token; without nextToken the
+  // logits, the position and the caches.
+  SmallVector<Value> results = {newLogits};
+  Value generated;
+  if (kind.nextToken) {
+    Value next = greedyToken(b, loc, newLogits, idType);
+    if (kind.fromState) {
+      generated = entry->addArgument(ids, loc);
+    } else {
+      // The generated ids: the prompt, then zeros.
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(idType, 0));
+      Value zeros = emptyOrFilled(b, loc, ids.getShape(), idType, zero);
+      generated = insertBlock(b, loc, entry->getArgument(0), zeros, 1,
+                              b.getIndexAttr(0));
+    }
+    results.push_back(next);
+    generated = insertBlock(b, loc, next, generated, 1,
+                            clampPosition(b, loc, nextPos, seqLength - 1));
+  }
+  results.push_back(nextPosTensor);
   for (const Cache &c : caches)
     results.push_back(c.updated);
-  results.push_back(written);
+  if (generated)
+    results.push_back(generated);
   func::ReturnOp::create(b, ret.getLoc(), results);
   step.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(),
                                          ValueRange(results).getTypes()));
@@ -991,10 +1006,14 @@ FailureOr<func::FuncOp> StepBuilder::build() {
     if (DictionaryAttr attrs = forward.getArgAttrDict(i))
       for (NamedAttribute attr : attrs)
         step.setArgAttr(i - 1 + first, attr.getName(), attr.getValue());
-  SmallVector<std::string> names = {"logits", "token", "pos"};
+  SmallVector<std::string> names = {"logits"};
+  if (kind.nextToken)
+    names.push_back("token");
+  names.push_back("pos");
   for (unsigned k = 0; k < caches.size(); ++k)
     names.push_back(cacheName(k));
-  names.push_back("generated");
+  if (kind.nextToken)
+    names.push_back("generated");
   if (!kind.fromState) {
     for (auto [r, name] : llvm::enumerate(names))
       step.setResultAttr(r, kNameAttrName, StringAttr::get(ctx, name));
@@ -1004,7 +1023,10 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   step->setAttr(kWeightStationaryAttrName, UnitAttr::get(ctx));
   setName(step, 0, "token");
   setName(step, 1, "pos");
-  SmallVector<unsigned> updated = {0, 1};
+  SmallVector<unsigned> updated;
+  if (kind.nextToken)
+    updated.push_back(0);
+  updated.push_back(1);
   for (auto [k, c] : llvm::enumerate(caches)) {
     setName(step, c.arg.getArgNumber(), cacheName(k));
     // Laid out as the step writes it (heads as attention splits them), not
@@ -1014,8 +1036,11 @@ FailureOr<func::FuncOp> StepBuilder::build() {
         StringAttr::get(ctx, stringifyArgumentRole(ArgumentRole::State)));
     updated.push_back(c.arg.getArgNumber());
   }
-  setName(step, cast<BlockArgument>(generated).getArgNumber(), "generated");
-  updated.push_back(cast<BlockArgument>(generated).getArgNumber());
+  if (kind.nextToken) {
+    // The generated ids: the last argument, added after the caches.
+    setName(step, step.getNumArguments() - 1, "generated");
+    updated.push_back(step.getNumArguments() - 1);
+  }
   for (auto [r, arg] : llvm::enumerate(updated))
     step.setResultAttr(1 + r, kUpdatesAttrName, IntegerAttr::get(i64, arg));
   return step;
@@ -1055,7 +1080,7 @@ struct SummaDeriveGenerationPass
                              "sequence";
       return signalPassFailure();
     }
-    StepBuilder decode(forward, {"_decode", 1, /*fromState=*/true});
+    StepBuilder decode(forward, {"_decode", 1, /*fromState=*/true, nextToken});
     if (failed(decode.build()))
       return signalPassFailure();
     if (decode.getCaches().empty()) {
@@ -1064,7 +1089,8 @@ struct SummaDeriveGenerationPass
                              "values along the sequence); nothing to cache";
       return signalPassFailure();
     }
-    StepBuilder prefill(forward, {"_prefill", prompt, /*fromState=*/false});
+    StepBuilder prefill(forward,
+                        {"_prefill", prompt, /*fromState=*/false, nextToken});
     if (failed(prefill.build()))
       return signalPassFailure();
     // Both find the same caches, in the same order: the prefill's results

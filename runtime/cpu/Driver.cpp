@@ -14,6 +14,7 @@
 #include "Backend.h"
 #include "DType.h"
 #include "Error.h"
+#include "Generate.h"
 #include "Model.h"
 #include "Run.h"
 
@@ -71,6 +72,10 @@ const driver::Backend cpuBackend = {
 
 int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   return driver::run(argc, argv, program, cpuBackend);
+}
+
+int summaRtGenerate(int argc, char **argv, const SummaGenerateDesc *generator) {
+  return driver::generate(argc, argv, generator, cpuBackend);
 }
 
 SummaModel *summaModelInit(const SummaProgramDesc *program, int64_t comm) {

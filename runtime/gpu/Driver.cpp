@@ -23,6 +23,7 @@
 #include "Backend.h"
 #include "DeviceFill.h"
 #include "Error.h"
+#include "Generate.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
 #include "GpuRuntime.h"
@@ -160,6 +161,10 @@ const summa::rt::driver::Backend gpuBackend = {
 
 int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   return summa::rt::driver::run(argc, argv, program, gpuBackend);
+}
+
+int summaRtGenerate(int argc, char **argv, const SummaGenerateDesc *generator) {
+  return summa::rt::driver::generate(argc, argv, generator, gpuBackend);
 }
 
 SummaModel *summaModelInit(const SummaProgramDesc *program, int64_t comm) {

@@ -70,7 +70,7 @@ void fillHost(const Tensor &tensor, int index, uint64_t seed,
 
 /// Host memory as a Backend: where --check's reference runs on both
 /// backends.
-const Backend &hostBackend();
+SUMMA_RT_EXPORT const Backend &hostBackend();
 
 /// Waits for the backend's queued work (Backend::settle), if it queues any.
 inline void settle(const Backend &backend) {
@@ -99,6 +99,12 @@ public:
   }
 
   void *data() const { return data_; }
+  /// Releases the buffer now; data() is null after.
+  void reset() {
+    if (data_)
+      backend->release(data_);
+    data_ = nullptr;
+  }
 
 private:
   const Backend *backend;

@@ -46,6 +46,40 @@ bool summa::rt::driver::sameShape(const StoredTensor &stored,
   return true;
 }
 
+void summa::rt::driver::loadStored(const TensorSource &source,
+                                   const StoredTensor &stored,
+                                   const Tensor &input, const Placement &into,
+                                   size_t i) {
+  const char *caller = "summaRtMain";
+  const char *path = source.path().c_str();
+  if (stored.dtype != input.desc->dtype) {
+    const char *want = safetensorsDTypeName(input.desc->dtype);
+    fatal("%s: --inputs '%s': tensor '%s' has element type %s; input '%s' "
+          "is %s",
+          caller, path, stored.name.c_str(), stored.dtypeName.c_str(),
+          input.fileName.c_str(), want ? want : "?");
+  }
+  if (!sameShape(stored, input))
+    fatal("%s: --inputs '%s': tensor '%s' has shape %s; input '%s' has "
+          "shape %s",
+          caller, path, stored.name.c_str(),
+          formatShape(stored.shape.data(), stored.shape.size()).c_str(),
+          input.fileName.c_str(),
+          formatShape(input.desc->globalShape, input.rank).c_str());
+  if (!stored.data) {
+    // A sharded checkpoint: the tile from the boxes that hold it.
+    size_t bytes = into.coords ? input.localBytes() : input.globalBytes();
+    HostBuffer tile(bytes, "the host copy of '" + input.fileName + "'");
+    recordRead(static_cast<int64_t>(readTileFromPieces(
+        input, into.coords, stored, static_cast<char *>(tile.data()))));
+    upload(into.backend, into.buffers[i], tile.data(), bytes);
+    return;
+  }
+  recordRead(static_cast<int64_t>(uploadTile(into.backend, input, into.coords,
+                                             stored.data, into.buffers[i],
+                                             /*mappedFile=*/true)));
+}
+
 void summa::rt::driver::loadInputs(const RunContext &run,
                                    const Placement &into) {
   const Options &options = run.options;
@@ -70,33 +104,7 @@ void summa::rt::driver::loadInputs(const RunContext &run,
                         into.buffers[i]);
       continue;
     }
-    const char *path = source->path().c_str();
-    if (stored->dtype != input.desc->dtype) {
-      const char *want = safetensorsDTypeName(input.desc->dtype);
-      fatal("%s: --inputs '%s': tensor '%s' has element type %s; input '%s' "
-            "is %s",
-            caller, path, stored->name.c_str(), stored->dtypeName.c_str(),
-            input.fileName.c_str(), want ? want : "?");
-    }
-    if (!sameShape(*stored, input))
-      fatal("%s: --inputs '%s': tensor '%s' has shape %s; input '%s' has "
-            "shape %s",
-            caller, path, stored->name.c_str(),
-            formatShape(stored->shape.data(), stored->shape.size()).c_str(),
-            input.fileName.c_str(),
-            formatShape(input.desc->globalShape, input.rank).c_str());
-    if (!stored->data) {
-      // A sharded checkpoint: the tile from the boxes that hold it.
-      size_t bytes = into.coords ? input.localBytes() : input.globalBytes();
-      HostBuffer tile(bytes, "the host copy of '" + input.fileName + "'");
-      recordRead(static_cast<int64_t>(readTileFromPieces(
-          input, into.coords, *stored, static_cast<char *>(tile.data()))));
-      upload(into.backend, into.buffers[i], tile.data(), bytes);
-      continue;
-    }
-    recordRead(static_cast<int64_t>(uploadTile(into.backend, input, into.coords,
-                                               stored->data, into.buffers[i],
-                                               /*mappedFile=*/true)));
+    loadStored(*source, *stored, input, into, i);
   }
   if (!missing.empty())
     fatal("%s: --inputs '%s' has no tensor named %s (inputs are matched by "

@@ -40,6 +40,13 @@ void openInputs(RunContext &run);
 /// name.
 void loadInputs(const RunContext &run, const Placement &into);
 
+/// Copies `stored`, a tensor of `source`, into buffer `i` of `into` (the
+/// tile of `input` it holds, or the whole tensor): fatal, naming both, when
+/// its element type or shape is not the input's. A sharded checkpoint's
+/// boxes are read where they meet the tile.
+void loadStored(const TensorSource &source, const StoredTensor &stored,
+                const Tensor &input, const Placement &into, size_t i);
+
 /// The tensor of `source` that stands for `tensor`: by its file name, else
 /// by its positional name; null if neither is there.
 const StoredTensor *findStored(const TensorSource &source,

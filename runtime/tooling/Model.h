@@ -45,6 +45,14 @@ public:
   /// Copies every output that updates an input over that input's tile.
   void feedBack();
 
+  /// Makes input `i` read `tile` (another model's tile of the same layout,
+  /// which outlives this model's calls) instead of its own, which is freed:
+  /// generation's prefill reads the decode step's weights.
+  void shareInput(size_t i, void *tile) {
+    tiles[i].reset();
+    pointers[i] = tile;
+  }
+
   /// The input named `name` (Tensor::fileName or Tensor::name), or -1.
   int findInput(const std::string &name) const;
   /// The output named `name`, else the output that updates the input named

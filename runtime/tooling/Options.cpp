@@ -40,8 +40,7 @@ bool summa::rt::driver::parseInt(const char *text, int64_t &value) {
   return true;
 }
 
-namespace {
-bool parseUnsigned(const char *text, uint64_t &value) {
+bool summa::rt::driver::parseUnsigned(const char *text, uint64_t &value) {
   if (!*text || *text == '-' || *text == '+')
     return false;
   char *end = nullptr;
@@ -53,7 +52,7 @@ bool parseUnsigned(const char *text, uint64_t &value) {
   return true;
 }
 
-bool parseDouble(const char *text, double &value) {
+bool summa::rt::driver::parseDouble(const char *text, double &value) {
   char *end = nullptr;
   errno = 0;
   double parsed = std::strtod(text, &end);
@@ -63,6 +62,7 @@ bool parseDouble(const char *text, double &value) {
   return true;
 }
 
+namespace {
 /// PATTERN=T of --tol: a shell pattern and a non-negative number.
 bool parseNamedTol(const std::string &text,
                    std::vector<std::pair<std::string, double>> &tols) {

@@ -111,6 +111,10 @@ int launcherRank();
 /// A decimal integer without a sign into `value`; false if `text` is not
 /// one (or does not fit in 64 bits).
 bool parseInt(const char *text, int64_t &value);
+/// The same, unsigned.
+bool parseUnsigned(const char *text, uint64_t &value);
+/// A finite, non-negative number into `value`; false otherwise.
+bool parseDouble(const char *text, double &value);
 
 } // namespace summa::rt::driver
 

@@ -26,7 +26,7 @@ namespace summa::rt::driver {
 struct Backend;
 
 /// A validated SummaTensorDesc.
-struct Tensor {
+struct SUMMA_RT_EXPORT Tensor {
   const SummaTensorDesc *desc = nullptr;
   std::string name;
   /// The name in tensor files (--inputs, --outputs, --checkpoint): the
@@ -102,8 +102,9 @@ struct Tensor {
 
 /// Validates the description of input or output number `index` (`role`
 /// "input" or "output") for `backend`; fatal, naming it, when it is invalid.
-Tensor analyseTensor(const SummaTensorDesc &desc, const char *role, int index,
-                     const Backend &backend);
+SUMMA_RT_EXPORT Tensor analyseTensor(const SummaTensorDesc &desc,
+                                     const char *role, int index,
+                                     const Backend &backend);
 
 /// The size of a tensor's element type, any type of the ABI (a Backend's
 /// elementSize for a backend that holds them all); fatal, naming `role` and

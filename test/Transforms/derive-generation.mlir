@@ -1,4 +1,5 @@
 // RUN: summa-opt %s --summa-derive-generation=prompt=2 --canonicalize --cse | FileCheck %s
+// RUN: summa-opt %s --summa-derive-generation="prompt=2 next-token=false" --canonicalize --cse | FileCheck %s --check-prefix=SAMPLE
 
 // A one-layer causal language model small enough to read: token ids
 // [1, 4] embedded, a self-attention whose query, keys and values are the
@@ -50,11 +51,27 @@
 // CHECK: linalg.generic {{.*}} ins(%[[S]], %[[ROW]] : tensor<1x1x4xf32>, tensor<1x4xf32>)
 // CHECK: %[[O:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[KV]] : tensor<1x1x4xf32>, tensor<1x4x4xf32>) outs(%{{.*}} : tensor<1x1x4xf32>)
 // CHECK: %[[L:.*]] = linalg.generic {{.*}} ins(%[[O]], %[[EMB]] : tensor<1x1x4xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<1x1x8xf32>)
+// CHECK: %[[NP:.*]] = linalg.generic {{.*}} ins(%[[POS]] : tensor<i64>)
 // CHECK: %[[N:.*]]:2 = linalg.generic {{.*}} ins(%[[L]] : tensor<1x1x8xf32>)
 // CHECK: arith.cmpf ogt
-// CHECK: %[[NP:.*]] = linalg.generic {{.*}} ins(%[[POS]] : tensor<i64>)
 // CHECK: %[[G:.*]] = tensor.insert_slice %[[N]]#1 into %[[OUT]][0, %{{.*}}] [1, 1] [1, 1]
 // CHECK: return %[[L]], %[[N]]#1, %[[NP]], %[[KV]], %[[G]]
+
+// next-token=false (summa-compile --generate, whose driver samples the
+// token from the logits): no argmax and no generated ids; the decode
+// step's token is an input nothing updates.
+// SAMPLE-LABEL: func.func @lm_prefill(
+// SAMPLE-SAME: -> (tensor<1x1x8xf32> {summa.name = "logits"}, tensor<i64> {summa.name = "pos"}, tensor<1x4x4xf32> {summa.name = "cache.0"})
+// SAMPLE-NOT: iterator_types = ["parallel", "parallel", "reduction"]
+// SAMPLE: return
+// SAMPLE-LABEL: func.func @lm_decode(
+// SAMPLE-SAME: %{{[^:]*}}: tensor<1x1xi64> {summa.name = "token"}
+// SAMPLE-SAME: %{{[^:]*}}: tensor<i64> {summa.name = "pos"}
+// SAMPLE-SAME: %{{[^:]*}}: tensor<8x4xf32> {summa.name = "emb"}
+// SAMPLE-SAME: %{{[^:]*}}: tensor<1x4x4xf32> {summa.name = "cache.0", summa.role = "state"})
+// SAMPLE-SAME: -> (tensor<1x1x8xf32>, tensor<i64> {summa.updates = 1 : i64}, tensor<1x4x4xf32> {summa.updates = 3 : i64}) attributes {summa.weight_stationary}
+// SAMPLE-NOT: iterator_types = ["parallel", "parallel", "reduction"]
+// SAMPLE: return
 
 #ids = affine_map<(b, s, e) -> (b, s)>
 #bse = affine_map<(b, s, e) -> (b, s, e)>

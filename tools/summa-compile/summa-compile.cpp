@@ -164,6 +164,21 @@ static cl::opt<bool> remarks(
              "went to a library call (BLAS, cuBLAS) or stays generated code"),
     cl::cat(category));
 
+static cl::opt<bool> generate(
+    "generate",
+    cl::desc(
+        "build a generator from a causal language model's forward "
+        "(token ids [B, S] -> logits [B, S, V]): its prefill and KV-cached "
+        "decode step (summa-derive-generation) in one executable that "
+        "reads --prompt, samples the next tokens from the split logits "
+        "and writes the sequences (docs/Generation.md)"),
+    cl::cat(category));
+static cl::opt<int64_t> promptLength(
+    "prompt-length",
+    cl::desc("with --generate: the tokens per row the prefill takes at once "
+             "(a longer prompt's rest goes through the decode step)"),
+    cl::init(1), cl::cat(category));
+
 /// The runtime this build of summa-compile links binaries against.
 static summa::driver::RuntimeLocation runtimeOfThisBuild() {
   summa::driver::RuntimeLocation runtime;
@@ -194,6 +209,8 @@ static FailureOr<summa::driver::CompileOptions> compileOptions() {
   o.referenceName = referenceName;
   o.referenceF64 = referenceInF64;
   o.gradcheck = gradcheckFunctions;
+  o.generate = generate;
+  o.promptLength = promptLength;
   o.liftConstants = liftConstants;
   o.saveConstants = saveConstantsTo;
   std::string reuseError;

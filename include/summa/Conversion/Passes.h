@@ -16,7 +16,7 @@ namespace mlir::summa {
 /// compiler emits calls, and the tables its drivers describe, are written
 /// for. summa-compile's generated main refuses to build against another
 /// header and to run against another library.
-constexpr int kRuntimeAPIVersion = 8;
+constexpr int kRuntimeAPIVersion = 9;
 
 #define GEN_PASS_DECL
 #include "summa/Conversion/Passes.h.inc"

@@ -99,6 +99,12 @@ struct CompileOptions {
   /// --gradcheck.
   bool gradcheck = true;
 
+  /// A generator (summa-derive-generation from the entry, a causal LM's
+  /// forward): the prefill of `promptLength` tokens and the decode step in
+  /// one executable whose driver is summaRtGenerate.
+  bool generate = false;
+  int64_t promptLength = 1;
+
   /// Tensor constants of at least this many elements become arguments
   /// (0: none), their values written to `saveConstants` if set.
   int64_t liftConstants = 0;

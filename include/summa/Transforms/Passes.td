@@ -309,6 +309,12 @@ def SummaDeriveGeneration
       argument (`summa.updates`): `--steps N` generates N tokens. Marked
       `summa.weight_stationary`; its caches have `summa.role = "state"`.
 
+    With `next-token=false` neither step chooses the token nor keeps the
+    generated ids: their results are the logits, the position and the
+    caches, and the decode step's `token` is an input the driver sets (the
+    sampler of `summa-compile --generate`, which reads the logits where
+    they are split).
+
     The sequence dimension is found from the token ids: a dimension is
     along the sequence where its size follows the ids' through the ops.
     Tensors computed from positions alone (an `arange`, a causal mask, a
@@ -328,6 +334,11 @@ def SummaDeriveGeneration
     Option<"prompt", "prompt", "int64_t", "0",
            "the prompt's length P (1 <= P < S): the prefill takes [batch, P] "
            "ids">,
+    Option<"nextToken", "next-token", "bool", "true",
+           "the steps choose the next token (greedy argmax) and keep the "
+           "generated ids; false: they return the logits, the position and "
+           "the caches, and the driver samples the token from the logits "
+           "(summa-compile --generate)">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",

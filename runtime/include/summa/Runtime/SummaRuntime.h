@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define SUMMA_RT_API_VERSION 8
+#define SUMMA_RT_API_VERSION 9
 
 /// Element types. Values are part of the ABI.
 enum SummaDType {
@@ -332,6 +332,34 @@ SUMMA_RT_EXPORT float summaRtInputValue(uint64_t seed, int32_t tensor,
 /// host memory on both backends.
 SUMMA_RT_EXPORT int summaRtMain(int argc, char **argv,
                                 const SummaProgramDesc *program);
+
+/// A generator (summa-compile --generate, API version 9): the prefill and
+/// the decode step summa-derive-generation{next-token=false} derived from a
+/// causal language model's forward, for the same grid.
+///  * prefill: input 0 the prompt's ids [B, P]; then the weights. Output 0
+///    the logits of the last prompt token [B, 1, V]; the others are the
+///    decode step's state (`pos`, the caches), named as its inputs.
+///  * decode: input 0 the token [B, 1], input 1 its position `pos` (a
+///    0-d i64); the inputs an output updates (summa.updates: `pos`, the
+///    caches) are the state; the others the weights, named as the prefill's.
+///    Output 0 the logits [B, 1, V].
+typedef struct SummaGenerateDesc {
+  const SummaProgramDesc *prefill;
+  const SummaProgramDesc *decode;
+  /// The longest sequence, prompt and new tokens (the export's S).
+  int64_t maxLength;
+} SummaGenerateDesc;
+
+/// The driver of a generator: reads the weights (--inputs, safetensors or a
+/// training checkpoint) and the prompt (--prompt: `input_ids` [B, P'],
+/// P' >= P), runs the prefill on the first P tokens and the decode step on
+/// the rest of the prompt and each new token, chooses each token from the
+/// logits where they are split (greedy, or --temperature/--top-k/--top-p
+/// with --seed), stops at --max-new-tokens or when every row has produced
+/// --eos, prints the timings and writes `sequences` [B, P' + N] (i64) to
+/// --outputs. Returns the process exit status.
+SUMMA_RT_EXPORT int summaRtGenerate(int argc, char **argv,
+                                    const SummaGenerateDesc *generator);
 
 #ifdef __cplusplus
 }

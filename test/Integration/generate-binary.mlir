@@ -1,0 +1,56 @@
+// summa-compile --generate: the prefill and the decode step derived from
+// the forward users export (Inputs/generate/*.mlir, GPT2LMHeadModel and
+// LlamaForCausalLM called for logits) in one executable that reads the
+// weights and a prompt, chooses each token from the logits where they are
+// split, and writes the sequences as Hugging Face's generate() returns
+// them. Against Hugging Face's own greedy generate() (--expect: every id,
+// and with --save-logits every new token's logits within 1e-4).
+// RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=4 --grid=1,1,1 -o %t.gpt2.111
+// RUN: %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --save-logits --expect %S/Inputs/generate/gpt2.expect.safetensors --outputs %t.gpt2.111.safetensors | FileCheck %s --check-prefixes=GPT2,LOGITS
+// A prefill of 2 tokens: the prompt's other 2 go through the decode step.
+// The decode step moves no weight (no broadcast).
+// RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=2 --grid=2,2,1 -o %t.gpt2.221
+// RUN: %mpirun -np 4 %t.gpt2.221 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --expect %S/Inputs/generate/gpt2.expect.safetensors | FileCheck %s --check-prefixes=GPT2,STATIONARY
+// Llama (rotary, grouped key/value heads) on [2,2,2].
+// RUN: summa-compile %S/Inputs/generate/llama.mlir --generate --prompt-length=4 --grid=2,2,2 -o %t.llama.222
+// RUN: %mpirun -np 8 %t.llama.222 --inputs %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/llama.inputs.safetensors --save-logits --expect %S/Inputs/generate/llama.expect.safetensors | FileCheck %s --check-prefixes=LLAMA,LOGITS
+// --eos 8: row 0 ends at its first new token (then pads with 8), row 1 at
+// its sixth, where generation stops.
+// RUN: %mpirun -np 8 %t.llama.222 --inputs %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/llama.inputs.safetensors --eos 8 | FileCheck %s --check-prefix=EOS
+// Seeded sampling (temperature, top-k, top-p) draws the same tokens on one
+// rank and on [2,2,2], where the vocabulary (67) is split unevenly.
+// RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=4 --grid=2,2,2 -o %t.gpt2.222
+// RUN: %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 0.8 --top-k 20 --top-p 0.9 --seed 5 | grep '^sequence' > %t.sample.111
+// RUN: %mpirun -np 8 %t.gpt2.222 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 0.8 --top-k 20 --top-p 0.9 --seed 5 | grep '^sequence' > %t.sample.222
+// RUN: diff %t.sample.111 %t.sample.222
+// RUN: %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 1.5 --seed 9 | grep '^sequence' > %t.temp.111
+// RUN: %mpirun -np 8 %t.gpt2.222 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 1.5 --seed 9 | grep '^sequence' > %t.temp.222
+// RUN: diff %t.temp.111 %t.temp.222
+// Another seed draws other tokens.
+// RUN: %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 1.5 --seed 10 | grep '^sequence' > %t.temp10.111
+// RUN: not diff %t.temp.111 %t.temp10.111
+// Refusals: more tokens than the export's sequence holds, a prompt shorter
+// than the prefill, sampling filters without a temperature, a library.
+// RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --max-new-tokens 9 2>&1 | FileCheck %s --check-prefix=LONG
+// RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=5 --grid=1,1,1 -o %t.gpt2.p5
+// RUN: not %mpirun -np 1 %t.gpt2.p5 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --top-k 5 2>&1 | FileCheck %s --check-prefix=NOTEMP
+// RUN: not summa-compile %S/Inputs/generate/gpt2.mlir --generate --emit=lib --grid=1,1,1 -o %t.lib.so 2>&1 | FileCheck %s --check-prefix=LIB
+
+// GPT2: generate: 2 rows, prompt 4, 8 new tokens
+// GPT2: generate: prefill {{[0-9.]+}} ms, decode {{[0-9.]+}} ms/token, {{[0-9.]+}} tokens/s
+// STATIONARY: generate: per rank and token, the decode moved {{.*}} (broadcast 0 B, reduce 0 B,
+// GPT2: sequence 0: 44 39 42 51 8 38 38 38 38 38 38 38
+// GPT2: sequence 1: 32 17 61 3 37 37 64 36 36 36 59 8
+// GPT2: expect: sequences PASS
+// LLAMA: sequence 0: 39 40 33 16 8 22 60 8 28 4 12 27
+// LLAMA: sequence 1: 6 9 54 21 19 42 27 23 45 8 4 37
+// LLAMA: expect: sequences PASS
+// LOGITS: expect: scores max_abs_err={{.*}} PASS
+// EOS: generate: 2 rows, prompt 4, 6 new tokens
+// EOS: sequence 0: 39 40 33 16 8 8 8 8 8 8
+// EOS: sequence 1: 6 9 54 21 19 42 27 23 45 8
+// LONG: --max-new-tokens 9: the prompt's 4 tokens leave room for 8 in the program's sequences of 12
+// SHORT: --prompt has 4 tokens per row; this generator's prefill takes 5
+// NOTEMP: --top-k and --top-p sample: give --temperature T (> 0) too
+// LIB: --generate builds an executable (--emit=exe)
