@@ -36,6 +36,9 @@ Models (MODEL):
   llama_layer     transformers LlamaDecoderLayer (GQA, RoPE, eager), x [batch, seq, hidden]
   gpt_small       whole nanoGPT-style GPT with cross-entropy loss,
                   (idx [batch, seq] int64, targets [batch, seq] int64) -> scalar loss
+  gpt_small_logits  the same GPT for its logits, idx -> [batch, seq, vocab]: the
+                  forward summa-compile --generate takes (weights named as
+                  gpt_small's, so a gpt_small training checkpoint loads)
 
 See TORCH.md in this folder for the environment and the pinned versions.
 
@@ -54,7 +57,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.func import functional_call
 
-MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "hf_llama_model", "hf_llama_lm",
+MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "gpt_small_logits",
+          "hf_llama_model", "hf_llama_lm",
           "hf_gpt2_lm", "hf_gpt2_logits", "hf_llama_logits")
 # Which size flags each model uses (besides --seed). Any other flag is an error.
 MODEL_FLAGS = {
@@ -62,6 +66,7 @@ MODEL_FLAGS = {
     "hf_gpt2_block": ("batch", "seq", "hidden", "heads", "ffn"),
     "llama_layer": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn"),
     "gpt_small": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
+    "gpt_small_logits": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
     "hf_llama_model": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
     "hf_llama_lm": ("batch", "seq", "hidden", "heads", "kv_heads", "ffn", "layers", "vocab"),
     "hf_gpt2_lm": ("batch", "seq", "hidden", "heads", "ffn", "layers", "vocab"),
@@ -144,14 +149,24 @@ class GPT(nn.Module):
         self.lm_head = nn.Linear(hidden, vocab, bias=False)
 
     def forward(self, idx, targets):
+        logits = self.logits(idx)
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+
+    def logits(self, idx):
         b, t = idx.size()
         pos = torch.arange(0, t, dtype=torch.long, device=idx.device)
         x = self.transformer.wte(idx) + self.transformer.wpe(pos)
         for block in self.transformer.h:
             x = block(x)
         x = self.transformer.ln_f(x)
-        logits = self.lm_head(x)
-        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+        return self.lm_head(x)
+
+
+class GPTLogits(GPT):
+    """The same GPT for its logits: forward(idx) -> [batch, seq, vocab]."""
+
+    def forward(self, idx):
+        return self.logits(idx)
 
 
 # --------------------------------------------------------------------------
@@ -310,8 +325,9 @@ def build(args):
             vocab_size=32, attention_dropout=0.0, attn_implementation="eager",
         )
         model = HFLlamaLayer(config)
-    elif args.model == "gpt_small":
-        model = GPT(args.vocab, S, args.layers, H, NH, args.ffn)
+    elif args.model in ("gpt_small", "gpt_small_logits"):
+        cls = GPT if args.model == "gpt_small" else GPTLogits
+        model = cls(args.vocab, S, args.layers, H, NH, args.ffn)
     elif args.model in ("hf_llama_model", "hf_llama_lm", "hf_llama_logits"):
         from transformers import LlamaConfig
 
@@ -364,6 +380,9 @@ def build(args):
     if args.model in ("hf_llama_model", "hf_gpt2_logits", "hf_llama_logits"):
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         return model, (ids,), ("input_ids",), (None,)
+    if args.model == "gpt_small_logits":
+        idx = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
+        return model, (idx,), ("idx",), (None,)
     if args.model in ("hf_llama_lm", "hf_gpt2_lm"):
         ids = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)
         labels = torch.randint(0, args.vocab, (B, S), generator=gen, dtype=torch.long)

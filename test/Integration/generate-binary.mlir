@@ -29,6 +29,23 @@
 // Another seed draws other tokens.
 // RUN: %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 1.5 --seed 10 | grep '^sequence' > %t.temp10.111
 // RUN: not diff %t.temp.111 %t.temp10.111
+// Train, then generate on another grid: nanoGPT's AdamW step on [1,1,2]
+// (optimizer state split over depth) writes a sharded checkpoint; the same
+// GPT exported for its logits, as a generator on [2,2,1], reads its weights
+// from the checkpoint directory, and draws what the generator on one rank
+// draws from the checkpoint made whole.
+// RUN: summa-opt %summa_src/examples/fixtures/gpt_lm_torch.mlir --summa-differentiate="params=floats gradients=false optimizer=adamw lr=3e-3" -o %t.step.mlir
+// RUN: summa-compile %t.step.mlir --entry=gpt_small_grad --grid=1,1,2 --zero -O0 -o %t.train
+// RUN: %python %summa_src/examples/data/prepare.py %summa_src/examples/data/paradise_lost.txt %t.bin
+// RUN: rm -rf %t.ckpt && %mpirun -np 2 %t.train --inputs %summa_src/examples/fixtures/gpt_lm_torch.init.safetensors --data %t.bin --vocab 256 --steps 2 --checkpoint %t.ckpt --save-every 2 --iters 0 --log-every 0
+// RUN: summa-ckpt whole %t.ckpt/step2 %t.trained.safetensors
+// RUN: %python %summa_src/examples/data/text.py prompt %t.prompt.safetensors "Of Mans First" "Sing Heav'nly"
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_torch_logits.mlir --generate --prompt-length=8 --grid=2,2,1 -o %t.gpt.221
+// RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_torch_logits.mlir --generate --prompt-length=8 --grid=1,1,1 -o %t.gpt.111
+// RUN: %mpirun -np 4 %t.gpt.221 --inputs %t.ckpt/step2 --prompt %t.prompt.safetensors --temperature 0.8 --top-k 40 --seed 1 --outputs %t.ckpt.out.safetensors | FileCheck %s --check-prefix=TRAINED
+// RUN: %mpirun -np 1 %t.gpt.111 --inputs %t.trained.safetensors --prompt %t.prompt.safetensors --temperature 0.8 --top-k 40 --seed 1 --outputs %t.whole.out.safetensors
+// RUN: cmp %t.ckpt.out.safetensors %t.whole.out.safetensors
+// RUN: %python %summa_src/examples/data/text.py show %t.ckpt.out.safetensors --prompt-length 13 | FileCheck %s --check-prefix=TEXT
 // Refusals: more tokens than the export's sequence holds, a prompt shorter
 // than the prefill, sampling filters without a temperature, a library.
 // RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --max-new-tokens 9 2>&1 | FileCheck %s --check-prefix=LONG
@@ -54,3 +71,6 @@
 // SHORT: --prompt has 4 tokens per row; this generator's prefill takes 5
 // NOTEMP: --top-k and --top-p sample: give --temperature T (> 0) too
 // LIB: --generate builds an executable (--emit=exe)
+// TRAINED: generate: 2 rows, prompt 13, 19 new tokens (grid [2,2,1])
+// TEXT: [Of Mans First]
+// TEXT: [Sing Heav'nly]

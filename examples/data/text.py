@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Byte-level text to and from a generator's files (summa-compile --generate).
+
+  prompt: writes each TEXT's bytes as a row of `input_ids` (i64) of a
+          safetensors file, the generator's --prompt; rows must have the same
+          length (the generator takes rows of one length), so each TEXT is cut
+          to the shortest one's length.
+  show:   prints each row of `sequences` in a generator's --outputs file as
+          text (the vocabulary of examples/data/prepare.py: a token is a
+          byte), the prompt in brackets.
+
+Python standard library only.
+
+    python3 examples/data/text.py prompt prompt.safetensors "Of Mans First" "Hail holy light"
+    python3 examples/data/text.py show out.safetensors --prompt-length 13
+"""
+
+import argparse
+import array
+import json
+import struct
+import sys
+
+
+def write_ids(path, name, rows):
+    width = len(rows[0])
+    ids = array.array("q", [t for row in rows for t in row])
+    if sys.byteorder != "little":
+        ids.byteswap()
+    data = ids.tobytes()
+    header = json.dumps({name: {"dtype": "I64", "shape": [len(rows), width],
+                                "data_offsets": [0, len(data)]}}).encode()
+    header += b" " * (-len(header) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header + data)
+
+
+def read_ids(path, name):
+    with open(path, "rb") as f:
+        blob = f.read()
+    (size,) = struct.unpack("<Q", blob[:8])
+    header = json.loads(blob[8:8 + size])
+    if name not in header or header[name]["dtype"] != "I64":
+        raise SystemExit(f"{path}: no I64 tensor named {name}")
+    rows, width = header[name]["shape"]
+    begin, end = header[name]["data_offsets"]
+    ids = array.array("q", blob[8 + size + begin:8 + size + end])
+    if sys.byteorder != "little":
+        ids.byteswap()
+    return [list(ids[r * width:(r + 1) * width]) for r in range(rows)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prompt", help="texts -> input_ids")
+    p.add_argument("out")
+    p.add_argument("texts", nargs="+")
+    s = sub.add_parser("show", help="sequences -> text")
+    s.add_argument("outputs")
+    s.add_argument("--prompt-length", type=int, default=0)
+    args = ap.parse_args()
+    if args.command == "prompt":
+        rows = [list(t.encode()) for t in args.texts]
+        width = min(len(r) for r in rows)
+        if width == 0:
+            raise SystemExit("an empty prompt")
+        write_ids(args.out, "input_ids", [r[:width] for r in rows])
+        return
+    for row in read_ids(args.outputs, "sequences"):
+        text = bytes(t & 0xFF for t in row).decode("utf-8", "replace")
+        cut = args.prompt_length
+        print(f"[{text[:cut]}]{text[cut:]}" if cut else text)
+
+
+if __name__ == "__main__":
+    main()
