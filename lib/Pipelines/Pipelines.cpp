@@ -175,11 +175,13 @@ void LowerPipelineBuilder::loopsToLLVM() {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// --target=cuda, after convert-summa-to-runtime: batched contractions to
+/// --target=cuda, after convert-summa-to-runtime: the integers host code
+/// reads from buffers through the runtime, batched contractions to
 /// runtime GEMMs, row reductions to one block per row (warp shuffles), host
 /// globals copied to the device (not with the loops on the host, which read
 /// them where they are), the other local ops to block/thread loop nests.
 void LowerPipelineBuilder::kernelLoops() {
+  pm.addPass(createConvertScalarLoadsToRuntime());
   ConvertContractionsToRuntimeOptions contractions;
   contractions.emitRemarks = options.remarks;
   pm.addPass(createConvertContractionsToRuntime(contractions));

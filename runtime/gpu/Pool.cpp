@@ -5,13 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // CachingPool (CachingPool.h) over cudaMalloc / cudaFree with CUDA events as
-// fences, and summaRtAlloc / summaRtFree of SummaRuntimeKernels.h.
+// fences, summaRtAlloc / summaRtFree of SummaRuntimeKernels.h, and
+// summaRtLoadScalar's read of one integer of a device buffer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
+#include "GpuRuntime.h"
 
 #include "summa/Runtime/SummaRuntimeKernels.h"
 
@@ -134,4 +136,22 @@ void summaRtFree(intptr_t pointer) {
   if (pointer == 0)
     return;
   poolRelease(reinterpret_cast<void *>(pointer), ctx.compute, "summaRtFree");
+}
+
+int64_t summaRtLoadScalar(intptr_t base, int64_t offset, int32_t dtype) {
+  context("summaRtLoadScalar");
+  if (dtype != SUMMA_DT_I64 && dtype != SUMMA_DT_I32)
+    summa::rt::fatal("summaRtLoadScalar: element type %d is not i64 or i32",
+                     dtype);
+  size_t size = dtype == SUMMA_DT_I64 ? 8 : 4;
+  const char *at = reinterpret_cast<const char *>(base) + offset * size;
+  int64_t wide = 0;
+  int32_t narrow = 0;
+  void *host = dtype == SUMMA_DT_I64 ? static_cast<void *>(&wide)
+                                     : static_cast<void *>(&narrow);
+  // After the work queued before it: the element may be a kernel's result.
+  SUMMA_CUDA_CHECK(
+      cudaMemcpyAsync(host, at, size, cudaMemcpyDeviceToHost, computeStream()));
+  synchronize();
+  return dtype == SUMMA_DT_I64 ? wide : narrow;
 }

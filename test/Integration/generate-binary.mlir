@@ -11,6 +11,11 @@
 // The decode step moves no weight (no broadcast).
 // RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=2 --grid=2,2,1 -o %t.gpt2.221
 // RUN: %mpirun -np 4 %t.gpt2.221 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --expect %S/Inputs/generate/gpt2.expect.safetensors | FileCheck %s --check-prefixes=GPT2,STATIONARY
+// The host code of --target=cuda (the position read through
+// summaRtLoadScalar) with its kernels' loops on the CPU runtime
+// (cuda-steps/generate.mlir compiles it for the GPU).
+// RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=2 --grid=2,2,1 --gpu-loops-on-host -o %t.gpt2.host
+// RUN: %mpirun -np 4 %t.gpt2.host --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --save-logits --expect %S/Inputs/generate/gpt2.expect.safetensors | FileCheck %s --check-prefixes=GPT2,LOGITS
 // Llama (rotary, grouped key/value heads) on [2,2,2].
 // RUN: summa-compile %S/Inputs/generate/llama.mlir --generate --prompt-length=4 --grid=2,2,2 -o %t.llama.222
 // RUN: %mpirun -np 8 %t.llama.222 --inputs %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/llama.inputs.safetensors --save-logits --expect %S/Inputs/generate/llama.expect.safetensors | FileCheck %s --check-prefixes=LLAMA,LOGITS

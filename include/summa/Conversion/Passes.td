@@ -167,6 +167,27 @@ def SummaPackArguments : Pass<"summa-pack-arguments", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertScalarLoadsToRuntime : Pass<"convert-scalar-loads-to-runtime",
+                                      "::mlir::ModuleOp"> {
+  let summary = "Read the integers host code loads from buffers through the "
+                "runtime";
+  let description = [{
+    A `memref.load` of an `i64` or `i32` element in host code (not inside a
+    `linalg` op or a loop nest that becomes a kernel) becomes a call of
+    `summaRtLoadScalar(base, offset, dtype)`, which returns the element as
+    an `int64_t`. With `--target=cuda` every buffer is device memory: the
+    GPU runtime copies the element to the host after the work queued before
+    it (a derived decode step's position, `pos`, which sets the offsets of
+    its cache writes and mask rows). The CPU runtime reads it in place.
+
+    Part of the `--target=cuda` lowering, before its kernel loops, so that
+    `summa-verify-host-code` finds no host access to a buffer; with
+    `--gpu-loops-on-host` the same calls run on the CPU runtime.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ConvertContractionsToRuntime : Pass<"convert-contractions-to-runtime",
                                       "::mlir::ModuleOp"> {
   let summary = "Lower batched contractions in linalg.generic to runtime GEMMs";

@@ -94,6 +94,11 @@ const RuntimeFunction kMatmulEpilogue = {
      I64 /*m*/,        I64 /*n*/,           I64 /*k*/,
      I32 /*transA*/,   I32 /*transB*/,      I32 /*activation*/}};
 
+const RuntimeFunction kLoadScalar = {
+    "summaRtLoadScalar",
+    {IntPtr /*base*/, I64 /*offset*/, I32 /*dtype*/},
+    /*result: int64_t*/ I64};
+
 const RuntimeFunction kGridCoord = {
     "summaRtGridCoord", {I32 /*axis*/}, /*result: int64_t*/ I64};
 } // namespace mlir::summa::abi

@@ -35,6 +35,7 @@ extern const RuntimeFunction kReduceScatter;
 extern const RuntimeFunction kMatmul;
 extern const RuntimeFunction kMatmulBatched;
 extern const RuntimeFunction kMatmulEpilogue;
+extern const RuntimeFunction kLoadScalar;
 extern const RuntimeFunction kGridCoord;
 
 /// The runtime's code for a floating-point element type (SummaDType), the

@@ -96,6 +96,13 @@ SUMMA_RT_EXPORT int64_t summaRtWorldSize(void);
 SUMMA_RT_EXPORT int64_t summaRtGridCoord(int32_t axis);
 /// The grid's extent on `axis` (q, q or d).
 SUMMA_RT_EXPORT int64_t summaRtGridSize(int32_t axis);
+/// Element `offset` of the buffer at `base`, of element type `dtype`
+/// (SUMMA_DT_I64 or SUMMA_DT_I32), as an int64_t: how host code reads an
+/// integer from a buffer (convert-scalar-loads-to-runtime; a decode step's
+/// position). The GPU backend copies it from the device after the work
+/// queued before it (API version 9).
+SUMMA_RT_EXPORT int64_t summaRtLoadScalar(intptr_t base, int64_t offset,
+                                          int32_t dtype);
 /// Reports a fatal error from compiled code or a driver: prints the rank and
 /// message, then aborts every rank.
 SUMMA_RT_EXPORT void summaRtFatal(const char *message);
