@@ -325,6 +325,9 @@ static std::optional<Machine::Gemm> readGemm(const llvm::json::Array &samples,
   gemm.ranks = ranks;
   gemm.dtype = "f32";
   SmallVector<std::pair<double, double>> points;
+  // Products of fewer than 16 rows are bound by their bytes: their rate is
+  // fitted apart.
+  double skinnyBytes = 0, skinnySeconds = 0;
   for (const llvm::json::Value &v : samples) {
     const llvm::json::Object *s = v.getAsObject();
     if (!s || !s->getInteger("m") || !s->getInteger("n") ||
@@ -333,6 +336,13 @@ static std::optional<Machine::Gemm> readGemm(const llvm::json::Array &samples,
     Machine::Gemm::Sample sample{*s->getInteger("m"), *s->getInteger("n"),
                                  *s->getInteger("k"), *s->getNumber("seconds")};
     gemm.samples.push_back(sample);
+    if (sample.m < 16) {
+      skinnyBytes +=
+          4.0 * static_cast<double>(sample.m * sample.k + sample.k * sample.n +
+                                    sample.m * sample.n);
+      skinnySeconds += sample.seconds;
+      continue;
+    }
     points.push_back({2.0 * static_cast<double>(sample.m * sample.n * sample.k),
                       sample.seconds});
   }
@@ -341,6 +351,8 @@ static std::optional<Machine::Gemm> readGemm(const llvm::json::Array &samples,
   auto [overhead, secondsPerFlop] = fitLine(points);
   gemm.overheadSeconds = overhead;
   gemm.flopsPerSecond = 1 / secondsPerFlop;
+  if (skinnySeconds > 0)
+    gemm.bytesPerSecond = skinnyBytes / skinnySeconds;
   return gemm;
 }
 

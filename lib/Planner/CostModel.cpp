@@ -47,14 +47,29 @@ double PlanOptions::effectiveLocalRate() const {
 }
 
 double PlanOptions::gemmSeconds(int64_t calls, double flops,
-                                int64_t elementBytes) const {
+                                int64_t elementBytes, double bytes) const {
   double overhead = 0;
-  if (machine)
-    if (const Machine::Gemm *entry =
-            machine->gemmFor(elementBytes, ranks).first)
+  // On a calibrated machine a GEMM is also bound by its bytes: a decode
+  // step's products of one token per row read every weight for 2 flops per
+  // element. At the machine's rate of such GEMMs where calibrated, else the
+  // local loop nests' streaming rate.
+  double byteRate = 0;
+  if (machine) {
+    auto [entry, scale] = machine->gemmFor(elementBytes, ranks);
+    if (entry) {
       overhead = entry->overheadSeconds;
-  return static_cast<double>(calls) * overhead +
-         flops / effectiveGemmRate(elementBytes);
+      byteRate = entry->bytesPerSecond * scale;
+    }
+    if (byteRate <= 0)
+      if (auto [local, localScale] = machine->localFor(ranks); local)
+        byteRate =
+            (local->streamBytesPerSecond > 0 ? local->streamBytesPerSecond
+                                             : local->bytesPerSecond) *
+            localScale;
+  }
+  double compute = flops / effectiveGemmRate(elementBytes);
+  double memory = byteRate > 0 && bytes > 0 ? bytes / byteRate : 0;
+  return static_cast<double>(calls) * overhead + std::max(compute, memory);
 }
 
 double PlanOptions::effectiveIterationRate() const {
@@ -89,7 +104,8 @@ void mlir::summa::plan::detail::addLocalWork(StrategyPlan &s,
     s.localGemmCount += times;
     s.localGemmFlops += times * work.gemmFlops;
     s.gemmSeconds += options.gemmSeconds(
-        times, static_cast<double>(times * work.gemmFlops), elementBytes);
+        times, static_cast<double>(times * work.gemmFlops), elementBytes,
+        static_cast<double>(times * work.gemmBytes));
     return;
   }
   if (work.bytes == 0 && work.iterations == 0)

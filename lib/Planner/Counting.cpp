@@ -126,9 +126,13 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
       out.gemmCount += times;
       out.gemmFlops += times * flops;
       auto type = cast<ShapedType>(mm.getDpsInputOperand(0)->get().getType());
+      int64_t bytes = staticBytes(mm.getDpsInputOperand(0)->get().getType()) +
+                      staticBytes(mm.getDpsInputOperand(1)->get().getType()) +
+                      staticBytes(mm->getResult(0).getType());
       out.gemmSeconds +=
           options.gemmSeconds(times, static_cast<double>(times * flops),
-                              elementBytes(type.getElementType()));
+                              elementBytes(type.getElementType()),
+                              static_cast<double>(times * bytes));
       continue;
     }
     addLocalWork(

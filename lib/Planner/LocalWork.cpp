@@ -111,6 +111,10 @@ LocalWork mlir::summa::plan::detail::localWork(
     // P*V): convert-contractions-to-runtime makes it a batched GEMM.
     if (linalg::isaContractionOpInterface(linalgOp)) {
       work.gemmFlops = 2 * iterationsOf(linalgOp) / divisor;
+      for (Value input : linalgOp.getDpsInputs())
+        work.gemmBytes += tensorBytes(input);
+      for (Value result : op->getResults())
+        work.gemmBytes += tensorBytes(result);
       return work;
     }
     for (Value input : linalgOp.getDpsInputs())

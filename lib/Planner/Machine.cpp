@@ -224,6 +224,7 @@ static Machine readMachine(const llvm::json::Object &root, std::string &error) {
     g.dtype = f.string("dtype");
     g.flopsPerSecond = f.positive("flops_per_s");
     g.overheadSeconds = f.nonNegative("overhead_s");
+    g.bytesPerSecond = f.positive("bytes_per_s", false);
     m.gemm.push_back(g);
   });
   readArray(root, "local", error, [&](const llvm::json::Object &, auto &f) {
@@ -313,6 +314,8 @@ void mlir::summa::plan::detail::writeMachineJson(const Machine &m,
           j.attribute("dtype", g.dtype);
           j.attribute("flops_per_s", g.flopsPerSecond);
           j.attribute("overhead_s", g.overheadSeconds);
+          if (g.bytesPerSecond > 0)
+            j.attribute("bytes_per_s", g.bytesPerSecond);
           j.attributeArray("samples", [&] {
             for (const Machine::Gemm::Sample &s : g.samples)
               j.object([&] {

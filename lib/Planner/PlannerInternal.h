@@ -97,8 +97,9 @@ struct LocalWork {
   /// A loop nest: the bytes it reads and writes, and its iterations; the
   /// largest operand its innermost loop strides through (0: none).
   int64_t bytes = 0, iterations = 0, stridedBytes = 0;
-  /// A contraction the lowering makes a batched GEMM: its flops.
-  int64_t gemmFlops = 0;
+  /// A contraction the lowering makes a batched GEMM: its flops and the
+  /// bytes of its operands and result.
+  int64_t gemmFlops = 0, gemmBytes = 0;
 };
 /// The local work of `op` (nothing for GEMMs, views and collectives);
 /// `bytesOf` gives a tensor's local size, `divisor` the ranks its loops

@@ -100,10 +100,16 @@ std::vector<GemmSample> measureGemm(const Options &options) {
   std::vector<GemmSample> samples;
   std::vector<GemmSample> shapes =
       options.quick
-          ? std::vector<GemmSample>{{16, 16, 16, 0}, {32, 32, 32, 0}}
+          ? std::vector<GemmSample>{{16, 16, 16, 0},
+                                    {32, 32, 32, 0},
+                                    {2, 64, 32, 0}}
+          // Square and wide products (the flop rate), then products of two
+          // rows by a weight of 64 MiB, larger than the caches (a decode
+          // step's: the rate of the bytes).
           : std::vector<GemmSample>{{64, 64, 64, 0},     {128, 128, 128, 0},
                                     {256, 256, 256, 0},  {128, 768, 768, 0},
-                                    {128, 3072, 768, 0}, {512, 512, 512, 0}};
+                                    {128, 3072, 768, 0}, {512, 512, 512, 0},
+                                    {2, 8192, 2048, 0},  {2, 2048, 8192, 0}};
   for (GemmSample s : shapes) {
     std::vector<float> a(s.m * s.k, 0.5f), b(s.k * s.n, 0.25f),
         c(s.m * s.n, 0.0f);

@@ -23,6 +23,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -47,15 +48,53 @@ void requireValid(const std::string &error) {
     fatal("%s", error.c_str());
 }
 
+/// The rows of A up to which a product goes through matrix-vector
+/// products (few rows: a decode step's token per sequence).
+constexpr int64_t kGemvRows = 8;
+/// The bytes of B a block of those products reads, for every row of A,
+/// while it stays in the cache.
+constexpr int64_t kGemvBlockBytes = 256 * 1024;
+
 /// C (+)= op(A) op(B) on checked, non-empty row-major operands of element
-/// type T through `gemm` (cblas_sgemm or cblas_dgemm).
-template <typename T, typename Gemm>
-void rowMajorGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
-                  intptr_t bBase, int64_t bOffset, int64_t ldb, char *c,
-                  int64_t ldc, int64_t m, int64_t n, int64_t k, int32_t transA,
-                  int32_t transB, int32_t accumulate) {
+/// type T through `gemm` (cblas_sgemm or cblas_dgemm), or, for at most
+/// kGemvRows rows of A, `gemv` (cblas_sgemv or cblas_dgemv). With so few
+/// rows a product is bound by reading B, and OpenBLAS's GEMM packs B first
+/// (a transposed B, nn.Linear's [n, k] weight, at half the memory rate);
+/// the matrix-vector products read B once, a block at a time for every row
+/// of A.
+template <typename T, typename Gemm, typename Gemv>
+void rowMajorGemm(Gemm gemm, Gemv gemv, intptr_t aBase, int64_t aOffset,
+                  int64_t lda, intptr_t bBase, int64_t bOffset, int64_t ldb,
+                  char *c, int64_t ldc, int64_t m, int64_t n, int64_t k,
+                  int32_t transA, int32_t transB, int32_t accumulate) {
   const T *a = reinterpret_cast<const T *>(aBase) + aOffset;
   const T *b = reinterpret_cast<const T *>(bBase) + bOffset;
+  T *out = reinterpret_cast<T *>(c);
+  if (!transA && m <= kGemvRows) {
+    if (transB) {
+      // C[i, j0:j1] = B[j0:j1, :] · A[i, :]: dot products along B's rows.
+      int64_t block = std::max<int64_t>(1, kGemvBlockBytes / (k * sizeof(T)));
+      for (int64_t j0 = 0; j0 < n; j0 += block) {
+        int64_t rows = std::min(block, n - j0);
+        for (int64_t i = 0; i < m; ++i)
+          gemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows),
+               static_cast<int>(k), T(1), b + j0 * ldb, static_cast<int>(ldb),
+               a + i * lda, 1, accumulate ? T(1) : T(0), out + i * ldc + j0, 1);
+      }
+      return;
+    }
+    // C[i, :] (+)= Σ over blocks of B's rows of A[i, k0:k1] · B[k0:k1, :].
+    int64_t block = std::max<int64_t>(1, kGemvBlockBytes / (n * sizeof(T)));
+    for (int64_t k0 = 0; k0 < k; k0 += block) {
+      int64_t rows = std::min(block, k - k0);
+      for (int64_t i = 0; i < m; ++i)
+        gemv(CblasRowMajor, CblasTrans, static_cast<int>(rows),
+             static_cast<int>(n), T(1), b + k0 * ldb, static_cast<int>(ldb),
+             a + i * lda + k0, 1, k0 > 0 || accumulate ? T(1) : T(0),
+             out + i * ldc, 1);
+    }
+    return;
+  }
   gemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
        transB ? CblasTrans : CblasNoTrans, static_cast<int>(m),
        static_cast<int>(n), static_cast<int>(k), T(1), a, static_cast<int>(lda),
@@ -69,12 +108,12 @@ void rowMajorGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
 /// then adds the product with beta = 1, or overwrites D with beta = 0 when
 /// nothing was set. The bias thus rides on the pass that OpenBLAS's beta = 0
 /// would spend clearing D. r == d (R is D) adds D's old content in place.
-template <typename T, typename Gemm>
-void epilogueGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
-                  intptr_t bBase, int64_t bOffset, int64_t ldb, const T *r,
-                  int64_t ldr, const T *bias, T *d, int64_t ldd, int64_t m,
-                  int64_t n, int64_t k, int32_t transA, int32_t transB,
-                  int32_t activation) {
+template <typename T, typename Gemm, typename Gemv>
+void epilogueGemm(Gemm gemm, Gemv gemv, intptr_t aBase, int64_t aOffset,
+                  int64_t lda, intptr_t bBase, int64_t bOffset, int64_t ldb,
+                  const T *r, int64_t ldr, const T *bias, T *d, int64_t ldd,
+                  int64_t m, int64_t n, int64_t k, int32_t transA,
+                  int32_t transB, int32_t activation) {
   bool prefilled = r || bias;
   for (int64_t row = 0; row < m; ++row) {
     T *out = d + row * ldd;
@@ -93,7 +132,7 @@ void epilogueGemm(Gemm gemm, intptr_t aBase, int64_t aOffset, int64_t lda,
     }
   }
   if (k > 0)
-    rowMajorGemm<T>(gemm, aBase, aOffset, lda, bBase, bOffset, ldb,
+    rowMajorGemm<T>(gemm, gemv, aBase, aOffset, lda, bBase, bOffset, ldb,
                     reinterpret_cast<char *>(d), ldd, m, n, k, transA, transB,
                     prefilled);
   if (activation == 1)
@@ -115,14 +154,14 @@ void gemmWithEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
   if (m == 0 || n == 0)
     return; // Nothing to compute.
   if (dtype == SUMMA_DT_F32)
-    epilogueGemm<float>(cblas_sgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
-                        reinterpret_cast<const float *>(r), ldr,
+    epilogueGemm<float>(cblas_sgemm, cblas_sgemv, aBase, aOffset, lda, bBase,
+                        bOffset, ldb, reinterpret_cast<const float *>(r), ldr,
                         reinterpret_cast<const float *>(bias),
                         reinterpret_cast<float *>(d), ldd, m, n, k, transA,
                         transB, activation);
   else
-    epilogueGemm<double>(cblas_dgemm, aBase, aOffset, lda, bBase, bOffset, ldb,
-                         reinterpret_cast<const double *>(r), ldr,
+    epilogueGemm<double>(cblas_dgemm, cblas_dgemv, aBase, aOffset, lda, bBase,
+                         bOffset, ldb, reinterpret_cast<const double *>(r), ldr,
                          reinterpret_cast<const double *>(bias),
                          reinterpret_cast<double *>(d), ldd, m, n, k, transA,
                          transB, activation);

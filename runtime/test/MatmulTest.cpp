@@ -134,30 +134,38 @@ void checkEpilogue(const EpilogueCase &t) {
 
 TYPED_TEST(MatmulTest, AllTransposesAccumulateAndOverwrite) {
   using T = TypeParam;
-  const int64_t m = 7, n = 5, k = 9;
-  for (int32_t transA : {0, 1}) {
-    for (int32_t transB : {0, 1}) {
-      for (int32_t accumulate : {0, 1}) {
-        SCOPED_TRACE("transA " + std::to_string(transA) + ", transB " +
-                     std::to_string(transB) + ", accumulate " +
-                     std::to_string(accumulate));
-        Matrix<T> a(transA ? k : m, transA ? m : k, 2, 3, 1);
-        Matrix<T> b(transB ? n : k, transB ? k : n, 1, 4, 2);
-        Matrix<T> c(m, n, 3, 5, 3);
-        Matrix<T> original = c;
-        summaRtMatmul(dtypeOf<T>(), a.base(), a.offset, a.ld, b.base(),
-                      b.offset, b.ld, c.base(), c.offset, c.ld, m, n, k, transA,
-                      transB, accumulate);
-        std::vector<double> expected(m * n);
-        for (int64_t r = 0; r < m; ++r)
-          for (int64_t col = 0; col < n; ++col)
-            expected[r * n + col] =
-                (accumulate ? double(original.at(r, col)) : 0.0) +
-                referenceProduct(a, b, r, col, k, transA, transB);
-        expectResult(c, original, expected);
+  // 7 rows (the CPU backend's matrix-vector products for few rows, one
+  // block of B), 40 rows (its GEMM), and 3 rows by a B of several blocks
+  // (256 KiB of B a block: 164 or 218 of its rows in f32, 82 or 109 in
+  // f64).
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{7, 5, 9},
+                         {40, 6, 11},
+                         {3, 300, 400}})
+    for (int32_t transA : {0, 1}) {
+      for (int32_t transB : {0, 1}) {
+        for (int32_t accumulate : {0, 1}) {
+          SCOPED_TRACE("[" + std::to_string(m) + ", " + std::to_string(n) +
+                       ", " + std::to_string(k) + "], transA " +
+                       std::to_string(transA) + ", transB " +
+                       std::to_string(transB) + ", accumulate " +
+                       std::to_string(accumulate));
+          Matrix<T> a(transA ? k : m, transA ? m : k, 2, 3, 1);
+          Matrix<T> b(transB ? n : k, transB ? k : n, 1, 4, 2);
+          Matrix<T> c(m, n, 3, 5, 3);
+          Matrix<T> original = c;
+          summaRtMatmul(dtypeOf<T>(), a.base(), a.offset, a.ld, b.base(),
+                        b.offset, b.ld, c.base(), c.offset, c.ld, m, n, k,
+                        transA, transB, accumulate);
+          std::vector<double> expected(m * n);
+          for (int64_t r = 0; r < m; ++r)
+            for (int64_t col = 0; col < n; ++col)
+              expected[r * n + col] =
+                  (accumulate ? double(original.at(r, col)) : 0.0) +
+                  referenceProduct(a, b, r, col, k, transA, transB);
+          expectResult(c, original, expected);
+        }
       }
     }
-  }
 }
 
 TYPED_TEST(MatmulTest, OverwriteIgnoresNaNInC) {

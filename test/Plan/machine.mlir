@@ -6,6 +6,8 @@
 // RUN: summa-plan %t/linear.mlir --ranks 1 --machine %t/good.json | FileCheck %s --check-prefix=ONE
 // RUN: summa-plan %t/linear.mlir --ranks 4 --grid 1,1,4 --machine %t/good.json | FileCheck %s --check-prefix=FOUR
 // RUN: summa-plan %t/linear.mlir --ranks 1 --machine %t/good.json --json | FileCheck %s --check-prefix=JSON
+// RUN: summa-plan %t/skinny.mlir --ranks 1 --machine %t/good.json | FileCheck %s --check-prefix=SKINNY
+// RUN: summa-plan %t/skinny.mlir --ranks 1 | FileCheck %s --check-prefix=SKINNY-H200
 // RUN: summa-plan %summa_src/examples/mlp_train_step.mlir --ranks 2 --grid 1,1,2 --machine %t/good.json | FileCheck %s --check-prefix=COLL
 // RUN: not summa-plan %t/linear.mlir --ranks 1 --machine %t/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not summa-plan %t/linear.mlir --ranks 1 --machine %t/notjson.json 2>&1 | FileCheck %s --check-prefix=NOTJSON
@@ -33,6 +35,12 @@
 // quarter of the rows (the bias is read whole: 31.23 us).
 // FOUR: per rank GEMM 0.25 GFLOP/s, local loop nests 0.25 GB/s
 // FOUR: * [1,1,4]    counted {{.*}}     0 s    65.54 us    31.23 us    96.77 us
+// Two rows by a [1024, 1024] weight (a decode step's product): 4.19 MFLOP
+// at 1 GFLOP/s is 4.19 ms, but its 4210688 bytes at the GEMM byte rate of
+// good.json (5e8 B/s) take 8.42 ms, the slower bound. The H200 defaults
+// count the flops alone.
+// SKINNY: * [1,1,1]    counted {{.*}}     0 s    8.421 ms
+// SKINNY-H200: * [1,1,1]    counted {{.*}}     0 s    89.43 ns
 // JSON: "machine": "{{.*}}good.json",
 // JSON-NEXT: "gemm_flops_per_s": 1000000000,
 // JSON: "local_bytes_per_s": 1000000000,
@@ -90,6 +98,17 @@ func.func @linear(%x: tensor<64x32xf32> {summa.role = "activation"},
   return %sum : tensor<64xf32>
 }
 
+//--- skinny.mlir
+func.func @skinny(%x: tensor<2x1024xf32> {summa.role = "activation"},
+                  %w: tensor<1024x1024xf32>) -> tensor<2x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x1024xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x1024xf32>) -> tensor<2x1024xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<2x1024xf32>, tensor<1024x1024xf32>)
+                      outs(%acc : tensor<2x1024xf32>) -> tensor<2x1024xf32>
+  return %mm : tensor<2x1024xf32>
+}
+
 //--- good.json
 {
   "format": "summa-machine",
@@ -98,7 +117,8 @@ func.func @linear(%x: tensor<64x32xf32> {summa.role = "activation"},
   "cores": 2,
   "ranks_per_node": 4,
   "gemm": [
-    {"ranks": 1, "dtype": "f32", "flops_per_s": 1e9, "overhead_s": 0},
+    {"ranks": 1, "dtype": "f32", "flops_per_s": 1e9, "overhead_s": 0,
+     "bytes_per_s": 5e8},
     {"ranks": 2, "dtype": "f32", "flops_per_s": 5e8}
   ],
   "local": [

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   summa-plan model.mlir --ranks P [--grid q,q,d] [--json] [--entry F]
+//   summa-plan lm.mlir --generate --ranks P [--prompt-length P --new-tokens N]
 //   summa-plan --describe layers=96,hidden=12288,heads=96,seq=2048,batch=1536
 //              --ranks 4096 [--chart plan.svg]
 //
@@ -25,7 +26,9 @@
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
 #include "summa/Tools/PanelReuseOptions.h"
+#include "summa/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -157,6 +160,24 @@ static cl::opt<std::string>
               cl::desc("--calibrate: the mpiexec to run it with (default: "
                        "the one the build found)"),
               cl::value_desc("path"), cl::cat(category));
+
+static cl::opt<bool> generate(
+    "generate",
+    cl::desc("plan a causal language model's generation: derive its prefill "
+             "and KV-cached decode step from the forward "
+             "(summa-derive-generation, as summa-compile --generate), plan "
+             "both, and choose the grid of least prefill + decode time for "
+             "--new-tokens tokens"),
+    cl::cat(category));
+static cl::opt<int64_t> promptLengthOpt(
+    "prompt-length",
+    cl::desc("with --generate: the prompt's tokens per row (default 1)"),
+    cl::init(1), cl::cat(category));
+static cl::opt<int64_t> newTokensOpt(
+    "new-tokens",
+    cl::desc("with --generate: the tokens generated per row (default: up to "
+             "the export's sequence length)"),
+    cl::init(0), cl::cat(category));
 
 static summa::PanelReuseOptions
     panelReuse(category,
@@ -319,6 +340,149 @@ static LogicalResult runCalibrate(plan::PlanOptions &options,
   return success();
 }
 
+/// `seconds` in the unit that keeps 3 to 4 digits: "12.345 ms".
+static std::string formatTime(double seconds) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (seconds >= 1)
+    os << llvm::format("%.3f s", seconds);
+  else if (seconds >= 1e-3)
+    os << llvm::format("%.3f ms", seconds * 1e3);
+  else
+    os << llvm::format("%.3f us", seconds * 1e6);
+  return text;
+}
+
+/// --generate: the prefill and the decode step derived from the forward
+/// in `module`, each planned on every grid; then the grids both can run,
+/// by prefill + (new tokens - 1) decode calls. The exit status.
+static int planGeneration(ModuleOp module, plan::PlanOptions options) {
+  func::FuncOp forward;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isDeclaration() && fn.isPublic() &&
+        (entryOpt.empty() || fn.getSymName() == entryOpt)) {
+      if (forward)
+        return fail("--generate: more than one public function; name the "
+                    "forward with --entry");
+      forward = fn;
+    }
+  if (!forward)
+    return fail("--generate: no forward function to derive from");
+  auto ids = dyn_cast<RankedTensorType>(
+      forward.getNumArguments() ? forward.getArgumentTypes()[0] : Type());
+  if (!ids || ids.getRank() != 2 || !ids.hasStaticShape())
+    return fail("--generate: argument 0 of @" + forward.getSymName() +
+                " must be the token ids [batch, sequence]");
+  int64_t seq = ids.getDimSize(1);
+  int64_t prompt = promptLengthOpt;
+  int64_t newTokens = newTokensOpt > 0 ? newTokensOpt : seq - prompt;
+  if (prompt + newTokens > seq)
+    return fail("--generate: --prompt-length " + Twine(prompt) +
+                " and --new-tokens " + Twine(newTokens) +
+                " do not fit the export's sequence of " + Twine(seq));
+  std::string name = forward.getSymName().str();
+  PassManager derive(module.getContext());
+  summa::SummaDeriveGenerationOptions deriveOptions;
+  deriveOptions.function = name;
+  deriveOptions.prompt = prompt;
+  deriveOptions.nextToken = false;
+  derive.addPass(summa::createSummaDeriveGeneration(deriveOptions));
+  if (failed(derive.run(module)))
+    return 1;
+  double start = now();
+  SmallVector<plan::Plan, 2> phases;
+  for (StringRef phase : {"_prefill", "_decode"}) {
+    options.entry = name + phase.str();
+    FailureOr<plan::Plan> p = plan::planModule(module, options);
+    if (failed(p))
+      return 1;
+    phases.push_back(std::move(*p));
+  }
+  reportTime(start);
+  const plan::Plan &prefill = phases[0], &decode = phases[1];
+  // The grids both phases can run, by the time of the whole generation.
+  struct Row {
+    std::string name;
+    double prefill = 0, decode = 0, total = 0;
+    int64_t decodeBytes = 0, decodeBroadcast = 0;
+    bool fits = true;
+  };
+  SmallVector<Row> rows;
+  int best = -1;
+  for (const plan::StrategyPlan &a : prefill.strategies) {
+    if (a.kind != plan::StrategyKind::Grid || !a.feasible)
+      continue;
+    for (const plan::StrategyPlan &b : decode.strategies) {
+      if (b.name != a.name || !b.feasible)
+        continue;
+      Row row{a.name,
+              a.seconds(),
+              b.seconds(),
+              a.seconds() + (newTokens - 1) * b.seconds(),
+              b.payloadBytes(),
+              b.broadcastBytes(),
+              a.fitsMemory && b.fitsMemory};
+      rows.push_back(row);
+      if (row.fits && (best < 0 || row.total < rows[best].total))
+        best = static_cast<int>(rows.size()) - 1;
+    }
+  }
+  raw_ostream &os = llvm::outs();
+  if (json) {
+    os << "{\"prefill\": ";
+    plan::printPlanJson(prefill, options, os);
+    os << ", \"decode\": ";
+    plan::printPlanJson(decode, options, os);
+    os << ", \"generation\": {\"prompt\": " << prompt
+       << ", \"new_tokens\": " << newTokens << ", \"grids\": [";
+    for (auto [i, row] : llvm::enumerate(rows))
+      os << (i ? ", " : "") << "{\"grid\": \"" << row.name
+         << "\", \"prefill_seconds\": " << llvm::format("%.9g", row.prefill)
+         << ", \"decode_seconds_per_token\": "
+         << llvm::format("%.9g", row.decode)
+         << ", \"decode_bytes_per_token\": " << row.decodeBytes
+         << ", \"total_seconds\": " << llvm::format("%.9g", row.total) << "}";
+    os << "], \"best\": "
+       << (best >= 0 ? "\"" + rows[best].name + "\"" : std::string("null"))
+       << "}}\n";
+    return best >= 0 ? 0 : 2;
+  }
+  os << "== prefill: @" << prefill.model.entry << " (" << prompt
+     << " prompt tokens per row, once)\n";
+  plan::printPlanTable(prefill, options, os);
+  os << "\n== decode: @" << decode.model.entry
+     << " (one token per row, once per new token; weight-stationary)\n";
+  plan::printPlanTable(decode, options, os);
+  os << "\n== generation: " << prompt << " prompt tokens, " << newTokens
+     << " new tokens per row (the prefill, then " << newTokens - 1
+     << " decode calls)\n";
+  os << llvm::format("  %-10s %12s %14s %18s %14s %12s\n", "strategy",
+                     "prefill", "decode/token", "decode bytes/token",
+                     "of which bcast", "total");
+  for (auto [i, row] : llvm::enumerate(rows))
+    os << llvm::format(
+        "%s %-10s %12s %14s %18lld %14lld %12s%s\n",
+        static_cast<int>(i) == best ? "*" : " ", row.name.c_str(),
+        formatTime(row.prefill).c_str(), formatTime(row.decode).c_str(),
+        (long long)row.decodeBytes, (long long)row.decodeBroadcast,
+        formatTime(row.total).c_str(), row.fits ? "" : " !");
+  if (best < 0) {
+    os << "no grid of " << options.ranks
+       << " ranks runs both the prefill and the decode step\n";
+    return 2;
+  }
+  const Row &chosen = rows[best];
+  os << "best: " << chosen.name << ": " << formatTime(chosen.total)
+     << " for the generation (prefill " << formatTime(chosen.prefill)
+     << ", decode " << formatTime(chosen.decode) << " per token";
+  for (const Row &row : rows)
+    if (&row != &chosen && row.fits)
+      os << "; " << row.name << ": "
+         << llvm::format("%.2f", row.total / chosen.total) << "x the time";
+  os << ")\n";
+  return 0;
+}
+
 /// Plans a model file; the exit status.
 static int planFile(const plan::PlanOptions &options) {
   DialectRegistry registry;
@@ -341,6 +505,8 @@ static int planFile(const plan::PlanOptions &options) {
   summa::buildImportPipeline(import);
   if (failed(import.run(*module)))
     return 1;
+  if (generate)
+    return planGeneration(*module, options);
   double start = now();
   FailureOr<plan::Plan> p = plan::planModule(*module, options);
   if (failed(p))
@@ -404,6 +570,14 @@ int main(int argc, char **argv) {
     return 1;
   if (calibrate && !model)
     return 0;
+  if (generate && (describeOpt.getNumOccurrences() || !chartFile.empty()))
+    return fail("--generate plans a model file, without --chart");
+  if (!generate &&
+      (promptLengthOpt.getNumOccurrences() || newTokensOpt.getNumOccurrences()))
+    return fail("--prompt-length and --new-tokens go with --generate");
+  if (generate && (promptLengthOpt < 1 || newTokensOpt < 0))
+    return fail("--prompt-length must be positive and --new-tokens not "
+                "negative");
   if (describeOpt.getNumOccurrences())
     return planDescription(*options);
   if (inputFile.empty())

@@ -68,6 +68,11 @@ struct Machine {
     int64_t ranks = 0;
     std::string dtype;
     double flopsPerSecond = 0, overheadSeconds = 0;
+    /// Bytes of operands and result per second of GEMMs of a few rows (a
+    /// decode step's products: bound by reading the weights, as the
+    /// library packs and streams them); 0: not measured (the local loop
+    /// nests' streaming rate stands in).
+    double bytesPerSecond = 0;
     /// What the fit was made from (m, n, k, seconds per call); a record,
     /// not needed by the planner.
     struct Sample {
@@ -182,8 +187,13 @@ struct PlanOptions {
 
   /// The GEMM rate (flops per second) for elements of `bytes` bytes.
   double gemmRate(int64_t elementBytes) const;
-  /// Seconds of `calls` GEMMs of `flops` flops in all.
-  double gemmSeconds(int64_t calls, double flops, int64_t elementBytes) const;
+  /// Seconds of `calls` GEMMs of `flops` flops in all, reading and writing
+  /// `bytes` (0: not known): with a machine file the slower of the flops at
+  /// its GEMM rate and the bytes at its memory rate (a product of a few
+  /// rows, as a decode step's, is bound by the weights' bytes); with the
+  /// defaults the flops alone.
+  double gemmSeconds(int64_t calls, double flops, int64_t elementBytes,
+                     double bytes = 0) const;
   /// Seconds of a local loop nest that reads and writes `bytes` bytes in
   /// `iterations` iterations, its innermost loop striding through
   /// `stridedBytes` of an operand: the slower of the memory (the caches'
