@@ -414,9 +414,17 @@ int summa::rt::driver::generate(int argc, char **argv,
       fatal("%s: the decode step's input 1 '%s' is not a position (i64 [])",
             kCaller, posInput.name.c_str());
     std::vector<bool> state(decode.inputs.size(), false);
-    for (const Tensor &output : decode.outputs)
-      if (output.desc->updates > 0)
-        state[output.desc->updates - 1] = true;
+    for (size_t o = 0; o < decode.outputs.size(); ++o) {
+      int32_t updates = decode.outputs[o].desc->updates;
+      if (updates <= 0)
+        continue;
+      state[updates - 1] = true;
+      // The caches are updated in place: the step writes the token's keys
+      // and values into its argument and returns it, so its result is the
+      // argument's tile, never copied per token.
+      if (decode.inputs[updates - 1].rank > 0)
+        decode.aliasOutput(o);
+    }
     if (!state[1])
       fatal("%s: the decode step does not update its position", kCaller);
 

@@ -53,6 +53,17 @@ public:
     pointers[i] = tile;
   }
 
+  /// Makes output `o`, which updates an input, the tile of that input: the
+  /// step's result is written over its argument, and feedBack has nothing
+  /// to copy. Only for a result no op of the step writes before its last
+  /// read of the argument: the compiled step writes its results at its end,
+  /// and a decode step's cache is written in place before it is read.
+  void aliasOutput(size_t o) {
+    int32_t updates = outputs[o].desc->updates;
+    tiles[inputs.size() + o].reset();
+    pointers[inputs.size() + o] = pointers[updates - 1];
+  }
+
   /// The input named `name` (Tensor::fileName or Tensor::name), or -1.
   int findInput(const std::string &name) const;
   /// The output named `name`, else the output that updates the input named

@@ -37,7 +37,8 @@ void summa::rt::driver::feedBack(const Backend &backend,
     if (updates <= 0)
       continue;
     size_t bytes = local ? outputs[o].localBytes() : outputs[o].globalBytes();
-    if (bytes > 0)
+    // An output that is its input's tile (Model::aliasOutput) is in place.
+    if (bytes > 0 && pointers[updates - 1] != pointers[inputs.size() + o])
       backend.copy(pointers[updates - 1], pointers[inputs.size() + o], bytes);
   }
 }
