@@ -90,6 +90,8 @@ private:
                             const Target &t);
   LogicalResult linkExecutable(llvm::Module &llvmModule, const Target &t,
                                function_ref<void(raw_ostream &)> writeMainCpp);
+  void buildSpmdLowering(OpPassManager &pm, const ProgramInfo &program,
+                         const Target &t);
   std::unique_ptr<llvm::Module> compileStep(ModuleOp module, StringRef fn,
                                             ArrayRef<int64_t> grid,
                                             const Target &t,
@@ -327,6 +329,28 @@ bool Compiler::promoteToF64(ModuleOp module, StringRef phase, StringRef what) {
   return promoted;
 }
 
+/// The partitioned program's lowering to LLVM for `t`, its entry's
+/// arguments packed for the runtime.
+void Compiler::buildSpmdLowering(OpPassManager &pm, const ProgramInfo &program,
+                                 const Target &t) {
+  LowerOptions lower;
+  lower.overlap = options.overlap;
+  lower.cuda = t.cuda ? &*t.cuda : nullptr;
+  lower.remarks = options.remarks;
+  lower.packArguments.push_back(program.entry + "__spmd");
+  buildLowerToLLVMPipeline(pm, lower);
+}
+
+/// `module` as LLVM IR named `name`; null after an error.
+static std::unique_ptr<llvm::Module>
+translate(ModuleOp module, llvm::LLVMContext &llvmContext, StringRef name) {
+  std::unique_ptr<llvm::Module> translated =
+      translateModuleToLLVMIR(module, llvmContext, name);
+  if (!translated)
+    (void)fail("translation to LLVM IR failed");
+  return translated;
+}
+
 /// The modules to LLVM IR: the partitioned one for `t`, the reference and
 /// --gradcheck's functions (if any) through buildReferenceLoweringPipeline
 /// on every target. Returns them linked into one module. One module at a
@@ -340,21 +364,11 @@ Compiler::lowerBoth(OwningOpRef<ModuleOp> spmd, OwningOpRef<ModuleOp> reference,
       -> std::unique_ptr<llvm::Module> {
     if (failed(runPasses(*owner, phase, build)))
       return nullptr;
-    std::unique_ptr<llvm::Module> translated =
-        translateModuleToLLVMIR(*owner, llvmContext, name);
-    if (!translated)
-      (void)fail("translation to LLVM IR failed");
-    return translated;
+    return translate(*owner, llvmContext, name);
   };
   std::unique_ptr<llvm::Module> llvmModule =
-      lowerOne(std::move(spmd), "lower", "summa_spmd", [&](OpPassManager &pm) {
-        LowerOptions lower;
-        lower.overlap = options.overlap;
-        lower.cuda = t.cuda ? &*t.cuda : nullptr;
-        lower.remarks = options.remarks;
-        lower.packArguments.push_back(program.entry + "__spmd");
-        buildLowerToLLVMPipeline(pm, lower);
-      });
+      lowerOne(std::move(spmd), "lower", "summa_spmd",
+               [&](OpPassManager &pm) { buildSpmdLowering(pm, program, t); });
   if (!llvmModule)
     return nullptr;
   std::unique_ptr<llvm::Module> llvmRef = lowerOne(
@@ -471,19 +485,10 @@ Compiler::compileStep(ModuleOp module, StringRef fn, ArrayRef<int64_t> grid,
     return nullptr;
   renameFunctions(*step, "__spmd");
   if (failed(runPasses(*step, "lower (" + name + ")", [&](OpPassManager &pm) {
-        LowerOptions lower;
-        lower.overlap = options.overlap;
-        lower.cuda = t.cuda ? &*t.cuda : nullptr;
-        lower.remarks = options.remarks;
-        lower.packArguments.push_back(program.entry + "__spmd");
-        buildLowerToLLVMPipeline(pm, lower);
+        buildSpmdLowering(pm, program, t);
       })))
     return nullptr;
-  std::unique_ptr<llvm::Module> translated =
-      translateModuleToLLVMIR(*step, llvmContext, "summa_" + name);
-  if (!translated)
-    (void)fail("translation to LLVM IR failed");
-  return translated;
+  return translate(*step, llvmContext, "summa_" + name);
 }
 
 /// --generate: the prefill and the decode step derived from `forward`, each

@@ -137,8 +137,7 @@ StrategyPlan planSplit(func::FuncOp func, StrategyKind kind, int64_t ranks,
 std::string gridName(ArrayRef<int64_t> grid);
 /// "12.3 MiB" style.
 std::string formatBytes(double bytes);
-/// "1.23 ms" style.
-std::string formatSeconds(double seconds);
+using plan::formatSeconds;
 
 } // namespace mlir::summa::plan::detail
 

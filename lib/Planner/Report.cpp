@@ -44,7 +44,7 @@ std::string mlir::summa::plan::detail::formatBytes(double bytes) {
   return text;
 }
 
-std::string mlir::summa::plan::detail::formatSeconds(double seconds) {
+std::string mlir::summa::plan::formatSeconds(double seconds) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (seconds == 0)

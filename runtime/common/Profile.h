@@ -127,6 +127,18 @@ SUMMA_RT_EXPORT std::string groupName(int32_t mask);
 
 /// A copy of the counters of this rank.
 SUMMA_RT_EXPORT ProfileSnapshot profileSnapshot();
+/// The payload bytes this rank's collectives of each kind moved (over every
+/// group) from `before` to `after`, into `bytes[kNumCollectiveKinds]`.
+inline void collectiveBytesBetween(const ProfileSnapshot &before,
+                                   const ProfileSnapshot &after,
+                                   int64_t *bytes) {
+  for (int kind = 0; kind < kNumCollectiveKinds; ++kind) {
+    bytes[kind] = 0;
+    for (int mask = 1; mask < 8; ++mask)
+      bytes[kind] += after.collectives[kind][mask].bytes -
+                     before.collectives[kind][mask].bytes;
+  }
+}
 /// Sets every counter to zero.
 SUMMA_RT_EXPORT void resetProfile();
 /// The counters of this rank as the JSON document described above.

@@ -86,14 +86,8 @@ ParseResult parseGenerateOptions(int argc, char **argv,
       return ParseResult::Error;
     }
     std::string value;
-    if (name.size() < arg.size()) {
-      value = arg.substr(name.size() + 1);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      error = "option '" + name + "' needs a value";
+    if (!optionValue(argc, argv, i, arg, name, value, error))
       return ParseResult::Error;
-    }
     const char *text = value.c_str();
     bool valid = true;
     const char *expected = "a non-negative integer";
@@ -223,17 +217,6 @@ bool sameLayout(const Tensor &a, const Tensor &b) {
   return true;
 }
 
-/// MPI_Bcast of `bytes` from rank 0, in pieces an int counts.
-void broadcastBytes(void *data, size_t bytes) {
-  char *at = static_cast<char *>(data);
-  while (bytes > 0) {
-    int piece = static_cast<int>(std::min<size_t>(bytes, size_t(1) << 30));
-    SUMMA_MPI_CHECK(MPI_Bcast(at, piece, MPI_BYTE, 0, grid().world));
-    at += piece;
-    bytes -= static_cast<size_t>(piece);
-  }
-}
-
 /// `from`'s tile (`fromTile`) as `to`'s (`toTile`): copied where the
 /// layouts agree, else through the whole tensor.
 void relayTile(const Backend &backend, const Tensor &from, const void *fromTile,
@@ -246,7 +229,7 @@ void relayTile(const Backend &backend, const Tensor &from, const void *fromTile,
   HostBuffer whole(from.globalBytes(), "the whole of '" + from.name + "'");
   if (grid().worldRank == 0)
     std::memcpy(whole.data(), gathered.data(), from.globalBytes());
-  broadcastBytes(whole.data(), from.globalBytes());
+  broadcastFromRoot(whole.data(), from.globalBytes());
   uploadTile(backend, to, grid().coords, whole.data(), toTile);
 }
 
@@ -263,13 +246,9 @@ void setIds(const Backend &backend, const Tensor &input, void *tile,
 /// The bytes this rank's collectives moved since `before`, by kind; the
 /// largest over the ranks on rank 0.
 std::vector<int64_t> movedSince(const ProfileSnapshot &before) {
-  ProfileSnapshot after = profileSnapshot();
   std::vector<int64_t> local(kNumCollectiveKinds, 0),
       largest(kNumCollectiveKinds, 0);
-  for (int kind = 0; kind < kNumCollectiveKinds; ++kind)
-    for (int mask = 1; mask < 8; ++mask)
-      local[kind] += after.collectives[kind][mask].bytes -
-                     before.collectives[kind][mask].bytes;
+  collectiveBytesBetween(before, profileSnapshot(), local.data());
   SUMMA_MPI_CHECK(MPI_Reduce(local.data(), largest.data(), kNumCollectiveKinds,
                              MPI_INT64_T, MPI_MAX, 0, grid().world));
   return largest;
@@ -381,22 +360,8 @@ int summa::rt::driver::generate(int argc, char **argv,
     if (launcherRank() == 0)
       printGenerateUsage(argv0, *generator);
     return 0;
-  case ParseResult::Error: {
-    int initialised = 0;
-    MPI_Initialized(&initialised);
-    if (!initialised)
-      MPI_Init(&argc, &argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-      std::fprintf(stderr, "summa: %s; run %s --help for usage\n",
-                   error.c_str(), argv0);
-      std::fflush(stderr);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 2;
-  }
+  case ParseResult::Error:
+    return reportOptionError(argc, argv, argv0, error);
   case ParseResult::Run:
     break;
   }

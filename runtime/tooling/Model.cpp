@@ -250,13 +250,7 @@ int32_t summaModelGetOutput(SummaModel *model, const char *name, void *data,
   const GridState &g = grid();
   if (g.worldRank == 0)
     std::memcpy(data, whole.data(), output.globalBytes());
-  size_t bytes = output.globalBytes();
-  for (size_t done = 0; done < bytes;) {
-    int chunk = static_cast<int>(std::min<size_t>(bytes - done, 1 << 30));
-    SUMMA_MPI_CHECK(MPI_Bcast(static_cast<char *>(data) + done, chunk, MPI_BYTE,
-                              0, g.world));
-    done += chunk;
-  }
+  broadcastFromRoot(data, output.globalBytes());
   return 0;
 }
 

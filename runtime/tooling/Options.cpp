@@ -12,6 +12,8 @@
 #include "Options.h"
 #include "Backend.h"
 
+#include <mpi.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -75,6 +77,41 @@ bool parseNamedTol(const std::string &text,
 }
 } // namespace
 
+bool summa::rt::driver::optionValue(int argc, char **argv, int &i,
+                                    const std::string &arg,
+                                    const std::string &name, std::string &value,
+                                    std::string &error) {
+  if (name.size() < arg.size()) {
+    value = arg.substr(name.size() + 1);
+    return true;
+  }
+  if (i + 1 < argc) {
+    value = argv[++i];
+    return true;
+  }
+  error = "option '" + name + "' needs a value";
+  return false;
+}
+
+int summa::rt::driver::reportOptionError(int &argc, char **&argv,
+                                         const char *argv0,
+                                         const std::string &error) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised)
+    MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::fprintf(stderr, "summa: %s; run %s --help for usage\n", error.c_str(),
+                 argv0);
+    std::fflush(stderr);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 2;
+}
+
 ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
                                             Options &options,
                                             std::string &error) {
@@ -112,14 +149,8 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
       return ParseResult::Error;
     }
     std::string value;
-    if (name.size() < arg.size()) {
-      value = arg.substr(name.size() + 1);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      error = "option '" + name + "' needs a value";
+    if (!optionValue(argc, argv, i, arg, name, value, error))
       return ParseResult::Error;
-    }
     if (isPath) {
       if (value.empty()) {
         error = "option '" + name + "' needs a file name";

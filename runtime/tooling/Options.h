@@ -108,6 +108,21 @@ void printUsage(const char *argv0, const SummaProgramDesc &program,
 /// --help to one copy (an option error initialises MPI to say it once).
 int launcherRank();
 
+/// The value of option `name` given as argv[i] (`arg`): after its '=', or
+/// the next argument (i is advanced past it). False, with `error` saying
+/// so, when there is none.
+bool optionValue(int argc, char **argv, int &i, const std::string &arg,
+                 const std::string &name, std::string &value,
+                 std::string &error);
+
+/// Says an invalid command line's `error` once, on rank 0, with where to
+/// find the usage: MPI is initialised for it if it is not yet, and every
+/// rank waits for rank 0 to have said it (a rank that exits first makes
+/// the launcher kill the job before the message is out). Returns the exit
+/// status, 2.
+int reportOptionError(int &argc, char **&argv, const char *argv0,
+                      const std::string &error);
+
 /// A decimal integer without a sign into `value`; false if `text` is not
 /// one (or does not fit in 64 bits).
 bool parseInt(const char *text, int64_t &value);

@@ -132,10 +132,7 @@ public:
     ProfileSnapshot after = profileSnapshot();
     // Per kind, this step's payload bytes; then the peak memory.
     int64_t local[kNumCollectiveKinds + 1] = {};
-    for (int kind = 0; kind < kNumCollectiveKinds; ++kind)
-      for (int mask = 1; mask < 8; ++mask)
-        local[kind] += after.collectives[kind][mask].bytes -
-                       before.collectives[kind][mask].bytes;
+    collectiveBytesBetween(before, after, local);
     local[kNumCollectiveKinds] = peakRssBytes();
     int64_t largest[kNumCollectiveKinds + 1] = {};
     SUMMA_MPI_CHECK(MPI_Reduce(local, largest, kNumCollectiveKinds + 1,
@@ -271,25 +268,9 @@ int summa::rt::driver::run(int argc, char **argv,
     if (launcherRank() == 0)
       printUsage(argv0, *program, backend);
     return 0;
-  case ParseResult::Error: {
-    // Every rank found the same error. The others wait for rank 0 to have
-    // said it: a rank that exits with 2 first makes the launcher kill the
-    // job, rank 0 included, before its message is out.
-    int initialised = 0;
-    MPI_Initialized(&initialised);
-    if (!initialised)
-      MPI_Init(&argc, &argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-      std::fprintf(stderr, "summa: %s; run %s --help for usage\n",
-                   error.c_str(), argv0);
-      std::fflush(stderr);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
-    return 2;
-  }
+  case ParseResult::Error:
+    // Every rank found the same error; rank 0 says it.
+    return reportOptionError(argc, argv, argv0, error);
   case ParseResult::Run:
     break;
   }

@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <sys/mman.h>
@@ -131,4 +132,13 @@ HostBuffer summa::rt::driver::gatherWhole(const Backend &backend,
     });
   }
   return whole;
+}
+
+void summa::rt::driver::broadcastFromRoot(void *data, size_t bytes) {
+  char *at = static_cast<char *>(data);
+  for (size_t done = 0; done < bytes;) {
+    int piece = static_cast<int>(std::min<size_t>(bytes - done, 1 << 30));
+    SUMMA_MPI_CHECK(MPI_Bcast(at + done, piece, MPI_BYTE, 0, grid().world));
+    done += static_cast<size_t>(piece);
+  }
 }

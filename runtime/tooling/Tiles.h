@@ -47,6 +47,10 @@ HostBuffer gatherTiles(const Backend &backend, const Tensor &tensor,
                        const void *buffer, const std::string &what,
                        const char *purpose);
 
+/// Copies `bytes` of host memory at `data` from world rank 0 to every rank
+/// (MPI_Bcast in pieces an int counts).
+void broadcastFromRoot(void *data, size_t bytes);
+
 /// The whole of `tensor`, whose tile on this rank is `buffer`, assembled on
 /// rank 0 (every rank must call it; other ranks get an empty buffer).
 HostBuffer gatherWhole(const Backend &backend, const Tensor &tensor,

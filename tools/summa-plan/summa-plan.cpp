@@ -340,19 +340,6 @@ static LogicalResult runCalibrate(plan::PlanOptions &options,
   return success();
 }
 
-/// `seconds` in the unit that keeps 3 to 4 digits: "12.345 ms".
-static std::string formatTime(double seconds) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (seconds >= 1)
-    os << llvm::format("%.3f s", seconds);
-  else if (seconds >= 1e-3)
-    os << llvm::format("%.3f ms", seconds * 1e3);
-  else
-    os << llvm::format("%.3f us", seconds * 1e6);
-  return text;
-}
-
 /// --generate: the prefill and the decode step derived from the forward
 /// in `module`, each planned on every grid; then the grids both can run,
 /// by prefill + (new tokens - 1) decode calls. The exit status.
@@ -463,18 +450,19 @@ static int planGeneration(ModuleOp module, plan::PlanOptions options) {
     os << llvm::format(
         "%s %-10s %12s %14s %18lld %14lld %12s%s\n",
         static_cast<int>(i) == best ? "*" : " ", row.name.c_str(),
-        formatTime(row.prefill).c_str(), formatTime(row.decode).c_str(),
-        (long long)row.decodeBytes, (long long)row.decodeBroadcast,
-        formatTime(row.total).c_str(), row.fits ? "" : " !");
+        plan::formatSeconds(row.prefill).c_str(),
+        plan::formatSeconds(row.decode).c_str(), (long long)row.decodeBytes,
+        (long long)row.decodeBroadcast, plan::formatSeconds(row.total).c_str(),
+        row.fits ? "" : " !");
   if (best < 0) {
     os << "no grid of " << options.ranks
        << " ranks runs both the prefill and the decode step\n";
     return 2;
   }
   const Row &chosen = rows[best];
-  os << "best: " << chosen.name << ": " << formatTime(chosen.total)
-     << " for the generation (prefill " << formatTime(chosen.prefill)
-     << ", decode " << formatTime(chosen.decode) << " per token";
+  os << "best: " << chosen.name << ": " << plan::formatSeconds(chosen.total)
+     << " for the generation (prefill " << plan::formatSeconds(chosen.prefill)
+     << ", decode " << plan::formatSeconds(chosen.decode) << " per token";
   for (const Row &row : rows)
     if (&row != &chosen && row.fits)
       os << "; " << row.name << ": "

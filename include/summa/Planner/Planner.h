@@ -363,6 +363,10 @@ struct Plan {
   std::string reason;
 };
 
+/// A time as the planner's tables print it: "0 s", "12.34 ns", "12.34 us",
+/// "1.234 ms", "1.234 s".
+std::string formatSeconds(double seconds);
+
 /// The grids [q, q, d] with q*q*d = ranks, q ascending.
 SmallVector<SmallVector<int64_t, 3>> enumerateGrids(int64_t ranks);
 
