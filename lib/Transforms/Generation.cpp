@@ -943,7 +943,6 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   auto idType = cast<IntegerType>(ids.getElementType());
   Value advance =
       arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tokens));
-  Value nextPos = arith::AddIOp::create(b, loc, pos, advance);
   Value nextPosTensor;
   if (kind.fromState) {
     // pos + T as a tensor, an elementwise op every rank computes.
@@ -982,6 +981,7 @@ FailureOr<func::FuncOp> StepBuilder::build() {
                               b.getIndexAttr(0));
     }
     results.push_back(next);
+    Value nextPos = arith::AddIOp::create(b, loc, pos, advance);
     generated = insertBlock(b, loc, next, generated, 1,
                             clampPosition(b, loc, nextPos, seqLength - 1));
   }
