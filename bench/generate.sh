@@ -11,9 +11,9 @@
 # cache bytes per rank against the whole, and whether every generated id
 # is Hugging Face's. Then the same with the one executable of
 # `summa-compile --generate` (prefill, decode and the sampler on the split
-# logits): its own timings and bytes, greedy ids against Hugging Face's,
-# and seeded sampling (temperature 0.8, top-k 50, top-p 0.95) against the
-# first grid's.
+# logits): its own timings and bytes, greedy ids against Hugging Face's
+# (also from a prompt whose first row is left-padded), and seeded sampling
+# (temperature 0.8, top-k 50, top-p 0.95) against the first grid's.
 #
 #   bench/generate.sh [PYTHON] [GRIDS...]
 #     PYTHON  an interpreter with the packages of
@@ -44,7 +44,7 @@ fi
 "$bin/summa-opt" "$work/$f.mlir" --summa-derive-generation=prompt=16 \
   -o "$work/derived.mlir"
 "$python" "$here/bench/hf_generate.py" gpt2 "$work/gen.inputs.safetensors" \
-  "$work/gen.expect.safetensors"
+  "$work/gen.expect.safetensors" "$work/gen.padded.safetensors"
 
 for grid in "${grids[@]}"; do
   IFS=, read -r q1 q2 d <<<"$grid"
@@ -100,6 +100,10 @@ for grid in "${grids[@]}"; do
   "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
     --prompt "$work/gen.inputs.safetensors" --expect "$work/gen.expect.safetensors" |
     grep -v '^sequence'
+  # Rows of different lengths: the first left-padded by a third.
+  "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
+    --prompt "$work/gen.padded.safetensors" --expect "$work/gen.padded.safetensors" |
+    grep '^expect' | sed 's/^/  left-padded prompt: /'
   "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
     --prompt "$work/gen.inputs.safetensors" --temperature 0.8 --top-k 50 \
     --top-p 0.95 --seed 1 | grep -E '^(sequence|generate: prefill)' >"$work/sample.$grid"

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Hugging Face's own greedy generation, the baseline of bench/generate.sh.
 
-    bench/hf_generate.py MODEL INPUTS EXPECT
+    bench/hf_generate.py MODEL INPUTS EXPECT [PADDED]
 
 MODEL is gpt2; INPUTS the --save-generate inputs of export_torch.py
 (weights named model.*, the prompt as input_ids); EXPECT its generated ids
 (the export's sequence length). Loads the weights into GPT2LMHeadModel, runs
 generate(do_sample=False, cache_implementation="static") on one thread for
 one new token (prefill) and for all of them, and prints the prefill time,
-the time per decoded token and whether the ids are EXPECT's."""
+the time per decoded token and whether the ids are EXPECT's. With PADDED,
+also writes there the prompt with its first row left-padded by a third of
+its length (input_ids, attention_mask) and generate()'s sequences from it:
+a generator's --prompt and --expect for rows of different lengths."""
 
 import os
 import sys
@@ -24,7 +27,8 @@ from export_torch import LN_EPS, hf_greedy  # noqa: E402
 
 
 def main(argv):
-    model, inputs, expect = argv
+    model, inputs, expect = argv[:3]
+    padded = argv[3] if len(argv) > 3 else None
     assert model == "gpt2", model
     torch.set_num_threads(1)
     w = load_file(inputs)
@@ -50,6 +54,14 @@ def main(argv):
     decode = ((t2 - t1) * 1e3 - prefill) / (S - P - 1)
     same = bool((out == expected).all())
     print(f"hf prefill_ms {prefill:.1f} decode_ms_per_token {decode:.1f} same_ids {same}")
+    if padded:
+        from safetensors.torch import save_file
+        ids, mask = prompt.clone(), torch.ones_like(prompt)
+        ids[0, :P // 3] = 0
+        mask[0, :P // 3] = 0
+        out = hf_greedy(lm, ids, S - P, attention_mask=mask)
+        save_file({"input_ids": ids, "attention_mask": mask, "sequences": out.contiguous()},
+                  padded)
 
 
 if __name__ == "__main__":

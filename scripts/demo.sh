@@ -62,7 +62,7 @@ generate_text() {
   "$SUMMA_BUILD/bin/summa-compile" "$fixtures/gpt_lm_torch_logits.mlir" --generate \
     --prompt-length=8 --grid=2,2,1 -o "$demo/gpt_lm.generate"
   python3 "$SUMMA_ROOT/examples/data/text.py" prompt "$demo/prompt.safetensors" \
-    "Of Mans First" "Sing Heav'nly"
+    "Of Mans First" "Sing Heav'nly Muse"
   local how
   for how in greedy sampled; do
     local args=()
@@ -72,7 +72,7 @@ generate_text() {
       --prompt "$demo/prompt.safetensors" "${args[@]}" \
       --outputs "$demo/generated.safetensors" | grep '^generate: prefill'
     python3 "$SUMMA_ROOT/examples/data/text.py" show "$demo/generated.safetensors" \
-      --prompt-length 13
+      --prompt-length 18
   done
 }
 

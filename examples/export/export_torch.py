@@ -591,13 +591,16 @@ def save_tensors(args, names, fn_args, expected):
         print(f"wrote {args.save_outputs}", file=sys.stderr)
 
 
-def hf_greedy(lm, prompt, new_tokens, logits=False):
+def hf_greedy(lm, prompt, new_tokens, logits=False, attention_mask=None):
     """Hugging Face's own greedy generation of exactly `new_tokens` ids after
     `prompt` (no EOS stop), with its static KV cache: the ids summa's derived
     prefill and decode must reproduce (bench/hf_generate.py times it). With
-    `logits`, (ids, the logits of every new token [new_tokens, batch, V])."""
+    `logits`, (ids, the logits of every new token [new_tokens, batch, V]).
+    `attention_mask` (default all ones) left-pads rows."""
+    if attention_mask is None:
+        attention_mask = torch.ones_like(prompt)
     with torch.no_grad():
-        out = lm.generate(prompt, attention_mask=torch.ones_like(prompt),
+        out = lm.generate(prompt, attention_mask=attention_mask,
                           max_new_tokens=new_tokens, min_new_tokens=new_tokens,
                           do_sample=False, pad_token_id=0, cache_implementation="static",
                           return_dict_in_generate=logits, output_logits=logits)
@@ -615,7 +618,11 @@ def save_generate(args, model, fn_args, names):
     prompt followed by the tokens generate() chose, seq ids in all (the
     prefill's one, then one per decode step), the same as `sequences` (as
     generate() names them, for summa-compile --generate's --expect), and
-    `scores`, the logits of each new token [S - P, batch, V]."""
+    `scores`, the logits of each new token [S - P, batch, V].
+    PREFIX.padded.safetensors: the same with rows of different lengths, each
+    row but the last left-padded (pad id 0) by P / B more tokens than the
+    row after it, as generate() takes them: `input_ids` and `attention_mask`
+    (the prompt), `sequences` and `scores` (what generate() returns)."""
     from safetensors.torch import save_file
 
     lm = model.model
@@ -633,7 +640,20 @@ def save_generate(args, model, fn_args, names):
     save_file({"generated": out.contiguous(), "sequences": out.clone(),
                "scores": scores.float().contiguous()},
               args.save_generate + ".expect.safetensors")
-    print(f"wrote {args.save_generate}.inputs.safetensors and .expect.safetensors",
+    # Rows of different lengths: row r loses its first (B - 1 - r) * P / B
+    # tokens to padding (at least one, at most P - 1).
+    padded = prompt.clone()
+    mask = torch.ones_like(prompt)
+    rows = prompt.shape[0]
+    for r in range(rows):
+        pad = min((rows - 1 - r) * max(1, P // rows), P - 1)
+        padded[r, :pad] = 0
+        mask[r, :pad] = 0
+    out, scores = hf_greedy(lm, padded, S - P, logits=True, attention_mask=mask)
+    save_file({"input_ids": padded, "attention_mask": mask,
+               "sequences": out.contiguous(), "scores": scores.float().contiguous()},
+              args.save_generate + ".padded.safetensors")
+    print(f"wrote {args.save_generate}.inputs, .expect and .padded .safetensors",
           file=sys.stderr)
 
 

@@ -22,6 +22,7 @@
 #include "summa/Dialect/Summa/IR/GradcheckAttr.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
+#include "summa/Transforms/Generation.h"
 #include "summa/Transforms/LiftConstants.h"
 #include "summa/Transforms/Passes.h"
 
@@ -507,11 +508,8 @@ LogicalResult Compiler::compileGenerator(ModuleOp module, func::FuncOp forward,
   int64_t maxLength = ids.getDimSize(1);
   std::string name = forward.getSymName().str();
   if (failed(runPasses(module, "derive generation", [&](OpPassManager &pm) {
-        SummaDeriveGenerationOptions derive;
-        derive.function = name;
-        derive.prompt = options.promptLength;
-        derive.nextToken = false;
-        pm.addPass(createSummaDeriveGeneration(derive));
+        pm.addPass(createSummaDeriveGeneration(
+            generatorDerivation(name, options.promptLength)));
       })))
     return failure();
   llvm::LLVMContext llvmContext;

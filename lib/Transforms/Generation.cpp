@@ -45,6 +45,8 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <map>
+
 namespace mlir::summa {
 #define GEN_PASS_DEF_SUMMADERIVEGENERATION
 #include "summa/Transforms/Passes.h.inc"
@@ -74,6 +76,43 @@ struct StepKind {
   /// Whether the step chooses the next token (greedy) and keeps the
   /// generated ids; otherwise a driver samples it from the logits.
   bool nextToken;
+  /// Whether the step takes `start` [B]: the slot of each row's first
+  /// token, rows left-padded to one length (as Hugging Face pads them).
+  bool leftPadding;
+};
+
+/// Where one dimension of the forward (the batch's, the keys') is in a value
+/// of the step: dimension `dim`, with `inner` elements below it where it is
+/// merged with others (1: the dimension is its own).
+struct TrackedDim {
+  int64_t dim;
+  int64_t inner;
+};
+
+/// Follows one dimension of `size` elements through the step's ops, from the
+/// values it is set on.
+class DimTracker {
+public:
+  explicit DimTracker(int64_t size) : size(size) {}
+  int64_t getSize() const { return size; }
+  void set(Value v, TrackedDim d) { dims[v] = d; }
+  /// The dimension of `v` that is the tracked one alone, if any.
+  std::optional<int64_t> ownDim(Value v) const {
+    auto it = dims.find(v);
+    if (it == dims.end() || it->second.inner != 1)
+      return std::nullopt;
+    return it->second.dim;
+  }
+  /// The loop of `op` that the tracked dimension of an input is, alone,
+  /// where the step's operands of `op` are `operands`.
+  std::optional<unsigned> loopOf(linalg::LinalgOp op,
+                                 ArrayRef<Value> operands) const;
+  /// Sets the dimension on the results of `op` from its operands.
+  void through(Operation *op);
+
+private:
+  int64_t size;
+  DenseMap<Value, TrackedDim> dims;
 };
 
 /// Builds `<forward><suffix>` from the forward, op by op.
@@ -105,6 +144,21 @@ private:
   /// forward's `oldValue` (it is along the sequence).
   bool shrunk(Value newValue, Value oldValue, int64_t dim) const;
   LogicalResult visitConcat(tensor::ConcatOp op);
+  /// Left padding: `value` (of S positions along `dim`, an input of `op`
+  /// read through `map`) at each row's positions, `pos + i - start[b]`
+  /// along loop `rowLoop`; the map it is read through.
+  std::pair<Value, AffineMap> positionsOfRows(Location loc, Value value,
+                                              int64_t dim, AffineMap map,
+                                              unsigned rowLoop);
+  /// Left padding: the scores `value` with the keys before each row's
+  /// start the lowest number (no query weighs them), or null where its rows
+  /// or keys are not found.
+  Value maskPaddedKeys(Location loc, Value value);
+  /// Records the rows and the keys of the results of the step's `op`.
+  void track(Operation *op) {
+    rows.through(op);
+    keys.through(op);
+  }
   /// Whether the step's `value` is a broadcast along `dim`: an empty tensor,
   /// a fill, or a linalg op none of whose inputs reads the loop of `dim`.
   bool isBroadcastAlong(Value value, int64_t dim) const;
@@ -120,7 +174,13 @@ private:
   OpBuilder b;
   int64_t seqLength = 0;
   Value position;
+  /// Left padding: the step's `start` argument [B].
+  Value rowStart;
   IRMapping map;
+  /// The batch's dimension (the ids' first) and the keys' (a cache's
+  /// sequence dimension) in the step's values.
+  DimTracker rows{0};
+  DimTracker keys{0};
   /// Per value of the step, for each dimension merged with the sequence's
   /// one (or that is it): the product of the sizes inside it below the
   /// sequence's factor (1: the dimension is the sequence's).
@@ -136,7 +196,12 @@ private:
       keyed.insert(to);
     if (masked.contains(from))
       masked.insert(to);
+    if (keysMasked.contains(from))
+      keysMasked.insert(to);
   }
+  /// Left padding: scores whose padded keys are masked, and what is
+  /// computed from them along the keys.
+  llvm::DenseSet<Value> keysMasked;
   SmallVector<Cache> caches;
 };
 
@@ -191,6 +256,103 @@ static Value insertBlock(OpBuilder &b, Location loc, Value source, Value dest,
       blockAt(b, cast<RankedTensorType>(source.getType()).getShape(), dim, at);
   return tensor::InsertSliceOp::create(b, loc, source, dest, block.offsets,
                                        block.sizes, block.strides);
+}
+
+std::optional<unsigned> DimTracker::loopOf(linalg::LinalgOp op,
+                                           ArrayRef<Value> operands) const {
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value v = operands[input->getOperandNumber()];
+    std::optional<int64_t> d = v ? ownDim(v) : std::nullopt;
+    if (!d)
+      continue;
+    if (auto expr = dyn_cast<AffineDimExpr>(
+            op.getMatchingIndexingMap(input).getResult(*d)))
+      return expr.getPosition();
+  }
+  return std::nullopt;
+}
+
+void DimTracker::through(Operation *op) {
+  auto lookup = [&](Value v) -> std::optional<TrackedDim> {
+    auto it = dims.find(v);
+    if (it == dims.end())
+      return std::nullopt;
+    return it->second;
+  };
+  auto shapeOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  };
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    // Each loop an input's tracked dimension is, and what is below it there.
+    DenseMap<unsigned, int64_t> loops;
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      if (std::optional<TrackedDim> d = lookup(input->get()))
+        if (auto expr = dyn_cast<AffineDimExpr>(
+                linalgOp.getMatchingIndexingMap(input).getResult(d->dim)))
+          loops.try_emplace(expr.getPosition(), d->inner);
+    for (auto [init, result] :
+         llvm::zip(linalgOp.getDpsInitsMutable(), op->getResults()))
+      for (auto [i, expr] :
+           llvm::enumerate(linalgOp.getMatchingIndexingMap(&init).getResults()))
+        if (auto dim = dyn_cast<AffineDimExpr>(expr))
+          if (auto it = loops.find(dim.getPosition()); it != loops.end()) {
+            set(result, {static_cast<int64_t>(i), it->second});
+            break;
+          }
+    return;
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    std::optional<TrackedDim> d = lookup(collapse.getSrc());
+    if (!d)
+      return;
+    ArrayRef<int64_t> shape = shapeOf(collapse.getSrc());
+    for (auto [g, group] : llvm::enumerate(collapse.getReassociationIndices()))
+      if (llvm::is_contained(group, d->dim)) {
+        int64_t below = d->inner;
+        for (int64_t k : group)
+          if (k > d->dim)
+            below *= shape[k];
+        set(collapse.getResult(), {static_cast<int64_t>(g), below});
+      }
+    return;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    std::optional<TrackedDim> d = lookup(expand.getSrc());
+    if (!d)
+      return;
+    ArrayRef<int64_t> shape = shapeOf(expand.getResult());
+    ReassociationIndices group = expand.getReassociationIndices()[d->dim];
+    int64_t below = 1;
+    for (int64_t k : llvm::reverse(group)) {
+      if (d->inner % below == 0) {
+        int64_t inner = d->inner / below;
+        if (inner * size <= shape[k] && shape[k] % (inner * size) == 0) {
+          set(expand.getResult(), {k, inner});
+          return;
+        }
+      }
+      below *= shape[k];
+    }
+    return;
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    // Kept whole: the same dimension, less the dropped ones before it.
+    std::optional<TrackedDim> d = lookup(slice.getSource());
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    if (!d || dropped.test(d->dim) ||
+        slice.getStaticSizes()[d->dim] != shapeOf(slice.getSource())[d->dim])
+      return;
+    int64_t dim = d->dim;
+    for (int64_t k = 0; k < d->dim; ++k)
+      dim -= dropped.test(k);
+    set(slice.getResult(), {dim, d->inner});
+    return;
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    std::optional<TrackedDim> d = lookup(concat.getInputs().front());
+    if (d && static_cast<int64_t>(concat.getDim()) != d->dim)
+      set(concat.getResult(), *d);
+  }
 }
 
 bool StepBuilder::shrunk(Value newValue, Value oldValue, int64_t dim) const {
@@ -280,6 +442,98 @@ Value StepBuilder::sliceAtPosition(Location loc, Value value, int64_t dim) {
   return extractBlock(b, loc, value, shape, dim, position);
 }
 
+std::pair<Value, AffineMap>
+StepBuilder::positionsOfRows(Location loc, Value value, int64_t dim,
+                             AffineMap map, unsigned rowLoop) {
+  auto type = cast<RankedTensorType>(value.getType());
+  MLIRContext *ctx = b.getContext();
+  // The row is a dimension of `value` read along `rowLoop` (a mask of every
+  // row), or one put before its others.
+  std::optional<int64_t> rowDim;
+  for (auto [k, expr] : llvm::enumerate(map.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == rowLoop)
+      rowDim = k;
+  int64_t shift = rowDim ? 0 : 1;
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> exprs;
+  if (!rowDim) {
+    shape.push_back(rows.getSize());
+    exprs.push_back(getAffineDimExpr(rowLoop, ctx));
+  }
+  llvm::append_range(shape, type.getShape());
+  llvm::append_range(exprs, map.getResults());
+  shape[dim + shift] = kind.tokens;
+  AffineMap readMap = AffineMap::get(map.getNumDims(), 0, exprs, ctx);
+  unsigned rank = shape.size();
+  int64_t row = rowDim ? *rowDim : 0;
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap starts = AffineMap::get(rank, 0, {getAffineDimExpr(row, ctx)}, ctx);
+  int64_t last = seqLength - 1;
+  auto gather = linalg::GenericOp::create(
+      b, loc, TypeRange{type.clone(shape)}, ValueRange{rowStart},
+      ValueRange{emptyOrFilled(b, loc, shape, type.getElementType())},
+      ArrayRef<AffineMap>{starts, all},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        // value[..., clamp(pos + i - start[b], 0, S - 1), ...]
+        SmallVector<Value> at;
+        for (int64_t k = 0; k < type.getRank(); ++k)
+          at.push_back(linalg::IndexOp::create(nb, nl, k + shift));
+        Value first =
+            arith::IndexCastOp::create(nb, nl, nb.getIndexType(), args[0]);
+        Value p = arith::SubIOp::create(
+            nb, nl, arith::AddIOp::create(nb, nl, at[dim], position), first);
+        Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+        Value top = arith::ConstantIndexOp::create(nb, nl, last);
+        at[dim] = arith::MinSIOp::create(
+            nb, nl, arith::MaxSIOp::create(nb, nl, p, zero), top);
+        Value element = tensor::ExtractOp::create(nb, nl, value, at);
+        linalg::YieldOp::create(nb, nl, element);
+      });
+  track(gather);
+  return {gather.getResult(0), readMap};
+}
+
+Value StepBuilder::maskPaddedKeys(Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto floatType = dyn_cast<FloatType>(type.getElementType());
+  std::optional<int64_t> row = rows.ownDim(value);
+  std::optional<int64_t> key = keys.ownDim(value);
+  if (!floatType || !row || !key)
+    return {};
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = type.getRank();
+  AffineMap all = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap starts =
+      AffineMap::get(rank, 0, {getAffineDimExpr(*row, ctx)}, ctx);
+  // The lowest finite number, as Hugging Face masks: a row whose keys are
+  // all padding (a query at a padded slot) stays finite.
+  Value lowest = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(floatType,
+                     APFloat::getLargest(floatType.getFloatSemantics(),
+                                         /*Negative=*/true)));
+  auto masked = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{value, rowStart},
+      ValueRange{emptyOrFilled(b, loc, type.getShape(), floatType)},
+      ArrayRef<AffineMap>{all, starts, all},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value k = arith::IndexCastOp::create(
+            nb, nl, nb.getI64Type(), linalg::IndexOp::create(nb, nl, *key));
+        Value padding = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt,
+                                              k, args[1]);
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::SelectOp::create(nb, nl, padding, lowest, args[0])
+                .getResult());
+      });
+  track(masked);
+  inherit(masked.getResult(0), value);
+  keysMasked.insert(masked.getResult(0));
+  return masked.getResult(0);
+}
+
 /// Where `op` only moves or repeats the elements of its one input (a
 /// transpose, a broadcast, a copy, a generic that yields its input), the
 /// input's dimension that dimension `dim` of its result comes from.
@@ -327,9 +581,10 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
           srcDim = d;
       if (srcDim) {
         Value updated = cacheOf(loc, collapse.getSrc(), src, *srcDim);
-        Value merged = tensor::CollapseShapeOp::create(
+        auto merged = tensor::CollapseShapeOp::create(
             b, loc, collapse.getResultType(), updated,
             collapse.getReassociationIndices());
+        track(merged);
         keyed.insert(merged);
         return merged;
       }
@@ -352,6 +607,7 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
                                            fullType.getElementType()));
       Operation *copy = b.clone(*freshMove, local);
       copy->getResult(0).setType(fullType);
+      track(copy);
       keyed.insert(copy->getResult(0));
       return copy->getResult(0);
     }
@@ -375,6 +631,10 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
         emptyOrFilled(b, loc, type.getShape(), type.getElementType(), zero);
   }
   Value updated = insertBlock(b, loc, fresh, initial, dim, position);
+  // Its rows are the fresh value's; its keys the dimension written.
+  if (std::optional<int64_t> row = rows.ownDim(fresh))
+    rows.set(updated, {*row, 1});
+  keys.set(updated, {dim, 1});
   caches.push_back({old, arg, updated});
   keyed.insert(updated);
   return updated;
@@ -476,6 +736,13 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
   }
   // Loops whose operands disagree: the token's one position against S.
   SmallVector<int64_t> sizes(numLoops, ShapedType::kDynamic);
+  // Left padding: the loop over the rows, the maps of the operands (an
+  // operand of positions gains the rows), whether scores meet positions.
+  std::optional<unsigned> rowLoop = rows.loopOf(op, operands);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool remapped = false;
+  bool scoresMeetPositions = false;
+  std::map<unsigned, int64_t> perRowPositions;
   llvm::SmallBitVector atPosition(numLoops);
   bool slicedPositions = false;
   for (unsigned l = 0; l < numLoops; ++l) {
@@ -533,13 +800,55 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
       sizes[l] = oldRanges[l];
       continue;
     }
-    // Positions meeting the token: taken at `pos`.
-    for (const Reach &r : full)
-      operands[r.operand] = sliceAtPosition(loc, operands[r.operand], r.dim);
+    // Positions meeting the token: taken at `pos`. Left-padded, a row's
+    // positions count from its start, except where they meet scores (a
+    // causal mask relates slots, and the padding's keys are masked below).
+    bool meetsScores = llvm::any_of(small, [&](const Reach &r) {
+      return keys.ownDim(operands[r.operand]).has_value();
+    });
+    for (const Reach &r : full) {
+      if (!kind.leftPadding || meetsScores) {
+        operands[r.operand] = sliceAtPosition(loc, operands[r.operand], r.dim);
+        continue;
+      }
+      if (!isa<linalg::GenericOp>(op) || r.operand >= op.getNumDpsInputs() ||
+          !rowLoop || perRowPositions.count(r.operand))
+        return op.emitError()
+               << "summa-derive-generation: left-padded rows need their own "
+                  "positions here, and this op "
+               << (!rowLoop ? "has no loop over the batch's rows"
+                            : "is not a linalg.generic reading them as an "
+                              "input along one loop");
+      // Gathered once every loop is sized (it adds a dimension).
+      perRowPositions[r.operand] = r.dim;
+    }
     slicedPositions = true;
+    scoresMeetPositions |= meetsScores;
     sizes[l] = sizeOf(small.front());
     atPosition.set(l);
   }
+  for (auto [operand, dim] : perRowPositions) {
+    auto [perRow, readMap] =
+        positionsOfRows(loc, operands[operand], dim, maps[operand], *rowLoop);
+    operands[operand] = perRow;
+    maps[operand] = readMap;
+    remapped = true;
+  }
+  // Left padding: where scores meet the positions of a causal mask, the
+  // keys before each row's start are masked too.
+  if (kind.leftPadding && scoresMeetPositions)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value &v = operands[input->getOperandNumber()];
+      if (!keyed.contains(v) || !keys.ownDim(v) || keysMasked.contains(v) ||
+          !isa<FloatType>(getElementTypeOrSelf(v.getType())))
+        continue;
+      v = maskPaddedKeys(loc, v);
+      if (!v)
+        return op.emitError() << "summa-derive-generation: left-padded rows: "
+                                 "the rows or the keys of these scores are "
+                                 "not found, so their padding cannot be "
+                                 "masked";
+    }
   // Results and rebuilt inits.
   SmallVector<Type> resultTypes;
   for (OpOperand &init : op.getDpsInitsMutable()) {
@@ -569,6 +878,11 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
   copy->setOperands(operands);
   for (auto [result, type] : llvm::zip(copy->getResults(), resultTypes))
     result.setType(type);
+  if (remapped)
+    cast<linalg::GenericOp>(copy).setIndexingMapsAttr(
+        b.getAffineMapArrayAttr(maps));
+  bool readsCache =
+      llvm::any_of(operands, [&](Value o) { return o && keyed.contains(o); });
   // Tensors read inside the body keep their shapes; linalg.index of a loop
   // taken at the tokens' positions is offset by `pos`.
   LogicalResult status = success();
@@ -599,7 +913,15 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
                                      "merged with another dimension";
           return;
         }
-        // The token's loop index i is position pos + i.
+        // The token's loop index i is position pos + i (a slot: a row's
+        // own position where rows are left-padded is not found here).
+        if (kind.leftPadding && !readsCache) {
+          status = op.emitError()
+                   << "summa-derive-generation: left-padded rows need their "
+                      "own positions, and this op computes them from the "
+                      "index of its loop along the sequence";
+          return;
+        }
         OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
         auto at = arith::AddIOp::create(ib, index.getLoc(), index, position);
         index.getResult().replaceAllUsesExcept(at, at);
@@ -610,14 +932,19 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
     return failure();
   // linalg.index ops that now have no use are left for canonicalisation;
   // they read no shape.
-  bool fromCache =
-      llvm::any_of(operands, [&](Value o) { return o && keyed.contains(o); });
+  bool fromCache = readsCache;
   bool isMasked =
       fromCache && (slicedPositions || llvm::any_of(operands, [&](Value o) {
                       return o && masked.contains(o);
                     }));
+  track(copy);
+  bool fromMaskedKeys = llvm::any_of(operands, [&](Value o) {
+    return o && keys.ownDim(o) && keysMasked.contains(o);
+  });
   for (auto [old, v] : llvm::zip(op->getResults(), copy->getResults())) {
     map.map(old, v);
+    if (fromMaskedKeys && keys.ownDim(v))
+      keysMasked.insert(v);
     if (fromCache)
       keyed.insert(v);
     if (isMasked)
@@ -661,6 +988,7 @@ LogicalResult StepBuilder::visitCollapse(tensor::CollapseShapeOp op) {
   }
   auto type = op.getResultType().clone(shape);
   Operation *copy = cloneWithTypes(op, {type});
+  track(copy);
   map.map(op.getResult(), copy->getResult(0));
   seqInner[copy->getResult(0)] = inner;
   inherit(copy->getResult(0), src);
@@ -699,6 +1027,7 @@ LogicalResult StepBuilder::visitExpand(tensor::ExpandShapeOp op) {
   auto type = oldResult.clone(shape);
   auto copy = cast<tensor::ExpandShapeOp>(cloneWithTypes(op, {type}));
   copy.setStaticOutputShape(shape);
+  track(copy);
   map.map(op.getResult(), copy.getResult());
   seqInner[copy.getResult()] = inner;
   inherit(copy.getResult(), src);
@@ -711,6 +1040,7 @@ LogicalResult StepBuilder::visitExtractSlice(tensor::ExtractSliceOp op) {
   auto oldSrc = op.getSourceType();
   if (srcType == oldSrc) {
     Operation *copy = b.clone(*op, map);
+    track(copy);
     map.map(op.getResult(), copy->getResult(0));
     return success();
   }
@@ -738,6 +1068,7 @@ LogicalResult StepBuilder::visitExtractSlice(tensor::ExtractSliceOp op) {
   auto copy = cast<tensor::ExtractSliceOp>(
       cloneWithTypes(op, {op.getResultType().clone(resultShape)}));
   copy.setStaticSizes(sizes);
+  track(copy);
   map.map(op.getResult(), copy.getResult());
   seqInner[copy.getResult()] = inner;
   inherit(copy.getResult(), src);
@@ -769,6 +1100,7 @@ LogicalResult StepBuilder::visitConcat(tensor::ConcatOp op) {
     shape[dim] += type.getDimSize(dim);
   }
   Operation *copy = cloneWithTypes(op, {op.getResultType().clone(shape)});
+  track(copy);
   map.map(op.getResult(), copy->getResult(0));
   seqInner[copy->getResult(0)] = seqInner.lookup(inputs.front());
   for (Value input : inputs)
@@ -897,10 +1229,15 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   b.setInsertionPointAfter(forward);
   auto i64 = IntegerType::get(ctx, 64);
   auto scalar = RankedTensorType::get({}, i64);
-  unsigned first = kind.fromState ? 2 : 1;
+  // Arguments: the tokens, the position (decode), each row's start (left
+  // padding), then the forward's others.
+  unsigned startArg = kind.fromState ? 2 : 1;
+  unsigned first = startArg + (kind.leftPadding ? 1 : 0);
   SmallVector<Type> args = {ids.clone({ids.getDimSize(0), tokens})};
   if (kind.fromState)
     args.push_back(scalar);
+  if (kind.leftPadding)
+    args.push_back(RankedTensorType::get({ids.getDimSize(0)}, i64));
   llvm::append_range(args, forward.getArgumentTypes().drop_front());
   step =
       func::FuncOp::create(b, loc, (forward.getSymName() + kind.suffix).str(),
@@ -909,6 +1246,13 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   b.setInsertionPointToStart(entry);
   map.map(forward.getArgument(0), entry->getArgument(0));
   seqInner[entry->getArgument(0)] = {-1, 1};
+  rows = DimTracker(ids.getDimSize(0));
+  keys = DimTracker(seqLength);
+  rows.set(entry->getArgument(0), {0, 1});
+  if (kind.leftPadding) {
+    rowStart = entry->getArgument(startArg);
+    rows.set(rowStart, {0, 1});
+  }
   for (unsigned i = 1; i < forward.getNumArguments(); ++i)
     map.map(forward.getArgument(i), entry->getArgument(i - 1 + first));
   Value pos;
@@ -1002,6 +1346,8 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   if (DictionaryAttr attrs = forward.getArgAttrDict(0))
     if (Attribute name = attrs.get(kNameAttrName))
       step.setArgAttr(0, kNameAttrName, name);
+  if (kind.leftPadding)
+    setName(step, startArg, "start");
   for (unsigned i = 1; i < forward.getNumArguments(); ++i)
     if (DictionaryAttr attrs = forward.getArgAttrDict(i))
       for (NamedAttribute attr : attrs)
@@ -1080,7 +1426,8 @@ struct SummaDeriveGenerationPass
                              "sequence";
       return signalPassFailure();
     }
-    StepBuilder decode(forward, {"_decode", 1, /*fromState=*/true, nextToken});
+    StepBuilder decode(
+        forward, {"_decode", 1, /*fromState=*/true, nextToken, leftPadding});
     if (failed(decode.build()))
       return signalPassFailure();
     if (decode.getCaches().empty()) {
@@ -1089,8 +1436,8 @@ struct SummaDeriveGenerationPass
                              "values along the sequence); nothing to cache";
       return signalPassFailure();
     }
-    StepBuilder prefill(forward,
-                        {"_prefill", prompt, /*fromState=*/false, nextToken});
+    StepBuilder prefill(forward, {"_prefill", prompt, /*fromState=*/false,
+                                  nextToken, leftPadding});
     if (failed(prefill.build()))
       return signalPassFailure();
     // Both find the same caches, in the same order: the prefill's results

@@ -16,6 +16,7 @@
 
 #include "Generate.h"
 #include "Backend.h"
+#include "Generator.h"
 #include "Inputs.h"
 #include "Model.h"
 #include "Options.h"
@@ -48,7 +49,7 @@ struct GenerateOptions {
   /// --inputs, once per file: the weights (safetensors, .npy directory or a
   /// sharded training checkpoint).
   std::vector<std::string> inputs;
-  /// --prompt: `input_ids` [B, P'] (and an `attention_mask` of ones).
+  /// --prompt: `input_ids` [B, P'] (and an `attention_mask`, left-padded).
   std::string prompt;
   /// --max-new-tokens; -1: up to the program's longest sequence.
   int64_t maxNewTokens = -1;
@@ -164,8 +165,10 @@ void printGenerateUsage(const char *argv0, const SummaGenerateDesc &generator) {
       "             to add a file\n"
       "  --prompt PROMPT  a safetensors file holding input_ids [B, P'] "
       "(integers; P' at\n"
-      "             least the compiled prompt length %lld); an "
-      "attention_mask must be all ones\n"
+      "             least the compiled prompt length %lld) and, for "
+      "rows of different\n"
+      "             lengths, an attention_mask [B, P'] left-padded as "
+      "Hugging Face pads them\n"
       "  --max-new-tokens N  tokens to generate per row (default: up to "
       "the longest\n"
       "             sequence)\n"
@@ -196,64 +199,6 @@ void printGenerateUsage(const char *argv0, const SummaGenerateDesc &generator) {
   std::fflush(stdout);
 }
 
-/// Whether two tensors are laid out alike: a tile of one is a tile of the
-/// other.
-bool sameLayout(const Tensor &a, const Tensor &b) {
-  const SummaTensorDesc &x = *a.desc, &y = *b.desc;
-  if (x.rank != y.rank || x.dtype != y.dtype)
-    return false;
-  for (int dim = 0; dim < x.rank; ++dim) {
-    if (x.globalShape[dim] != y.globalShape[dim] ||
-        x.localShape[dim] != y.localShape[dim] ||
-        x.groups[dim] != y.groups[dim])
-      return false;
-    for (int k = 0; k < 3; ++k) {
-      if (x.splitAxes[dim][k] != y.splitAxes[dim][k])
-        return false;
-      if (x.splitAxes[dim][k] < 0)
-        break;
-    }
-  }
-  return true;
-}
-
-/// `from`'s tile (`fromTile`) as `to`'s (`toTile`): copied where the
-/// layouts agree, else through the whole tensor.
-void relayTile(const Backend &backend, const Tensor &from, const void *fromTile,
-               const Tensor &to, void *toTile) {
-  if (sameLayout(from, to)) {
-    backend.copy(toTile, fromTile, to.localBytes());
-    return;
-  }
-  HostBuffer gathered = gatherWhole(backend, from, fromTile, "generation");
-  HostBuffer whole(from.globalBytes(), "the whole of '" + from.name + "'");
-  if (grid().worldRank == 0)
-    std::memcpy(whole.data(), gathered.data(), from.globalBytes());
-  broadcastFromRoot(whole.data(), from.globalBytes());
-  uploadTile(backend, to, grid().coords, whole.data(), toTile);
-}
-
-/// Integer ids [rows, columns] (whole, host) into an integer input's tile.
-void setIds(const Backend &backend, const Tensor &input, void *tile,
-            const std::vector<int64_t> &ids) {
-  HostBuffer whole(input.globalBytes(), "the ids of '" + input.name + "'");
-  for (size_t i = 0; i < ids.size(); ++i)
-    input.store(whole.data(), static_cast<int64_t>(i),
-                static_cast<double>(ids[i]));
-  uploadTile(backend, input, grid().coords, whole.data(), tile);
-}
-
-/// The bytes this rank's collectives moved since `before`, by kind; the
-/// largest over the ranks on rank 0.
-std::vector<int64_t> movedSince(const ProfileSnapshot &before) {
-  std::vector<int64_t> local(kNumCollectiveKinds, 0),
-      largest(kNumCollectiveKinds, 0);
-  collectiveBytesBetween(before, profileSnapshot(), local.data());
-  SUMMA_MPI_CHECK(MPI_Reduce(local.data(), largest.data(), kNumCollectiveKinds,
-                             MPI_INT64_T, MPI_MAX, 0, grid().world));
-  return largest;
-}
-
 std::string formatBytes(double bytes) {
   char text[32];
   if (bytes >= 1e6)
@@ -278,9 +223,12 @@ std::string formatMoved(const std::vector<int64_t> &bytes, double per) {
   return line + ")";
 }
 
-/// The prompt: `input_ids` [B, P'] from the file, as int64, checked.
+/// The prompt: `input_ids` [B, P'] from the file, as int64, checked; each
+/// row's `start`, the slot of its first token (the zeros its
+/// `attention_mask` begins with; 0 without one).
 std::vector<int64_t> readPrompt(const std::string &path, int64_t rows,
-                                int64_t &columns) {
+                                int64_t &columns,
+                                std::vector<int64_t> &starts) {
   std::string error;
   std::unique_ptr<TensorSource> file = TensorSource::open(path, error);
   if (!file)
@@ -310,33 +258,83 @@ std::vector<int64_t> readPrompt(const std::string &path, int64_t rows,
       values[i] = v;
     }
   }
+  starts.assign(rows, 0);
   if (const StoredTensor *mask = file->find("attention_mask")) {
-    bool ones = mask->data && mask->shape == ids->shape &&
-                (mask->dtype == SUMMA_DT_I64 || mask->dtype == SUMMA_DT_I32);
+    if (!mask->data || mask->shape != ids->shape ||
+        (mask->dtype != SUMMA_DT_I64 && mask->dtype != SUMMA_DT_I32))
+      fatal("%s: --prompt '%s': its attention_mask is not integers (I64 or "
+            "I32) of input_ids' shape %s",
+            kCaller, path.c_str(),
+            formatShape(ids->shape.data(), ids->shape.size()).c_str());
     size_t size = mask->dtype == SUMMA_DT_I64 ? 8 : 4;
-    for (size_t i = 0; ones && i < values.size(); ++i) {
-      int64_t v = 0;
-      std::memcpy(&v, mask->data + size * i, size);
-      ones = (size == 4 ? static_cast<int32_t>(v) : v) == 1;
+    for (int64_t r = 0; r < rows; ++r) {
+      // Left padding: zeros, then ones, at least one.
+      int64_t zeros = 0;
+      bool valid = true;
+      for (int64_t c = 0; c < columns; ++c) {
+        int64_t v = 0;
+        std::memcpy(&v, mask->data + size * (r * columns + c), size);
+        if (size == 4)
+          v = static_cast<int32_t>(v);
+        if (v == 0 && zeros == c)
+          ++zeros;
+        else if (v != 1)
+          valid = false;
+      }
+      if (!valid || zeros == columns)
+        fatal("%s: --prompt '%s': row %lld of its attention_mask is not "
+              "left-padded (0s, then at least one 1): pad prompts on the "
+              "left, as Hugging Face does for generation "
+              "(tokenizer.padding_side = \"left\")",
+              kCaller, path.c_str(), (long long)r);
+      starts[r] = zeros;
     }
-    if (!ones)
-      fatal("%s: --prompt '%s': its attention_mask is not all ones; prompts "
-            "of different lengths (padded) are not supported yet: give rows "
-            "of one length",
-            kCaller, path.c_str());
   }
   return values;
 }
 
-void checkIdsInput(const Tensor &t, int64_t rows, int64_t columns,
-                   const char *what) {
-  int32_t dtype = t.desc->dtype;
-  if (t.rank != 2 || t.desc->globalShape[0] != rows ||
-      (columns > 0 && t.desc->globalShape[1] != columns) ||
-      (dtype != SUMMA_DT_I64 && dtype != SUMMA_DT_I32))
-    fatal("%s: the %s's input 0 '%s' is not integer ids [%lld, %s]", kCaller,
-          what, t.name.c_str(), (long long)rows,
-          columns > 0 ? std::to_string(columns).c_str() : "P");
+/// --expect: whether the sequences [rows, length] equal the file's
+/// `sequences` and, with --save-logits, `scores` are within --tol of its
+/// `scores`; prints each verdict. On rank 0. Returns the exit status.
+int compareExpected(const GenerateOptions &options,
+                    const std::vector<int64_t> &written,
+                    const std::vector<float> &scores, int64_t rows,
+                    int64_t length, int64_t vocabulary) {
+  std::string error;
+  std::unique_ptr<TensorSource> expect =
+      TensorSource::open(options.expect, error);
+  if (!expect)
+    fatal("%s: --expect: %s", kCaller, error.c_str());
+  const StoredTensor *want = expect->find("sequences");
+  if (!want || !want->data || want->dtype != SUMMA_DT_I64)
+    fatal("%s: --expect '%s' has no i64 tensor named sequences", kCaller,
+          options.expect.c_str());
+  bool same = want->shape == std::vector<int64_t>{rows, length} &&
+              std::memcmp(want->data, written.data(),
+                          written.size() * sizeof(int64_t)) == 0;
+  std::printf("expect: sequences %s\n", same ? "PASS" : "FAIL");
+  int status = same ? 0 : 1;
+  // The logits of every new token, where both have them.
+  const StoredTensor *logits = expect->find("scores");
+  if (options.saveLogits && logits && logits->data &&
+      logits->dtype == SUMMA_DT_F32) {
+    bool close = logits->shape.size() == 3 && logits->shape[1] == rows &&
+                 logits->shape[0] * logits->shape[1] * logits->shape[2] >=
+                     static_cast<int64_t>(scores.size()) &&
+                 logits->shape[2] == vocabulary;
+    double worst = 0.0;
+    for (size_t i = 0; close && i < scores.size(); ++i) {
+      float v;
+      std::memcpy(&v, logits->data + 4 * i, 4);
+      worst = std::max(worst, std::fabs(double(v) - scores[i]));
+    }
+    close = close && worst <= options.tol;
+    std::printf("expect: scores max_abs_err=%.3e (--tol %.1e) %s\n", worst,
+                options.tol, close ? "PASS" : "FAIL");
+    status = status ? status : (close ? 0 : 1);
+  }
+  std::fflush(stdout);
+  return status;
 }
 } // namespace
 
@@ -345,12 +343,6 @@ int summa::rt::driver::generate(int argc, char **argv,
                                 const Backend &backend) {
   if (!generator || !generator->prefill || !generator->decode)
     fatal("%s: no generator description", kCaller);
-  const SummaProgramDesc &prefillDesc = *generator->prefill;
-  const SummaProgramDesc &decodeDesc = *generator->decode;
-  if (prefillDesc.q != decodeDesc.q || prefillDesc.d != decodeDesc.d ||
-      prefillDesc.numInputs < 1 || decodeDesc.numInputs < 2 ||
-      prefillDesc.numOutputs < 1 || decodeDesc.numOutputs < 1)
-    fatal("%s: invalid generator description", kCaller);
   const char *argv0 = argc > 0 && argv && argv[0] ? argv[0] : "summa-generate";
 
   GenerateOptions options;
@@ -366,231 +358,70 @@ int summa::rt::driver::generate(int argc, char **argv,
     break;
   }
 
-  summaRtInit(&argc, &argv, decodeDesc.q, decodeDesc.d);
+  summaRtInit(&argc, &argv, generator->decode->q, generator->decode->d);
   const GridState &g = grid();
   int status = 0;
   {
-    Model decode(decodeDesc, backend);
-    const Tensor &tokenInput = decode.inputs[0];
-    int64_t rows = tokenInput.desc->globalShape[0];
-    checkIdsInput(tokenInput, rows, 1, "decode step");
-    const Tensor &posInput = decode.inputs[1];
-    if (posInput.rank != 0 || posInput.desc->dtype != SUMMA_DT_I64)
-      fatal("%s: the decode step's input 1 '%s' is not a position (i64 [])",
-            kCaller, posInput.name.c_str());
-    std::vector<bool> state(decode.inputs.size(), false);
-    for (size_t o = 0; o < decode.outputs.size(); ++o) {
-      int32_t updates = decode.outputs[o].desc->updates;
-      if (updates <= 0)
-        continue;
-      state[updates - 1] = true;
-      // The caches are updated in place: the step writes the token's keys
-      // and values into its argument and returns it, so its result is the
-      // argument's tile, never copied per token.
-      if (decode.inputs[updates - 1].rank > 0)
-        decode.aliasOutput(o);
-    }
-    if (!state[1])
-      fatal("%s: the decode step does not update its position", kCaller);
-
-    // The prompt.
+    Generator gen(*generator, backend);
+    int64_t rows = gen.rows();
+    // The prompt, and each row's start (left padding).
     int64_t promptLength = 0;
+    std::vector<int64_t> starts;
     std::vector<int64_t> prompt =
-        readPrompt(options.prompt, rows, promptLength);
-    int64_t compiled = prefillDesc.inputs[0].globalShape[1];
-    if (promptLength < compiled)
-      fatal("%s: --prompt has %lld tokens per row; this generator's prefill "
-            "takes %lld (summa-compile --prompt-length): give at least as "
-            "many",
-            kCaller, (long long)promptLength, (long long)compiled);
-    int64_t room = generator->maxLength - promptLength;
-    if (room < 1)
-      fatal("%s: --prompt has %lld tokens per row; the program's sequences "
-            "hold %lld, prompt and new tokens",
-            kCaller, (long long)promptLength, (long long)generator->maxLength);
-    int64_t newTokens = options.maxNewTokens < 0 ? room : options.maxNewTokens;
-    if (newTokens > room)
-      fatal("%s: --max-new-tokens %lld: the prompt's %lld tokens leave room "
-            "for %lld in the program's sequences of %lld (the export's "
-            "sequence length)",
-            kCaller, (long long)newTokens, (long long)promptLength,
-            (long long)room, (long long)generator->maxLength);
+        readPrompt(options.prompt, rows, promptLength, starts);
+    if (!gen.takesStarts() && std::any_of(starts.begin(), starts.end(),
+                                          [](int64_t s) { return s != 0; }))
+      fatal("%s: --prompt's attention_mask pads rows, and this generator "
+            "takes no rows' starts (derived without left-padding)",
+            kCaller);
+    int64_t newTokens = options.maxNewTokens;
+    if (!gen.fits(promptLength, newTokens, error))
+      fatal("%s: %s", kCaller, error.c_str());
 
-    // The weights, once: into the decode step's tiles.
+    // The weights, once.
     std::unique_ptr<TensorSource> source =
         TensorSource::openAll(options.inputs, error);
     if (!source)
       fatal("%s: --inputs: %s", kCaller, error.c_str());
-    Placement decodeTiles{backend, decode.pointers, g.coords};
-    std::string missing;
-    for (size_t i = 2; i < decode.inputs.size(); ++i) {
-      if (state[i])
-        continue;
-      const StoredTensor *stored = findStored(*source, decode.inputs[i]);
-      if (!stored) {
-        missing +=
-            (missing.empty() ? "'" : ", '") + decode.inputs[i].fileName + "'";
-        continue;
-      }
-      loadStored(*source, *stored, decode.inputs[i], decodeTiles, i);
-    }
+    std::string missing = gen.load(*source);
     if (!missing.empty())
       fatal("%s: --inputs has no tensor named %s", kCaller, missing.c_str());
+    source.reset();
 
-    std::vector<int64_t> sequences(rows * (promptLength + newTokens), 0);
-    int64_t width = promptLength + newTokens;
-    for (int64_t r = 0; r < rows; ++r)
-      std::copy(prompt.begin() + r * promptLength,
-                prompt.begin() + (r + 1) * promptLength,
-                sequences.begin() + r * width);
-    // --save-logits: every new token's logits, on rank 0.
-    std::vector<float> scores;
-    auto keepLogits = [&](const Model &model) {
-      const Tensor &logits = model.outputs[0];
-      HostBuffer whole =
-          gatherWhole(backend, logits, model.outputTile(0), "--save-logits");
-      if (g.worldRank != 0)
-        return;
-      for (int64_t i = 0; i < logits.globalCount; ++i)
-        scores.push_back(static_cast<float>(logits.load(whole.data(), i)));
-    };
-
-    // The prefill on the first `compiled` tokens; its state into the
-    // decode step's tiles.
-    std::vector<int64_t> next;
-    double prefillSeconds = 0.0;
-    std::vector<int64_t> prefillBytes;
-    {
-      Model prefill(prefillDesc, backend);
-      checkIdsInput(prefill.inputs[0], rows, compiled, "prefill");
-      Placement prefillTiles{backend, prefill.pointers, g.coords};
-      for (size_t i = 1; i < prefill.inputs.size(); ++i) {
-        const Tensor &input = prefill.inputs[i];
-        int j = decode.findInput(input.fileName);
-        if (j >= 2 && !state[j] && sameLayout(input, decode.inputs[j])) {
-          prefill.shareInput(i, decode.inputTile(j));
-          continue;
-        }
-        const StoredTensor *stored = findStored(*source, input);
-        if (!stored)
-          fatal("%s: --inputs has no tensor named '%s' (an input of the "
-                "prefill)",
-                kCaller, input.fileName.c_str());
-        loadStored(*source, *stored, input, prefillTiles, i);
-      }
-      std::vector<int64_t> ids(rows * compiled);
-      for (int64_t r = 0; r < rows; ++r)
-        std::copy(prompt.begin() + r * promptLength,
-                  prompt.begin() + r * promptLength + compiled,
-                  ids.begin() + r * compiled);
-      setIds(backend, prefill.inputs[0], prefill.inputTile(0), ids);
-      Sampler sampler(prefill.outputs[0], g.coords, options.sampling, g.world);
-      settle(backend);
-      SUMMA_MPI_CHECK(MPI_Barrier(g.world));
-      ProfileSnapshot before = profileSnapshot();
-      double start = MPI_Wtime();
-      prefill.call();
-      {
-        HostView logits(backend, prefill.outputTile(0),
-                        prefill.outputs[0].localBytes(), "the logits");
-        next = sampler.next(logits.data(), compiled);
-      }
-      prefillSeconds = MPI_Wtime() - start;
-      prefillBytes = movedSince(before);
-      if (compiled == promptLength && options.saveLogits)
-        keepLogits(prefill);
-      for (size_t i = 0; i < decode.inputs.size(); ++i) {
-        if (!state[i])
-          continue;
-        int o = -1;
-        for (size_t k = 1; k < prefill.outputs.size(); ++k)
-          if (prefill.outputs[k].fileName == decode.inputs[i].fileName)
-            o = static_cast<int>(k);
-        if (o < 1)
-          fatal("%s: the prefill has no output '%s' for the decode step",
-                kCaller, decode.inputs[i].fileName.c_str());
-        relayTile(backend, prefill.outputs[o], prefill.outputTile(o),
-                  decode.inputs[i], decode.inputTile(i));
-      }
-    } // The prefill's tiles go back.
-
-    Sampler sampler(decode.outputs[0], g.coords, options.sampling, g.world);
-    std::vector<int64_t> tokens(rows);
-    auto step = [&](const std::vector<int64_t> &input, int64_t position) {
-      setIds(backend, tokenInput, decode.inputTile(0), input);
-      decode.call();
-      decode.feedBack();
-      HostView logits(backend, decode.outputTile(0),
-                      decode.outputs[0].localBytes(), "the logits");
-      return sampler.next(logits.data(), position);
-    };
-    SUMMA_MPI_CHECK(MPI_Barrier(g.world));
-    ProfileSnapshot before = profileSnapshot();
-    double start = MPI_Wtime();
-    // The rest of the prompt, one token at a time.
-    for (int64_t at = compiled; at < promptLength; ++at) {
-      for (int64_t r = 0; r < rows; ++r)
-        tokens[r] = prompt[r * promptLength + at];
-      next = step(tokens, at + 1);
-      if (at + 1 == promptLength && options.saveLogits)
-        keepLogits(decode);
-    }
-    std::vector<bool> ended(rows, false);
-    int64_t generated = 0;
-    int64_t decodeCalls = 0;
-    for (;;) {
-      bool all = true;
-      for (int64_t r = 0; r < rows; ++r) {
-        if (ended[r])
-          next[r] = options.pad;
-        sequences[r * width + promptLength + generated] = next[r];
-        ended[r] = ended[r] || next[r] == options.eos;
-        all = all && ended[r];
-      }
-      ++generated;
-      if (generated == newTokens || (options.eos >= 0 && all))
-        break;
-      next = step(next, promptLength + generated);
-      ++decodeCalls;
-      if (options.saveLogits)
-        keepLogits(decode);
-    }
-    settle(backend);
-    double decodeSeconds = MPI_Wtime() - start;
-    std::vector<int64_t> decodeBytes = movedSince(before);
-
+    // The prefill's tiles go back after it.
+    Generation run = gen.generate(prompt, promptLength, starts, newTokens,
+                                  options.sampling, options.eos, options.pad,
+                                  options.saveLogits, /*release=*/true);
+    int64_t length = run.length;
     if (g.worldRank == 0) {
-      int64_t calls = decodeCalls + (promptLength - compiled);
-      double perToken = calls > 0 ? decodeSeconds / calls : 0.0;
+      double perToken =
+          run.decodeCalls > 0 ? run.decodeSeconds / run.decodeCalls : 0.0;
       std::printf("generate: %lld rows, prompt %lld, %lld new tokens (grid "
                   "[%lld,%lld,%lld])\n",
                   (long long)rows, (long long)promptLength,
-                  (long long)generated, (long long)g.q, (long long)g.q,
+                  (long long)run.generated, (long long)g.q, (long long)g.q,
                   (long long)g.d);
       std::printf("generate: prefill %.2f ms, decode %.2f ms/token, %.1f "
                   "tokens/s\n",
-                  prefillSeconds * 1e3, perToken * 1e3,
-                  rows * generated / (prefillSeconds + decodeSeconds));
+                  run.prefillSeconds * 1e3, perToken * 1e3,
+                  rows * run.generated /
+                      (run.prefillSeconds + run.decodeSeconds));
       std::printf("generate: per rank, the prefill moved %s\n",
-                  formatMoved(prefillBytes, 1.0).c_str());
-      if (calls > 0)
+                  formatMoved(run.prefillBytes, 1.0).c_str());
+      if (run.decodeCalls > 0)
         std::printf(
             "generate: per rank and token, the decode moved %s\n",
-            formatMoved(decodeBytes, static_cast<double>(calls)).c_str());
-      int64_t length = promptLength + generated;
+            formatMoved(run.decodeBytes, static_cast<double>(run.decodeCalls))
+                .c_str());
       for (int64_t r = 0; r < std::min<int64_t>(rows, 8); ++r) {
         std::string line = "sequence " + std::to_string(r) + ":";
         for (int64_t i = 0; i < length; ++i)
-          line += " " + std::to_string(sequences[r * width + i]);
+          line += " " + std::to_string(run.sequences[r * length + i]);
         std::printf("%s\n", line.c_str());
       }
       std::fflush(stdout);
-      // HF's sequences end where generation stopped.
-      std::vector<int64_t> written(rows * length);
-      for (int64_t r = 0; r < rows; ++r)
-        std::copy(sequences.begin() + r * width,
-                  sequences.begin() + r * width + length,
-                  written.begin() + r * length);
+      const std::vector<int64_t> &written = run.sequences;
+      const std::vector<float> &scores = run.scores;
       if (!options.outputs.empty()) {
         std::vector<TensorToWrite> files = {{"sequences",
                                              SUMMA_DT_I64,
@@ -598,50 +429,17 @@ int summa::rt::driver::generate(int argc, char **argv,
                                              written.data(),
                                              written.size() * sizeof(int64_t)}};
         if (options.saveLogits)
-          files.push_back(
-              {"scores",
-               SUMMA_DT_F32,
-               {generated, rows, decode.outputs[0].desc->globalShape[2]},
-               scores.data(),
-               scores.size() * sizeof(float)});
+          files.push_back({"scores",
+                           SUMMA_DT_F32,
+                           {run.generated, rows, gen.vocabulary()},
+                           scores.data(),
+                           scores.size() * sizeof(float)});
         if (!writeSafetensors(options.outputs, files, error))
           fatal("%s: --outputs: %s", kCaller, error.c_str());
       }
-      if (!options.expect.empty()) {
-        std::unique_ptr<TensorSource> expect =
-            TensorSource::open(options.expect, error);
-        if (!expect)
-          fatal("%s: --expect: %s", kCaller, error.c_str());
-        const StoredTensor *want = expect->find("sequences");
-        if (!want || !want->data || want->dtype != SUMMA_DT_I64)
-          fatal("%s: --expect '%s' has no i64 tensor named sequences", kCaller,
-                options.expect.c_str());
-        bool same = want->shape == std::vector<int64_t>{rows, length} &&
-                    std::memcmp(want->data, written.data(),
-                                written.size() * sizeof(int64_t)) == 0;
-        std::printf("expect: sequences %s\n", same ? "PASS" : "FAIL");
-        status = same ? 0 : 1;
-        // The logits of every new token, where both have them.
-        const StoredTensor *logits = expect->find("scores");
-        if (options.saveLogits && logits && logits->data &&
-            logits->dtype == SUMMA_DT_F32) {
-          bool close =
-              logits->shape.size() == 3 && logits->shape[1] == rows &&
-              logits->shape[0] * logits->shape[1] * logits->shape[2] >=
-                  static_cast<int64_t>(scores.size()) &&
-              logits->shape[2] == decode.outputs[0].desc->globalShape[2];
-          double worst = 0.0;
-          for (size_t i = 0; close && i < scores.size(); ++i) {
-            float v;
-            std::memcpy(&v, logits->data + 4 * i, 4);
-            worst = std::max(worst, std::fabs(double(v) - scores[i]));
-          }
-          close = close && worst <= options.tol;
-          std::printf("expect: scores max_abs_err=%.3e (--tol %.1e) %s\n",
-                      worst, options.tol, close ? "PASS" : "FAIL");
-          status = status ? status : (close ? 0 : 1);
-        }
-      }
+      if (!options.expect.empty())
+        status = compareExpected(options, written, scores, rows, length,
+                                 gen.vocabulary());
     }
     SUMMA_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, g.world));
   }

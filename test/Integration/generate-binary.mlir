@@ -16,9 +16,16 @@
 // (cuda-steps/generate.mlir compiles it for the GPU).
 // RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=2 --grid=2,2,1 --gpu-loops-on-host -o %t.gpt2.host
 // RUN: %mpirun -np 4 %t.gpt2.host --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --save-logits --expect %S/Inputs/generate/gpt2.expect.safetensors | FileCheck %s --check-prefixes=GPT2,LOGITS
+// Prompts of different lengths (Inputs/generate/*.padded.safetensors: row 0
+// left-padded by 2, with its attention_mask, and Hugging Face's generate()
+// on them): each row's positions count from its first token and no query
+// weighs the padding, on [2,2,1] (a prefill of 2: the rest through the
+// decode step) and Llama on [2,2,2].
+// RUN: %mpirun -np 4 %t.gpt2.221 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.padded.safetensors --save-logits --expect %S/Inputs/generate/gpt2.padded.safetensors | FileCheck %s --check-prefixes=PADDED,LOGITS
 // Llama (rotary, grouped key/value heads) on [2,2,2].
 // RUN: summa-compile %S/Inputs/generate/llama.mlir --generate --prompt-length=4 --grid=2,2,2 -o %t.llama.222
 // RUN: %mpirun -np 8 %t.llama.222 --inputs %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/llama.inputs.safetensors --save-logits --expect %S/Inputs/generate/llama.expect.safetensors | FileCheck %s --check-prefixes=LLAMA,LOGITS
+// RUN: %mpirun -np 8 %t.llama.222 --inputs %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/llama.padded.safetensors --save-logits --expect %S/Inputs/generate/llama.padded.safetensors | FileCheck %s --check-prefixes=LLAMAPAD,LOGITS
 // --eos 8: row 0 ends at its first new token (then pads with 8), row 1 at
 // its sixth, where generation stops.
 // RUN: %mpirun -np 8 %t.llama.222 --inputs %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/llama.inputs.safetensors --eos 8 | FileCheck %s --check-prefix=EOS
@@ -44,19 +51,21 @@
 // RUN: %python %summa_src/examples/data/prepare.py %summa_src/examples/data/paradise_lost.txt %t.bin
 // RUN: rm -rf %t.ckpt && %mpirun -np 2 %t.train --inputs %summa_src/examples/fixtures/gpt_lm_torch.init.safetensors --data %t.bin --vocab 256 --steps 2 --checkpoint %t.ckpt --save-every 2 --iters 0 --log-every 0
 // RUN: summa-ckpt whole %t.ckpt/step2 %t.trained.safetensors
-// RUN: %python %summa_src/examples/data/text.py prompt %t.prompt.safetensors "Of Mans First" "Sing Heav'nly"
+// RUN: %python %summa_src/examples/data/text.py prompt %t.prompt.safetensors "Of Mans First" "Sing Heav'nly Muse"
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_torch_logits.mlir --generate --prompt-length=8 --grid=2,2,1 -o %t.gpt.221
 // RUN: summa-compile %summa_src/examples/fixtures/gpt_lm_torch_logits.mlir --generate --prompt-length=8 --grid=1,1,1 -o %t.gpt.111
 // RUN: %mpirun -np 4 %t.gpt.221 --inputs %t.ckpt/step2 --prompt %t.prompt.safetensors --temperature 0.8 --top-k 40 --seed 1 --outputs %t.ckpt.out.safetensors | FileCheck %s --check-prefix=TRAINED
 // RUN: %mpirun -np 1 %t.gpt.111 --inputs %t.trained.safetensors --prompt %t.prompt.safetensors --temperature 0.8 --top-k 40 --seed 1 --outputs %t.whole.out.safetensors
 // RUN: cmp %t.ckpt.out.safetensors %t.whole.out.safetensors
-// RUN: %python %summa_src/examples/data/text.py show %t.ckpt.out.safetensors --prompt-length 13 | FileCheck %s --check-prefix=TEXT
+// RUN: %python %summa_src/examples/data/text.py show %t.ckpt.out.safetensors --prompt-length 18 | FileCheck %s --check-prefix=TEXT
 // Refusals: more tokens than the export's sequence holds, a prompt shorter
 // than the prefill, sampling filters without a temperature, a library.
 // RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --max-new-tokens 9 2>&1 | FileCheck %s --check-prefix=LONG
 // RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=5 --grid=1,1,1 -o %t.gpt2.p5
 // RUN: not %mpirun -np 1 %t.gpt2.p5 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=SHORT
 // RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --top-k 5 2>&1 | FileCheck %s --check-prefix=NOTEMP
+// RUN: %python %summa_src/examples/data/text.py prompt %t.right.safetensors "Of Mans First" "Sing Heav'nly Muse" --padding-side right
+// RUN: not %mpirun -np 1 %t.gpt.111 --inputs %t.trained.safetensors --prompt %t.right.safetensors 2>&1 | FileCheck %s --check-prefix=RIGHT
 // RUN: not summa-compile %S/Inputs/generate/gpt2.mlir --generate --emit=lib --grid=1,1,1 -o %t.lib.so 2>&1 | FileCheck %s --check-prefix=LIB
 
 // GPT2: generate: 2 rows, prompt 4, 8 new tokens
@@ -68,14 +77,20 @@
 // LLAMA: sequence 0: 39 40 33 16 8 22 60 8 28 4 12 27
 // LLAMA: sequence 1: 6 9 54 21 19 42 27 23 45 8 4 37
 // LLAMA: expect: sequences PASS
+// PADDED: sequence 0: 0 0 42 51 22 22 22 38 38 38 38 38
+// PADDED: sequence 1: 32 17 61 3 37 37 64 36 36 36 59 8
+// PADDED: expect: sequences PASS
+// LLAMAPAD: sequence 0: 0 0 33 16 24 12 1 3 34 66 63 3
+// LLAMAPAD: expect: sequences PASS
 // LOGITS: expect: scores max_abs_err={{.*}} PASS
 // EOS: generate: 2 rows, prompt 4, 6 new tokens
 // EOS: sequence 0: 39 40 33 16 8 8 8 8 8 8
 // EOS: sequence 1: 6 9 54 21 19 42 27 23 45 8
 // LONG: --max-new-tokens 9: the prompt's 4 tokens leave room for 8 in the program's sequences of 12
-// SHORT: --prompt has 4 tokens per row; this generator's prefill takes 5
+// SHORT: the prompt has 4 tokens per row; this generator's prefill takes 5
 // NOTEMP: --top-k and --top-p sample: give --temperature T (> 0) too
 // LIB: --generate builds an executable (--emit=exe)
-// TRAINED: generate: 2 rows, prompt 13, 19 new tokens (grid [2,2,1])
+// TRAINED: generate: 2 rows, prompt 18, 14 new tokens (grid [2,2,1])
 // TEXT: [Of Mans First]
-// TEXT: [Sing Heav'nly]
+// TEXT: [Sing Heav'nly Muse]
+// RIGHT: row 0 of its attention_mask is not left-padded (0s, then at least one 1)

@@ -26,6 +26,7 @@
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
 #include "summa/Tools/PanelReuseOptions.h"
+#include "summa/Transforms/Generation.h"
 #include "summa/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -369,11 +370,8 @@ static int planGeneration(ModuleOp module, plan::PlanOptions options) {
                 " do not fit the export's sequence of " + Twine(seq));
   std::string name = forward.getSymName().str();
   PassManager derive(module.getContext());
-  summa::SummaDeriveGenerationOptions deriveOptions;
-  deriveOptions.function = name;
-  deriveOptions.prompt = prompt;
-  deriveOptions.nextToken = false;
-  derive.addPass(summa::createSummaDeriveGeneration(deriveOptions));
+  derive.addPass(summa::createSummaDeriveGeneration(
+      summa::generatorDerivation(name, prompt)));
   if (failed(derive.run(module)))
     return 1;
   double start = now();

@@ -339,6 +339,11 @@ def SummaDeriveGeneration
            "generated ids; false: they return the logits, the position and "
            "the caches, and the driver samples the token from the logits "
            "(summa-compile --generate)">,
+    Option<"leftPadding", "left-padding", "bool", "false",
+           "both steps take `start` [B] (i64, after the position): the slot "
+           "of each row's first token, rows left-padded to one length as "
+           "Hugging Face pads them; a row's positions count from its start "
+           "and no query weighs the keys before it">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
