@@ -65,7 +65,7 @@ LAYOUT = [
     ("examples/fixtures", False, "models exported from PyTorch and JAX, with weights"),
     ("examples/export", False, "the export scripts"),
     ("examples/data", False, "a text to train on"),
-    ("examples/lib", False, "the compiled model as a library, from Python"),
+    ("examples/lib", False, "the compiled model and a generator as libraries, from Python"),
     ("bench", False, "benchmarks and measured results (RESULTS.md)"),
     ("docs", False, "design notes; Architecture.md follows one op through the tree"),
     ("docs/images", False, "the README's pictures, from real runs (bench/readme_pictures.sh)"),

@@ -498,8 +498,9 @@ Compiler::compileStep(ModuleOp module, StringRef fn, ArrayRef<int64_t> grid,
 LogicalResult Compiler::compileGenerator(ModuleOp module, func::FuncOp forward,
                                          ArrayRef<int64_t> grid,
                                          const Target &t) {
-  if (options.emit != EmitKind::Exe)
-    return fail("--generate builds an executable (--emit=exe)");
+  if (options.emit != EmitKind::Exe && options.emit != EmitKind::Lib)
+    return fail("--generate builds an executable (--emit=exe) or a library "
+                "(--emit=lib)");
   auto ids = dyn_cast<RankedTensorType>(
       forward.getNumArguments() ? forward.getArgumentTypes()[0] : Type());
   if (!ids || ids.getRank() != 2 || !ids.hasStaticShape())
@@ -524,10 +525,21 @@ LogicalResult Compiler::compileGenerator(ModuleOp module, func::FuncOp forward,
     return failure();
   if (llvm::Linker::linkModules(*llvmModule, std::move(decodeModule)))
     return fail("linking the prefill and the decode step failed");
-  if (options.emit == EmitKind::Exe && options.output.empty())
+  if (options.output.empty())
     return fail("--generate needs -o");
+  bool library = options.emit == EmitKind::Lib;
+  if (library) {
+    SmallString<128> headerPath(options.output);
+    llvm::sys::path::replace_extension(headerPath, "h");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(headerPath, ec);
+    if (ec)
+      return fail("cannot write " + headerPath + ": " + ec.message());
+    writeGeneratorLibraryHeader(os, prefill, decode, grid, maxLength,
+                                options.output);
+  }
   return linkExecutable(*llvmModule, t, [&](raw_ostream &os) {
-    writeGeneratorMain(os, prefill, decode, grid, maxLength);
+    writeGeneratorMain(os, prefill, decode, grid, maxLength, library);
   });
 }
 

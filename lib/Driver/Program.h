@@ -101,10 +101,19 @@ void writeMain(raw_ostream &os, const ProgramInfo &p, ArrayRef<int64_t> grid,
 
 /// The C++ main of a generator (summa-compile --generate): the tables of
 /// the prefill and the decode step in a SummaGenerateDesc handed to
-/// summaRtGenerate; sequences hold at most `maxLength` tokens.
+/// summaRtGenerate; sequences hold at most `maxLength` tokens. With
+/// `library`, instead of a main, summa_generator() returns it (for
+/// summaGeneratorInit).
 void writeGeneratorMain(raw_ostream &os, const ProgramInfo &prefill,
                         const ProgramInfo &decode, ArrayRef<int64_t> grid,
-                        int64_t maxLength);
+                        int64_t maxLength, bool library);
+
+/// The header of an --emit=lib generator: summa_generator() and, as
+/// comments, its rows, prompt length, longest sequence and weights.
+void writeGeneratorLibraryHeader(raw_ostream &os, const ProgramInfo &prefill,
+                                 const ProgramInfo &decode,
+                                 ArrayRef<int64_t> grid, int64_t maxLength,
+                                 StringRef library);
 
 /// The header of an --emit=lib library: summa_program() and, as comments,
 /// the names and shapes of the model's tensors.

@@ -15,6 +15,7 @@
 #include "DType.h"
 #include "Error.h"
 #include "Generate.h"
+#include "Generator.h"
 #include "Model.h"
 #include "Run.h"
 
@@ -80,4 +81,9 @@ int summaRtGenerate(int argc, char **argv, const SummaGenerateDesc *generator) {
 
 SummaModel *summaModelInit(const SummaProgramDesc *program, int64_t comm) {
   return driver::createModel(program, comm, cpuBackend);
+}
+
+SummaGenerator *summaGeneratorInit(const SummaGenerateDesc *generator,
+                                   int64_t comm) {
+  return summa::rt::driver::createGenerator(generator, comm, cpuBackend);
 }

@@ -24,6 +24,7 @@
 #include "DeviceFill.h"
 #include "Error.h"
 #include "Generate.h"
+#include "Generator.h"
 #include "GpuCheck.h"
 #include "GpuContext.h"
 #include "GpuRuntime.h"
@@ -169,4 +170,9 @@ int summaRtGenerate(int argc, char **argv, const SummaGenerateDesc *generator) {
 
 SummaModel *summaModelInit(const SummaProgramDesc *program, int64_t comm) {
   return summa::rt::driver::createModel(program, comm, gpuBackend);
+}
+
+SummaGenerator *summaGeneratorInit(const SummaGenerateDesc *generator,
+                                   int64_t comm) {
+  return summa::rt::driver::createGenerator(generator, comm, gpuBackend);
 }

@@ -266,29 +266,19 @@ std::vector<int64_t> readPrompt(const std::string &path, int64_t rows,
             "I32) of input_ids' shape %s",
             kCaller, path.c_str(),
             formatShape(ids->shape.data(), ids->shape.size()).c_str());
-    size_t size = mask->dtype == SUMMA_DT_I64 ? 8 : 4;
-    for (int64_t r = 0; r < rows; ++r) {
-      // Left padding: zeros, then ones, at least one.
-      int64_t zeros = 0;
-      bool valid = true;
-      for (int64_t c = 0; c < columns; ++c) {
-        int64_t v = 0;
-        std::memcpy(&v, mask->data + size * (r * columns + c), size);
-        if (size == 4)
-          v = static_cast<int32_t>(v);
-        if (v == 0 && zeros == c)
-          ++zeros;
-        else if (v != 1)
-          valid = false;
+    std::vector<int64_t> maskValues(rows * columns);
+    for (size_t i = 0; i < maskValues.size(); ++i) {
+      if (mask->dtype == SUMMA_DT_I64) {
+        std::memcpy(&maskValues[i], mask->data + 8 * i, 8);
+      } else {
+        int32_t v;
+        std::memcpy(&v, mask->data + 4 * i, 4);
+        maskValues[i] = v;
       }
-      if (!valid || zeros == columns)
-        fatal("%s: --prompt '%s': row %lld of its attention_mask is not "
-              "left-padded (0s, then at least one 1): pad prompts on the "
-              "left, as Hugging Face does for generation "
-              "(tokenizer.padding_side = \"left\")",
-              kCaller, path.c_str(), (long long)r);
-      starts[r] = zeros;
     }
+    std::string error;
+    if (!startsFromMask(maskValues, rows, columns, starts, error))
+      fatal("%s: --prompt '%s': %s", kCaller, path.c_str(), error.c_str());
   }
   return values;
 }

@@ -460,3 +460,235 @@ Generation Generator::generate(const std::vector<int64_t> &prompt,
   }
   return run;
 }
+
+bool summa::rt::driver::startsFromMask(const std::vector<int64_t> &mask,
+                                       int64_t rows, int64_t columns,
+                                       std::vector<int64_t> &starts,
+                                       std::string &error) {
+  starts.assign(rows, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t zeros = 0;
+    bool valid = true;
+    for (int64_t c = 0; c < columns; ++c) {
+      int64_t v = mask[r * columns + c];
+      if (v == 0 && zeros == c)
+        ++zeros;
+      else if (v != 1)
+        valid = false;
+    }
+    if (!valid || zeros == columns) {
+      error = "row " + std::to_string(r) +
+              " of the attention_mask is not left-padded (0s, then at least "
+              "one 1): pad prompts on the left, as Hugging Face does for "
+              "generation (tokenizer.padding_side = \"left\")";
+      return false;
+    }
+    starts[r] = zeros;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The C API (SummaModel.h)
+//===----------------------------------------------------------------------===//
+
+struct SummaGenerator {
+  Generator generator;
+  /// summaGeneratorLastError.
+  mutable std::string lastError;
+};
+
+SummaGenerator *
+summa::rt::driver::createGenerator(const SummaGenerateDesc *generator,
+                                   int64_t comm, const Backend &backend) {
+  const char *caller = "summaGeneratorInit";
+  if (!generator || !generator->prefill || !generator->decode)
+    fatal("%s: no generator description", caller);
+  startRuntime(generator->decode->q, generator->decode->d, comm, caller);
+  return new SummaGenerator{Generator(*generator, backend), std::string()};
+}
+
+namespace {
+int32_t failWith(const SummaGenerator *g, const char *caller,
+                 const std::string &message) {
+  g->lastError = std::string(caller) + ": " + message;
+  return -1;
+}
+
+void validGenerator(const SummaGenerator *g, const char *caller) {
+  if (!g)
+    fatal("%s: no generator (summaGeneratorInit returns it)", caller);
+}
+
+/// The sampling options of the C API's arguments, checked.
+bool samplingOptions(double temperature, int64_t topK, double topP,
+                     uint64_t seed, SamplingOptions &options,
+                     std::string &error) {
+  options = {temperature, topK, topP, seed};
+  if (!(temperature >= 0) || topK < 0 || !(topP > 0 && topP <= 1)) {
+    error = "invalid sampling: temperature >= 0, top-k >= 0 and top-p in "
+            "(0, 1] are needed";
+    return false;
+  }
+  if (temperature == 0 && (topK > 0 || topP < 1)) {
+    error = "top-k and top-p sample: give a temperature (> 0) too";
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+int32_t summaGeneratorInfo(const SummaGenerator *g, int64_t *rows,
+                           int64_t *promptLength, int64_t *maxLength,
+                           int64_t *vocabulary) {
+  validGenerator(g, "summaGeneratorInfo");
+  const Generator &gen = g->generator;
+  if (rows)
+    *rows = gen.rows();
+  if (promptLength)
+    *promptLength = gen.promptLength();
+  if (maxLength)
+    *maxLength = gen.maxLength();
+  if (vocabulary)
+    *vocabulary = gen.vocabulary();
+  return 0;
+}
+
+int32_t summaGeneratorLoad(SummaGenerator *g, const char *path) {
+  const char *caller = "summaGeneratorLoad";
+  validGenerator(g, caller);
+  std::string error;
+  std::unique_ptr<TensorSource> source =
+      TensorSource::openAll({path ? path : ""}, error);
+  if (!source)
+    return failWith(g, caller, error);
+  std::string missing = g->generator.load(*source);
+  if (!missing.empty())
+    return failWith(g, caller,
+                    "'" + std::string(path) + "' has no tensor named " +
+                        missing);
+  return 0;
+}
+
+int32_t summaGeneratorSetWeight(SummaGenerator *g, const char *name,
+                                const void *data) {
+  const char *caller = "summaGeneratorSetWeight";
+  validGenerator(g, caller);
+  std::string key = name ? name : "";
+  if (!data)
+    return failWith(g, caller, "no data for '" + key + "'");
+  if (!g->generator.setWeight(key, data))
+    return failWith(g, caller,
+                    "the generator has no weight named '" + key + "'");
+  return 0;
+}
+
+int32_t summaGeneratorPrefill(SummaGenerator *g, const int64_t *ids,
+                              const int64_t *starts) {
+  const char *caller = "summaGeneratorPrefill";
+  validGenerator(g, caller);
+  Generator &gen = g->generator;
+  if (!ids)
+    return failWith(g, caller, "no ids");
+  std::vector<int64_t> tokens(ids, ids + gen.rows() * gen.promptLength());
+  std::vector<int64_t> first(gen.rows(), 0);
+  if (starts)
+    first.assign(starts, starts + gen.rows());
+  std::string error;
+  if (!gen.prefill(tokens, first, error))
+    return failWith(g, caller, error);
+  return 0;
+}
+
+int32_t summaGeneratorDecode(SummaGenerator *g, const int64_t *tokens) {
+  const char *caller = "summaGeneratorDecode";
+  validGenerator(g, caller);
+  Generator &gen = g->generator;
+  if (!tokens)
+    return failWith(g, caller, "no tokens");
+  std::string error;
+  if (!gen.decode(std::vector<int64_t>(tokens, tokens + gen.rows()), error))
+    return failWith(g, caller, error);
+  return 0;
+}
+
+int32_t summaGeneratorLogits(SummaGenerator *g, float *logits) {
+  const char *caller = "summaGeneratorLogits";
+  validGenerator(g, caller);
+  if (!logits)
+    return failWith(g, caller, "no buffer");
+  if (g->generator.position() == 0)
+    return failWith(g, caller, "no logits before a prefill");
+  std::vector<float> values = g->generator.logits();
+  std::copy(values.begin(), values.end(), logits);
+  return 0;
+}
+
+int32_t summaGeneratorSample(SummaGenerator *g, double temperature,
+                             int64_t topK, double topP, uint64_t seed,
+                             int64_t *tokens) {
+  const char *caller = "summaGeneratorSample";
+  validGenerator(g, caller);
+  if (!tokens)
+    return failWith(g, caller, "no buffer");
+  if (g->generator.position() == 0)
+    return failWith(g, caller, "no logits before a prefill");
+  SamplingOptions options;
+  std::string error;
+  if (!samplingOptions(temperature, topK, topP, seed, options, error))
+    return failWith(g, caller, error);
+  std::vector<int64_t> chosen = g->generator.sample(options);
+  std::copy(chosen.begin(), chosen.end(), tokens);
+  return 0;
+}
+
+int32_t summaGeneratorGenerate(SummaGenerator *g, const int64_t *ids,
+                               const int64_t *mask, int64_t length,
+                               int64_t maxNewTokens, double temperature,
+                               int64_t topK, double topP, uint64_t seed,
+                               int64_t eos, int64_t pad, int64_t *sequences,
+                               int64_t *total) {
+  const char *caller = "summaGeneratorGenerate";
+  validGenerator(g, caller);
+  Generator &gen = g->generator;
+  if (!ids || !sequences || !total)
+    return failWith(g, caller, "no ids, sequences or total");
+  int64_t rows = gen.rows();
+  std::string error;
+  if (length < 1)
+    return failWith(g, caller, "the prompt is empty");
+  std::vector<int64_t> prompt(ids, ids + rows * length);
+  std::vector<int64_t> starts(rows, 0);
+  if (mask && !startsFromMask(std::vector<int64_t>(mask, mask + rows * length),
+                              rows, length, starts, error))
+    return failWith(g, caller, error);
+  if (!gen.takesStarts() && std::any_of(starts.begin(), starts.end(),
+                                        [](int64_t s) { return s != 0; }))
+    return failWith(g, caller,
+                    "the mask pads rows, and this generator takes no rows' "
+                    "starts (derived without left-padding)");
+  int64_t newTokens = maxNewTokens;
+  if (!gen.fits(length, newTokens, error))
+    return failWith(g, caller, error);
+  SamplingOptions options;
+  if (!samplingOptions(temperature, topK, topP, seed, options, error))
+    return failWith(g, caller, error);
+  Generation run = gen.generate(prompt, length, starts, newTokens, options, eos,
+                                pad < 0 ? eos : pad,
+                                /*keepLogits=*/false, /*release=*/false);
+  std::copy(run.sequences.begin(), run.sequences.end(), sequences);
+  *total = run.length;
+  return 0;
+}
+
+const char *summaGeneratorLastError(const SummaGenerator *g) {
+  validGenerator(g, "summaGeneratorLastError");
+  return g->lastError.c_str();
+}
+
+void summaGeneratorFinalize(SummaGenerator *g) {
+  validGenerator(g, "summaGeneratorFinalize");
+  settle(g->generator.backendOf());
+  delete g; // The tiles go back before the runtime is finalised.
+  summaRtFinalize();
+}

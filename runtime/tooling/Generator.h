@@ -22,6 +22,7 @@
 #include "Model.h"
 #include "Sampling.h"
 
+#include "summa/Runtime/SummaModel.h"
 #include "summa/Runtime/SummaRuntime.h"
 
 #include <memory>
@@ -92,6 +93,7 @@ public:
   std::vector<float> logits();
   /// Frees the prefill's tiles; a later prefill is refused.
   void releasePrefill();
+  const Backend &backendOf() const { return backend; }
 
   /// Whether `promptLength` tokens per row and `newTokens` more fit (-1:
   /// as many as fit, set); `error` says why not.
@@ -135,6 +137,18 @@ private:
   const Model *samplerModel = nullptr;
   SamplingOptions samplerOptions;
 };
+
+/// Each row's start (the slot of its first token) from its attention mask
+/// [rows, columns]: 0s, then 1s, at least one (left padding, as Hugging
+/// Face pads prompts for generation). False, naming the row, otherwise.
+bool startsFromMask(const std::vector<int64_t> &mask, int64_t rows,
+                    int64_t columns, std::vector<int64_t> &starts,
+                    std::string &error);
+
+/// summaGeneratorInit of a backend: starts the runtime on `comm` (see
+/// SummaModel.h) and makes the generator.
+SummaGenerator *createGenerator(const SummaGenerateDesc *generator,
+                                int64_t comm, const Backend &backend);
 
 } // namespace summa::rt::driver
 

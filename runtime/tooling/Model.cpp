@@ -94,12 +94,8 @@ struct SummaModel {
   mutable std::string lastError;
 };
 
-SummaModel *summa::rt::driver::createModel(const SummaProgramDesc *program,
-                                           int64_t comm,
-                                           const Backend &backend) {
-  const char *caller = "summaModelInit";
-  if (!program)
-    fatal("%s: no program description", caller);
+void summa::rt::driver::startRuntime(int64_t q, int64_t d, int64_t comm,
+                                     const char *caller) {
   GridState &g = grid();
   if (g.initialised)
     fatal("%s: a model is running already (one at a time)", caller);
@@ -112,9 +108,18 @@ SummaModel *summa::rt::driver::createModel(const SummaProgramDesc *program,
     if (g.world == MPI_COMM_NULL)
       fatal("%s: %lld is not a communicator handle", caller, (long long)comm);
   }
-  summaRtInit(nullptr, nullptr, program->q, program->d);
+  summaRtInit(nullptr, nullptr, q, d);
   // A host that started MPI finalises it.
   grid().finalizeMpi = !mpiStarted;
+}
+
+SummaModel *summa::rt::driver::createModel(const SummaProgramDesc *program,
+                                           int64_t comm,
+                                           const Backend &backend) {
+  const char *caller = "summaModelInit";
+  if (!program)
+    fatal("%s: no program description", caller);
+  startRuntime(program->q, program->d, comm, caller);
   return new SummaModel{Model(*program, backend), std::string()};
 }
 

@@ -74,6 +74,11 @@ private:
   std::vector<Buffer> tiles;
 };
 
+/// Starts the runtime for grid [q, q, d] on `comm` (a Fortran handle, or -1
+/// for MPI_COMM_WORLD; MPI initialised if it is not yet, then finalised by
+/// summaRtFinalize), for the library's `caller`. One model at a time.
+void startRuntime(int64_t q, int64_t d, int64_t comm, const char *caller);
+
 /// summaModelInit of a backend: starts the runtime on `comm` (see
 /// SummaModel.h) and makes the model.
 SummaModel *createModel(const SummaProgramDesc *program, int64_t comm,

@@ -59,14 +59,29 @@
 // RUN: cmp %t.ckpt.out.safetensors %t.whole.out.safetensors
 // RUN: %python %summa_src/examples/data/text.py show %t.ckpt.out.safetensors --prompt-length 18 | FileCheck %s --check-prefix=TEXT
 // Refusals: more tokens than the export's sequence holds, a prompt shorter
-// than the prefill, sampling filters without a temperature, a library.
+// than the prefill, sampling filters without a temperature, a right-padded
+// prompt.
 // RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --max-new-tokens 9 2>&1 | FileCheck %s --check-prefix=LONG
 // RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --prompt-length=5 --grid=1,1,1 -o %t.gpt2.p5
 // RUN: not %mpirun -np 1 %t.gpt2.p5 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=SHORT
 // RUN: not %mpirun -np 1 %t.gpt2.111 --inputs %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --top-k 5 2>&1 | FileCheck %s --check-prefix=NOTEMP
 // RUN: %python %summa_src/examples/data/text.py prompt %t.right.safetensors "Of Mans First" "Sing Heav'nly Muse" --padding-side right
 // RUN: not %mpirun -np 1 %t.gpt.111 --inputs %t.trained.safetensors --prompt %t.right.safetensors 2>&1 | FileCheck %s --check-prefix=RIGHT
-// RUN: not summa-compile %S/Inputs/generate/gpt2.mlir --generate --emit=lib --grid=1,1,1 -o %t.lib.so 2>&1 | FileCheck %s --check-prefix=LIB
+// The generator as a library (--emit=lib), driven from Python through
+// ctypes (examples/lib/generate.py): by steps (summaGeneratorPrefill on 2
+// tokens, the rest of the prompt and each new token through
+// summaGeneratorDecode, summaGeneratorSample, summaGeneratorLogits) and in
+// one summaGeneratorGenerate call, Hugging Face's ids and logits from the
+// padded prompt; its seeded draws are the executable's.
+// RUN: summa-compile %S/Inputs/generate/gpt2.mlir --generate --emit=lib --prompt-length=2 --grid=2,2,1 -o %t.libgen.so
+// RUN: FileCheck %s --check-prefix=HEADER < %t.libgen.h
+// RUN: %mpirun -np 4 %python %summa_src/examples/lib/generate.py %t.libgen.so --weights %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.padded.safetensors --expect %S/Inputs/generate/gpt2.padded.safetensors --logits | FileCheck %s --check-prefixes=PADDED,LOGITS
+// RUN: %mpirun -np 4 %python %summa_src/examples/lib/generate.py %t.libgen.so --weights %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.padded.safetensors --expect %S/Inputs/generate/gpt2.padded.safetensors --whole | FileCheck %s --check-prefix=PADDED
+// RUN: %mpirun -np 4 %python %summa_src/examples/lib/generate.py %t.libgen.so --weights %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 0.8 --top-k 20 --top-p 0.9 --seed 5 | grep '^sequence' > %t.sample.lib
+// RUN: diff %t.sample.111 %t.sample.lib
+// RUN: %mpirun -np 4 %python %summa_src/examples/lib/generate.py %t.libgen.so --weights %S/Inputs/generate/gpt2.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors --temperature 1.5 --seed 9 --whole | grep '^sequence' > %t.temp.lib
+// RUN: diff %t.temp.111 %t.temp.lib
+// RUN: not %mpirun -np 4 %python %summa_src/examples/lib/generate.py %t.libgen.so --weights %S/Inputs/generate/llama.inputs.safetensors --prompt %S/Inputs/generate/gpt2.inputs.safetensors 2>&1 | FileCheck %s --check-prefix=LIBWEIGHTS
 
 // GPT2: generate: 2 rows, prompt 4, 8 new tokens
 // GPT2: generate: prefill {{[0-9.]+}} ms, decode {{[0-9.]+}} ms/token, {{[0-9.]+}} tokens/s
@@ -89,8 +104,11 @@
 // LONG: --max-new-tokens 9: the prompt's 4 tokens leave room for 8 in the program's sequences of 12
 // SHORT: the prompt has 4 tokens per row; this generator's prefill takes 5
 // NOTEMP: --top-k and --top-p sample: give --temperature T (> 0) too
-// LIB: --generate builds an executable (--emit=exe)
+// HEADER: Prompt ids tensor<2x2xi64> for the prefill; sequences of at most 12 tokens.
+// HEADER: model.transformer.wte.weight: tensor<67x32xf32>
+// HEADER: const SummaGenerateDesc *summa_generator(void);
+// LIBWEIGHTS: error: summaGeneratorLoad: '{{.*}}llama.inputs.safetensors' has no tensor named 'model.transformer.wte.weight'
 // TRAINED: generate: 2 rows, prompt 18, 14 new tokens (grid [2,2,1])
 // TEXT: [Of Mans First]
 // TEXT: [Sing Heav'nly Muse]
-// RIGHT: row 0 of its attention_mask is not left-padded (0s, then at least one 1)
+// RIGHT: row 0 of the attention_mask is not left-padded (0s, then at least one 1)

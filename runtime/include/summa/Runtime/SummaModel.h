@@ -87,6 +87,78 @@ SUMMA_RT_EXPORT const char *summaModelLastError(const SummaModel *model);
 /// initialised it).
 SUMMA_RT_EXPORT void summaModelFinalize(SummaModel *model);
 
+/* A generator: `summa-compile --generate --emit=lib -o libgen.so` writes a
+ * library whose `summa_generator()` returns its SummaGenerateDesc (the
+ * prefill and the decode step) and a header libgen.h. The calls below are
+ * the executable's driver (summaRtGenerate) piece by piece; every rank
+ * makes them, in the same order. Ids are int64, row-major; B rows, a
+ * prefill of P tokens per row, sequences of at most S tokens, a vocabulary
+ * of V (summaGeneratorInfo). Errors in the arguments return -1 and set
+ * summaGeneratorLastError. examples/lib/generate.py drives one from
+ * Python. */
+typedef struct SummaGenerator SummaGenerator;
+
+/// Starts the runtime for `generator` on `comm` as summaModelInit does and
+/// allocates the tiles of its prefill and decode step, zeroed.
+SUMMA_RT_EXPORT SummaGenerator *
+summaGeneratorInit(const SummaGenerateDesc *generator, int64_t comm);
+/// Writes B, P, S and V (NULL pointers are skipped). Returns 0.
+SUMMA_RT_EXPORT int32_t summaGeneratorInfo(const SummaGenerator *generator,
+                                           int64_t *rows, int64_t *promptLength,
+                                           int64_t *maxLength,
+                                           int64_t *vocabulary);
+/// Loads every weight, by name, from `path`: a safetensors file, a
+/// directory of .npy files or a training checkpoint (step<N>, any grid).
+/// Returns 0, or -1 when it lacks one (named by summaGeneratorLastError).
+SUMMA_RT_EXPORT int32_t summaGeneratorLoad(SummaGenerator *generator,
+                                           const char *path);
+/// Sets the weight `name` from the whole tensor (as SUMMA_LAYOUT_WHOLE).
+/// Returns 0, or -1.
+SUMMA_RT_EXPORT int32_t summaGeneratorSetWeight(SummaGenerator *generator,
+                                                const char *name,
+                                                const void *data);
+/// The prefill on `ids` [B, P] of rows that start at `starts` [B] (the
+/// slot of each row's first token, rows left-padded to P; NULL: all 0).
+/// Returns 0, or -1.
+SUMMA_RT_EXPORT int32_t summaGeneratorPrefill(SummaGenerator *generator,
+                                              const int64_t *ids,
+                                              const int64_t *starts);
+/// One decode step on `tokens` [B] at the next position. Returns 0, or -1
+/// (before a prefill, or when the sequences are full).
+SUMMA_RT_EXPORT int32_t summaGeneratorDecode(SummaGenerator *generator,
+                                             const int64_t *tokens);
+/// The last call's logits [B, V] as float, whole on every rank. Returns 0,
+/// or -1.
+SUMMA_RT_EXPORT int32_t summaGeneratorLogits(SummaGenerator *generator,
+                                             float *logits);
+/// The next token of each row [B] from the last call's logits, chosen where
+/// they are split, the same on every rank: greedy (temperature 0) or drawn
+/// with `temperature`, `topK` (0: all), `topP` (1: all) and `seed`, as the
+/// executable's --temperature, --top-k, --top-p and --seed. Returns 0, or
+/// -1.
+SUMMA_RT_EXPORT int32_t summaGeneratorSample(SummaGenerator *generator,
+                                             double temperature, int64_t topK,
+                                             double topP, uint64_t seed,
+                                             int64_t *tokens);
+/// The executable's whole loop: `ids` [B, length] (length >= P) with its
+/// `mask` (attention_mask [B, length], left-padded; NULL: all ones), up to
+/// `maxNewTokens` new tokens (-1: as many as S leaves), sampled as by
+/// summaGeneratorSample, a row ending at `eos` (-1: none) and padded with
+/// `pad` after it. Writes `sequences` [B, length + N] (room for
+/// length + maxNewTokens, or S, tokens per row) and `*total` = length + N.
+/// Returns 0, or -1.
+SUMMA_RT_EXPORT int32_t summaGeneratorGenerate(
+    SummaGenerator *generator, const int64_t *ids, const int64_t *mask,
+    int64_t length, int64_t maxNewTokens, double temperature, int64_t topK,
+    double topP, uint64_t seed, int64_t eos, int64_t pad, int64_t *sequences,
+    int64_t *total);
+/// The message of the last call that returned -1 on this rank.
+SUMMA_RT_EXPORT const char *
+summaGeneratorLastError(const SummaGenerator *generator);
+/// Frees the tiles and finalises the runtime (and MPI, if
+/// summaGeneratorInit initialised it).
+SUMMA_RT_EXPORT void summaGeneratorFinalize(SummaGenerator *generator);
+
 #ifdef __cplusplus
 }
 #endif
