@@ -38,6 +38,11 @@ lit_config.parallelism_groups["mpi"] = 1
 import sys
 config.substitutions.append(("%python", sys.executable))
 
+# The host's architecture (the CPU runtime's BLAS kernel choice is x86-64's).
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
+
 # --target=cuda: compiling needs the GPU backend; running needs a device.
 import subprocess
 # CI (scripts/test.sh on a machine with nvcc) sets SUMMA_REQUIRE_CUDA_BACKEND=1:

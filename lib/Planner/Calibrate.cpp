@@ -416,6 +416,8 @@ static LogicalResult addRun(Machine &m, int64_t ranks, StringRef path,
   if (!gemmSamples || !local || !collectives)
     return fail("lacks 'gemm', 'local' or 'collectives'");
   m.cores = root->getInteger("cores").value_or(0);
+  if (std::optional<StringRef> kernels = root->getString("kernels"))
+    m.kernels = kernels->str();
   std::optional<Machine::Gemm> gemm = readGemm(*gemmSamples, ranks);
   if (!gemm)
     return fail("has malformed GEMM samples");

@@ -218,6 +218,7 @@ static Machine readMachine(const llvm::json::Object &root, std::string &error) {
   m.created = top.string("created", false);
   m.cores = top.count("cores", false);
   m.ranksPerNode = top.count("ranks_per_node", false);
+  m.kernels = top.string("kernels", false);
   readArray(root, "gemm", error, [&](const llvm::json::Object &, auto &f) {
     Machine::Gemm g;
     g.ranks = f.count("ranks");
@@ -307,6 +308,8 @@ void mlir::summa::plan::detail::writeMachineJson(const Machine &m,
     j.attribute("created", m.created);
     j.attribute("cores", m.cores);
     j.attribute("ranks_per_node", m.ranksPerNode);
+    if (!m.kernels.empty())
+      j.attribute("kernels", m.kernels);
     j.attributeArray("gemm", [&] {
       for (const Machine::Gemm &g : m.gemm)
         j.object([&] {

@@ -316,6 +316,15 @@ void writeJson(std::FILE *f, int64_t ranks, const Options &options,
                static_cast<long long>(ranks),
                std::thread::hardware_concurrency(),
                options.quick ? "true" : "false");
+  // What computed the products (the BLAS's kernels), as a JSON string.
+  std::string kernels;
+  for (const char *c = summaRtKernelInfo(0); *c; ++c) {
+    if (*c == '"' || *c == '\\')
+      kernels += '\\';
+    if (static_cast<unsigned char>(*c) >= 0x20)
+      kernels += *c;
+  }
+  std::fprintf(f, "  \"kernels\": \"%s\",\n", kernels.c_str());
   std::fprintf(f, "  \"gemm\": [");
   for (size_t i = 0; i < gemm.size(); ++i)
     std::fprintf(f,

@@ -93,8 +93,13 @@ size_t requestsInFlight();
 /// buffers. Returns the previous limit.
 SUMMA_RT_EXPORT int64_t setMaxChunkForTesting(int64_t elements);
 
-/// Pins BLAS to one thread unless OPENBLAS_NUM_THREADS is set (Blas.cpp).
-void pinBlasThreads();
+/// Loads the CPU backend's BLAS, one thread per rank unless
+/// OPENBLAS_NUM_THREADS is set, with the kernels of the CPU's vectors
+/// (Blas.cpp, BlasLibrary.h).
+void startBlas();
+/// On rank 0: a warning when the BLAS's kernels use narrower vectors than
+/// the CPU has (Blas.cpp).
+void warnAboutBlas(int rank);
 
 } // namespace summa::rt
 

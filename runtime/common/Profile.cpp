@@ -207,6 +207,7 @@ std::string summa::rt::profileToJson() {
             ",\"write_bytes\":" + std::to_string(counters.writeBytes) + "}";
   if (int64_t peak = peakRssBytes())
     json += ",\"memory\":{\"peak_rss_bytes\":" + std::to_string(peak) + "}";
+  json += ",\"kernels\":" + std::string(summaRtKernelInfo(1));
   json += "}\n";
   return json;
 }

@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // summaRtMatmul and summaRtMatmulEpilogue on top of cblas_sgemm /
-// cblas_dgemm (row-major), and the pinning of BLAS to one thread per rank:
-// several ranks share the cores, and threaded BLAS inside each of them would
-// oversubscribe the machine.
+// cblas_dgemm (row-major) of the BLAS library the runtime loads
+// (BlasLibrary.h: one thread per rank, the kernels of the CPU's vectors).
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlasLibrary.h"
 #include "DType.h"
 #include "Error.h"
 #include "GeluTanh.h"
@@ -21,24 +21,43 @@
 
 #include "summa/Runtime/SummaRuntime.h"
 
-#include <cblas.h>
-
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 using namespace summa::rt;
 
-void summa::rt::pinBlasThreads() {
-  if (std::getenv("OPENBLAS_NUM_THREADS"))
+void summa::rt::startBlas() {
+  // Loads the BLAS with one thread per rank (several ranks share the cores,
+  // and threaded BLAS inside each of them would oversubscribe the machine)
+  // and the kernels of the CPU's vectors (BlasLibrary.h).
+  (void)blasLibrary();
+}
+
+void summa::rt::warnAboutBlas(int rank) {
+  const BlasLibrary &blas = blasLibrary();
+  if (rank != 0 || !blas.narrower)
     return;
-  // OpenBLAS reads the variable when it is loaded, which has already
-  // happened; set it anyway for BLAS libraries (and child processes) that
-  // read it later, and tell a loaded OpenBLAS directly.
-  setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
-#ifdef SUMMA_HAVE_OPENBLAS_SET_NUM_THREADS
-  openblas_set_num_threads(1);
-#endif
+  std::fprintf(stderr,
+               "summa: warning: the BLAS runs kernels for narrower vectors "
+               "than this CPU has: %s. Products are several times slower "
+               "than they could be; %s.\n",
+               describeBlas(blas).c_str(),
+               blas.chosenBy == "OPENBLAS_CORETYPE"
+                   ? "unset OPENBLAS_CORETYPE to let summa choose from the "
+                     "CPU's flags"
+                   : "set OPENBLAS_CORETYPE (SkylakeX, Haswell, Zen, ...) "
+                     "before the process starts, as an OpenBLAS loaded "
+                     "before summa's start reads it only then");
+  std::fflush(stderr);
+}
+
+const char *summaRtKernelInfo(int32_t json) {
+  static const std::string line = describeBlas(blasLibrary());
+  static const std::string object = blasJson(blasLibrary());
+  return json ? object.c_str() : line.c_str();
 }
 
 namespace {
@@ -153,14 +172,15 @@ void gemmWithEpilogue(int32_t dtype, intptr_t aBase, int64_t aOffset,
                       int32_t transA, int32_t transB, int32_t activation) {
   if (m == 0 || n == 0)
     return; // Nothing to compute.
+  const BlasLibrary &blas = blasLibrary();
   if (dtype == SUMMA_DT_F32)
-    epilogueGemm<float>(cblas_sgemm, cblas_sgemv, aBase, aOffset, lda, bBase,
+    epilogueGemm<float>(blas.sgemm, blas.sgemv, aBase, aOffset, lda, bBase,
                         bOffset, ldb, reinterpret_cast<const float *>(r), ldr,
                         reinterpret_cast<const float *>(bias),
                         reinterpret_cast<float *>(d), ldd, m, n, k, transA,
                         transB, activation);
   else
-    epilogueGemm<double>(cblas_dgemm, cblas_dgemv, aBase, aOffset, lda, bBase,
+    epilogueGemm<double>(blas.dgemm, blas.dgemv, aBase, aOffset, lda, bBase,
                          bOffset, ldb, reinterpret_cast<const double *>(r), ldr,
                          reinterpret_cast<const double *>(bias),
                          reinterpret_cast<double *>(d), ldd, m, n, k, transA,

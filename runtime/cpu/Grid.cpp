@@ -68,7 +68,7 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
 
   // Before any BLAS call (and before MPI, whose progress threads should not
   // compete with BLAS threads either).
-  pinBlasThreads();
+  startBlas();
   keepBuffersInHeap();
 
   int rank = 0, size = 0;
@@ -78,6 +78,7 @@ void summaRtInit(int *argc, char ***argv, int64_t q, int64_t d) {
   g.worldSize = size;
   g.q = q;
   g.d = d;
+  warnAboutBlas(rank);
   coordsOfRank(rank, g.coords);
 
   // Mask m groups the ranks that agree on every coordinate not in m: the

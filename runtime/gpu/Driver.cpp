@@ -160,6 +160,19 @@ const summa::rt::driver::Backend gpuBackend = {
 };
 } // namespace
 
+const char *summaRtKernelInfo(int32_t json) {
+  static std::string line, object;
+  const DeviceInfo &device = deviceInfo();
+  line = std::string(device.name) + " (sm_" +
+         std::to_string(device.computeCapability) + "), cuBLAS " +
+         cublasVersionString(device.cublas);
+  object =
+      "{\"device\":\"" + std::string(device.name) +
+      "\",\"compute_capability\":" + std::to_string(device.computeCapability) +
+      ",\"cublas\":\"" + cublasVersionString(device.cublas) + "\"}";
+  return json ? object.c_str() : line.c_str();
+}
+
 int summaRtMain(int argc, char **argv, const SummaProgramDesc *program) {
   return summa::rt::driver::run(argc, argv, program, gpuBackend);
 }

@@ -64,6 +64,8 @@ struct GenerateOptions {
   /// whose `scores` the saved logits must be within --tol of).
   std::string expect;
   double tol = 1e-4;
+  /// -v: rank 0 names what computes the local products.
+  bool verbose = false;
 };
 
 ParseResult parseGenerateOptions(int argc, char **argv,
@@ -74,6 +76,10 @@ ParseResult parseGenerateOptions(int argc, char **argv,
       return ParseResult::Help;
     if (arg == "--save-logits") {
       options.saveLogits = true;
+      continue;
+    }
+    if (arg == "-v" || arg == "--verbose") {
+      options.verbose = true;
       continue;
     }
     std::string name = arg.substr(0, arg.find('='));
@@ -150,7 +156,7 @@ void printGenerateUsage(const char *argv0, const SummaGenerateDesc &generator) {
       "       [--temperature T [--top-k K] [--top-p P] [--seed S]] [--eos ID "
       "[--pad ID]]\n"
       "       [--outputs OUT.safetensors [--save-logits]] [--expect FILE "
-      "[--tol T]] [--help]\n"
+      "[--tol T]] [-v] [--help]\n"
       "\n"
       "Generates text with '%s' (prefill '%s'), compiled for the grid "
       "[%lld,%lld,%lld]\n"
@@ -191,7 +197,9 @@ void printGenerateUsage(const char *argv0, const SummaGenerateDesc &generator) {
       "             with --save-logits, every logit is within --tol of "
       "FILE's `scores`)\n"
       "  --tol T    --expect's bound on the logits' absolute error "
-      "(default 1e-4)\n",
+      "(default 1e-4)\n"
+      "  -v, --verbose  name what computes the local products at the "
+      "start\n",
       argv0, decode.name ? decode.name : "(unnamed)",
       generator.prefill->name ? generator.prefill->name : "(unnamed)", q, q, d,
       (long long)generator.maxLength, q * q * d, argv0,
@@ -354,6 +362,10 @@ int summa::rt::driver::generate(int argc, char **argv,
   {
     Generator gen(*generator, backend);
     int64_t rows = gen.rows();
+    if (options.verbose && g.worldRank == 0) {
+      std::printf("summa: local products: %s\n", summaRtKernelInfo(0));
+      std::fflush(stdout);
+    }
     // The prompt, and each row's start (left padding).
     int64_t promptLength = 0;
     std::vector<int64_t> starts;

@@ -135,6 +135,10 @@ ParseResult summa::rt::driver::parseOptions(int argc, char **argv,
       options.fillMissing = true;
       continue;
     }
+    if (arg == "-v" || arg == "--verbose") {
+      options.verbose = true;
+      continue;
+    }
     std::string name = arg.substr(0, arg.find('='));
     bool isPath = name == "--dump" || name == "--inputs" ||
                   name == "--outputs" || name == "--checkpoint" ||
@@ -222,7 +226,7 @@ void summa::rt::driver::printUsage(const char *argv0,
       "       [--data FILE [--data-inputs A[,B]] [--vocab V]] [--log-every K]\n"
       "       [--metrics FILE] [--tensorboard DIR]\n"
       "       [--gradcheck [--gradcheck-dirs N] [--gradcheck-tol T]] "
-      "[--help]\n"
+      "[-v] [--help]\n"
       "\n"
       "Runs the summa program '%s', compiled for the grid [%lld,%lld,%lld]%s; "
       "launch it as\n"
@@ -278,6 +282,9 @@ void summa::rt::driver::printUsage(const char *argv0,
       "error): the\n"
       "             weights and a derived decode step's state\n"
       "  --fill-missing  inputs FILE lacks come from the seed\n"
+      "  -v, --verbose  name what computes the local products at the start "
+      "(the BLAS,\n"
+      "             its kernel set and how it was chosen; the GPU)\n"
       "  --outputs PATH  write the outputs after the checked steps: "
       "PATH.safetensors\n"
       "             whole (gathered on rank 0), any other PATH a directory "

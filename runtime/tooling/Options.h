@@ -62,6 +62,9 @@ struct Options {
   std::vector<std::string> inputs;
   /// --fill-missing: inputs the file lacks come from the seed.
   bool fillMissing = false;
+  /// -v / --verbose: rank 0 names what computes the local products
+  /// (summaRtKernelInfo) at the start.
+  bool verbose = false;
   /// --outputs: where the outputs are written after the checked steps: a
   /// .safetensors file of whole tensors (by rank 0), else a sharded
   /// directory (each rank its own boxes). Empty: none.

@@ -294,6 +294,10 @@ int summa::rt::driver::run(int argc, char **argv,
             options.checkpoint.c_str(), std::strerror(errno));
     if (backend.announce)
       backend.announce();
+    if (options.verbose && grid().worldRank == 0) {
+      std::printf("summa: local products: %s\n", summaRtKernelInfo(0));
+      std::fflush(stdout);
+    }
 
     run.kill = KillAt::fromEnvironment();
     std::unique_ptr<StepRecorder> recorder;

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Check that a machine file written by `summa-plan --calibrate` is well
-formed: the format and version, one GEMM and one local entry per number of
-ranks calibrated, every collective kind over every group size of each run
-with more than one rank, positive rates. It does not judge the numbers.
+formed: the format and version, what computed the local products
+(`kernels`: the BLAS and its kernel set), one GEMM and one local entry per
+number of ranks calibrated, every collective kind over every group size of
+each run with more than one rank, positive rates. It does not judge the
+numbers.
 
     check_machine.py MACHINE.json RANKS,RANKS,...
 
@@ -26,6 +28,8 @@ def main(argv):
     errors = []
     if m.get("format") != "summa-machine" or m.get("version") != 1:
         errors.append("format/version: %s %s" % (m.get("format"), m.get("version")))
+    if "kernels '" not in m.get("kernels", ""):
+        errors.append("kernels: %r names no kernel set" % m.get("kernels"))
     if sorted(g["ranks"] for g in m["gemm"]) != sorted(ranks):
         errors.append("gemm entries for ranks %s" % [g["ranks"] for g in m["gemm"]])
     if sorted(l["ranks"] for l in m["local"]) != sorted(ranks):

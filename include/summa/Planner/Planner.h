@@ -63,6 +63,9 @@ struct Machine {
   int64_t cores = 0;
   /// Ranks that share a node (0: unknown).
   int64_t ranksPerNode = 0;
+  /// What computed the local products when it was calibrated
+  /// (summaRtKernelInfo: the BLAS, its kernel set and the CPU), or empty.
+  std::string kernels;
   /// GEMMs: time = overhead + flops / rate, per call.
   struct Gemm {
     int64_t ranks = 0;

@@ -107,6 +107,13 @@ SUMMA_RT_EXPORT int64_t summaRtLoadScalar(intptr_t base, int64_t offset,
 /// message, then aborts every rank.
 SUMMA_RT_EXPORT void summaRtFatal(const char *message);
 
+/// What computes this backend's local products: one line for people
+/// (`json` = 0) or a JSON object (`json` = 1). The CPU backend: the BLAS
+/// library, its kernel set, how that was chosen (OPENBLAS_CORETYPE, the
+/// CPU's flags, OpenBLAS's own detection) and the CPU; the GPU backend: the
+/// device and cuBLAS. Valid after summaRtInit.
+SUMMA_RT_EXPORT const char *summaRtKernelInfo(int32_t json);
+
 //===----------------------------------------------------------------------===//
 // Collectives (in place unless they change the shape)
 //===----------------------------------------------------------------------===//
