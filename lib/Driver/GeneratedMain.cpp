@@ -15,6 +15,7 @@
 #include "Program.h"
 
 #include "summa/Conversion/Passes.h"
+#include "summa/Support/RuntimeDType.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Format.h"
@@ -29,13 +30,11 @@ using namespace mlir;
 using namespace mlir::summa;
 using namespace mlir::summa::driver;
 
+/// The C name of `t`'s runtime code; "-1" for a type the runtime has no
+/// code for, which it refuses, naming the tensor, when it starts.
 static const char *dtypeName(Type t) {
-  return t.isF64()                 ? "SUMMA_DT_F64"
-         : t.isF16()               ? "SUMMA_DT_F16"
-         : t.isBF16()              ? "SUMMA_DT_BF16"
-         : t.isSignlessInteger(64) ? "SUMMA_DT_I64"
-         : t.isSignlessInteger(32) ? "SUMMA_DT_I32"
-                                   : "SUMMA_DT_F32";
+  const char *name = getDTypeCodeName(getDataDTypeCode(t));
+  return name ? name : "-1";
 }
 static void writeTensorTable(raw_ostream &os, StringRef name,
                              ArrayRef<TensorInfo> tensors) {

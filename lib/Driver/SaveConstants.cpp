@@ -8,25 +8,13 @@
 
 #include "TensorFile.h"
 #include "summa/Runtime/SummaRuntime.h"
+#include "summa/Support/RuntimeDType.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace mlir::summa;
-
-/// The runtime's element type code of `type`, or -1.
-static int32_t dtypeOf(Type type) {
-  if (type.isF32())
-    return SUMMA_DT_F32;
-  if (type.isF64())
-    return SUMMA_DT_F64;
-  if (type.isF16())
-    return SUMMA_DT_F16;
-  if (type.isBF16())
-    return SUMMA_DT_BF16;
-  return -1;
-}
 
 /// The row-major bytes of `value`, or none.
 static std::optional<ArrayRef<char>> bytesOf(ElementsAttr value) {
@@ -48,7 +36,7 @@ LogicalResult mlir::summa::saveConstants(StringRef path,
   std::vector<::summa::rt::driver::TensorToWrite> records;
   for (const LiftedConstant &constant : constants) {
     auto type = cast<ShapedType>(constant.value.getType());
-    int32_t dtype = dtypeOf(type.getElementType());
+    int32_t dtype = getFloatDTypeCode(type.getElementType());
     std::optional<ArrayRef<char>> bytes = bytesOf(constant.value);
     size_t want = type.getNumElements() * (type.getElementTypeBitWidth() / 8);
     if (dtype < 0 || !bytes || bytes->size() != want)

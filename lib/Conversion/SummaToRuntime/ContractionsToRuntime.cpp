@@ -154,7 +154,7 @@ FailureOr<Gemm> matchGemm(linalg::GenericOp op, std::string &why) {
   g.c = *c;
   for (Value v : op->getOperands()) {
     int32_t code =
-        abi::getDTypeCode(cast<MemRefType>(v.getType()).getElementType());
+        getFloatDTypeCode(cast<MemRefType>(v.getType()).getElementType());
     if (code < 0 || (g.dtype >= 0 && code != g.dtype)) {
       why = "an element type the GEMM does not take, or mixed types";
       return failure();

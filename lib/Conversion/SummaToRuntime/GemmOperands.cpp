@@ -42,7 +42,7 @@ GemmArgs mlir::summa::getGemmArgs(OpBuilder &b, Location loc,
                                   linalg::MatmulOp matmul) {
   MatmulForm form = *getMatmulForm(matmul.getIndexingMapsArray());
   GemmArgs g;
-  g.dtype = abi::getDTypeCode(
+  g.dtype = getFloatDTypeCode(
       cast<MemRefType>(matmul.getDpsInitOperand(0)->get().getType())
           .getElementType());
   g.a = decompose(b, loc, matmul.getDpsInputOperand(0)->get());
@@ -119,7 +119,7 @@ mlir::summa::checkRuntimeGemm(linalg::MatmulOp matmul,
   int32_t dtype = -1;
   for (Value v : matmul->getOperands()) {
     auto type = cast<MemRefType>(v.getType());
-    int32_t code = abi::getDTypeCode(type.getElementType());
+    int32_t code = getFloatDTypeCode(type.getElementType());
     if (code < 0 || (dtype >= 0 && code != dtype)) {
       fail() << "operand element types must be one runtime type (f32, f64, "
                 "f16, bf16), got "

@@ -118,26 +118,6 @@ static_assert(static_cast<int>(ReductionKind::sum) == SUMMA_RED_SUM &&
                   static_cast<int>(ReductionKind::prod) == SUMMA_RED_PROD,
               "reduction kinds are the runtime's SUMMA_RED_* codes");
 
-int32_t mlir::summa::abi::getDTypeCode(Type t) {
-  if (t.isF32())
-    return SUMMA_DT_F32;
-  if (t.isF64())
-    return SUMMA_DT_F64;
-  if (t.isF16())
-    return SUMMA_DT_F16;
-  if (t.isBF16())
-    return SUMMA_DT_BF16;
-  return -1;
-}
-
-int32_t mlir::summa::abi::getDataDTypeCode(Type t) {
-  if (t.isSignlessInteger(64))
-    return SUMMA_DT_I64;
-  if (t.isSignlessInteger(32))
-    return SUMMA_DT_I32;
-  return getDTypeCode(t);
-}
-
 static Type getMLIRType(MLIRContext *ctx, CType t) {
   switch (t) {
   case CType::IntPtr:

@@ -7,6 +7,8 @@
 #ifndef SUMMA_LIB_CONVERSION_SUMMATORUNTIME_RUNTIMEABI_H
 #define SUMMA_LIB_CONVERSION_SUMMATORUNTIME_RUNTIMEABI_H
 
+#include "summa/Support/RuntimeDType.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -37,13 +39,6 @@ extern const RuntimeFunction kMatmulBatched;
 extern const RuntimeFunction kMatmulEpilogue;
 extern const RuntimeFunction kLoadScalar;
 extern const RuntimeFunction kGridCoord;
-
-/// The runtime's code for a floating-point element type (SummaDType), the
-/// types its GEMMs compute in, or -1.
-int32_t getDTypeCode(Type elementType);
-/// The runtime's code for an element type its collectives move (and sum):
-/// those of getDTypeCode and the signless integers i64 and i32; or -1.
-int32_t getDataDTypeCode(Type elementType);
 
 /// Declares `fn` in `module` if needed and calls it. `args` may be `index`
 /// or integer values; they are cast to the C types of `fn`.

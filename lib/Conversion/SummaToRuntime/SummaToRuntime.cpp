@@ -56,7 +56,7 @@ int64_t axesMask(ArrayRef<int32_t> axes) {
 /// runtime knows; returns the type code.
 FailureOr<int32_t> checkBuffer(Operation *op, Value value) {
   auto type = cast<MemRefType>(value.getType());
-  int32_t code = abi::getDataDTypeCode(type.getElementType());
+  int32_t code = getDataDTypeCode(type.getElementType());
   if (code < 0)
     return op->emitOpError() << "element type " << type.getElementType()
                              << " has no runtime support (f32, f64, f16, "
@@ -119,7 +119,7 @@ SmallVector<Value> inPlaceArgs(OpBuilder &b, Location loc, Value buffer,
   auto type = cast<MemRefType>(buffer.getType());
   BufferArgs buf = decompose(b, loc, buffer);
   return {buf.base, buf.offset, i64(b, loc, type.getNumElements()),
-          i32(b, loc, abi::getDataDTypeCode(type.getElementType())),
+          i32(b, loc, getDataDTypeCode(type.getElementType())),
           i32(b, loc, axesMask(axes))};
 }
 
@@ -158,7 +158,7 @@ reshapingCallArgs(OpTy op, typename OpTy::Adaptor adaptor, OpBuilder &b) {
   auto [outer, inner] = splitAt(small, op.getDim());
   BufferArgs src = decompose(b, loc, input);
   BufferArgs dst = decompose(b, loc, output);
-  int32_t dtype = abi::getDataDTypeCode(small.getElementType());
+  int32_t dtype = getDataDTypeCode(small.getElementType());
   SmallVector<Value> args = {
       src.base,           src.offset,
       dst.base,           dst.offset,
