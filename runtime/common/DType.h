@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_DTYPE_H
-#define SUMMA_RUNTIME_LIB_DTYPE_H
+#ifndef SUMMA_RUNTIME_COMMON_DTYPE_H
+#define SUMMA_RUNTIME_COMMON_DTYPE_H
 
 #include "ElementType.h"
 
@@ -37,4 +37,4 @@ DTypeInfo checkDataDType(int32_t dtype, const char *caller);
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_DTYPE_H
+#endif // SUMMA_RUNTIME_COMMON_DTYPE_H

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_ERROR_H
-#define SUMMA_RUNTIME_LIB_ERROR_H
+#ifndef SUMMA_RUNTIME_COMMON_ERROR_H
+#define SUMMA_RUNTIME_COMMON_ERROR_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -64,4 +64,4 @@ void startWorld(int *argc, char ***argv, int64_t q, int64_t d, int *rank,
       ::summa::rt::mpiCallFailed(#expr, __FILE__, __LINE__, summaMpiStatus);   \
   } while (false)
 
-#endif // SUMMA_RUNTIME_LIB_ERROR_H
+#endif // SUMMA_RUNTIME_COMMON_ERROR_H

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_FINITEDIFFERENCES_H
-#define SUMMA_RUNTIME_LIB_FINITEDIFFERENCES_H
+#ifndef SUMMA_RUNTIME_COMMON_FINITEDIFFERENCES_H
+#define SUMMA_RUNTIME_COMMON_FINITEDIFFERENCES_H
 
 #include "SplitMix64.h"
 
@@ -137,4 +137,4 @@ checkParameter(const FiniteDifferenceParameter &p, int index,
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_FINITEDIFFERENCES_H
+#endif // SUMMA_RUNTIME_COMMON_FINITEDIFFERENCES_H

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_GRIDSTATE_H
-#define SUMMA_RUNTIME_LIB_GRIDSTATE_H
+#ifndef SUMMA_RUNTIME_COMMON_GRIDSTATE_H
+#define SUMMA_RUNTIME_COMMON_GRIDSTATE_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -103,4 +103,4 @@ void warnAboutBlas(int rank);
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_GRIDSTATE_H
+#endif // SUMMA_RUNTIME_COMMON_GRIDSTATE_H

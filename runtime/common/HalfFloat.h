@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_HALFFLOAT_H
-#define SUMMA_RUNTIME_LIB_HALFFLOAT_H
+#ifndef SUMMA_RUNTIME_COMMON_HALFFLOAT_H
+#define SUMMA_RUNTIME_COMMON_HALFFLOAT_H
 
 #include <cstdint>
 #include <cstring>
@@ -112,4 +112,4 @@ using rt::floatToHalf;
 using rt::halfToFloat;
 } // namespace summa::gpu
 
-#endif // SUMMA_RUNTIME_LIB_HALFFLOAT_H
+#endif // SUMMA_RUNTIME_COMMON_HALFFLOAT_H

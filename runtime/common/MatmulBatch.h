@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_MATMULBATCH_H
-#define SUMMA_RUNTIME_LIB_MATMULBATCH_H
+#ifndef SUMMA_RUNTIME_COMMON_MATMULBATCH_H
+#define SUMMA_RUNTIME_COMMON_MATMULBATCH_H
 
 #include "Error.h"
 
@@ -52,4 +52,4 @@ inline MatmulOffsets lastBatchMember(const char *caller, int64_t batch,
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_MATMULBATCH_H
+#endif // SUMMA_RUNTIME_COMMON_MATMULBATCH_H

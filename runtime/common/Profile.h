@@ -65,8 +65,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_PROFILE_H
-#define SUMMA_RUNTIME_LIB_PROFILE_H
+#ifndef SUMMA_RUNTIME_COMMON_PROFILE_H
+#define SUMMA_RUNTIME_COMMON_PROFILE_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -218,4 +218,4 @@ bool writeProfileIfRequested();
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_PROFILE_H
+#endif // SUMMA_RUNTIME_COMMON_PROFILE_H

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_REQUESTTABLE_H
-#define SUMMA_RUNTIME_LIB_REQUESTTABLE_H
+#ifndef SUMMA_RUNTIME_COMMON_REQUESTTABLE_H
+#define SUMMA_RUNTIME_COMMON_REQUESTTABLE_H
 
 #include <cstddef>
 #include <cstdint>
@@ -76,4 +76,4 @@ inline std::string requestsNeverWaitedMessage(size_t inFlight) {
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_REQUESTTABLE_H
+#endif // SUMMA_RUNTIME_COMMON_REQUESTTABLE_H

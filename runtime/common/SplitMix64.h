@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_SPLITMIX64_H
-#define SUMMA_RUNTIME_LIB_SPLITMIX64_H
+#ifndef SUMMA_RUNTIME_COMMON_SPLITMIX64_H
+#define SUMMA_RUNTIME_COMMON_SPLITMIX64_H
 
 #include "HostDevice.h"
 
@@ -43,4 +43,4 @@ SUMMA_HOST_DEVICE inline float inputValue(uint64_t seed, int32_t tensor,
 
 } // namespace summa::rt
 
-#endif // SUMMA_RUNTIME_LIB_SPLITMIX64_H
+#endif // SUMMA_RUNTIME_COMMON_SPLITMIX64_H

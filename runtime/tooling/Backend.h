@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_BACKEND_H
-#define SUMMA_RUNTIME_LIB_BACKEND_H
+#ifndef SUMMA_RUNTIME_TOOLING_BACKEND_H
+#define SUMMA_RUNTIME_TOOLING_BACKEND_H
 
 #include "Tensor.h"
 
@@ -172,4 +172,4 @@ void upload(const Backend &backend, void *buffer, const void *host,
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_BACKEND_H
+#endif // SUMMA_RUNTIME_TOOLING_BACKEND_H

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_CHECK_H
-#define SUMMA_RUNTIME_LIB_CHECK_H
+#ifndef SUMMA_RUNTIME_TOOLING_CHECK_H
+#define SUMMA_RUNTIME_TOOLING_CHECK_H
 
 #include "Backend.h"
 #include "RunContext.h"
@@ -29,4 +29,4 @@ int verify(const RunContext &run, const std::vector<HostBuffer> &gathered);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_CHECK_H
+#endif // SUMMA_RUNTIME_TOOLING_CHECK_H

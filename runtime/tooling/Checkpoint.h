@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_CHECKPOINT_H
-#define SUMMA_RUNTIME_LIB_CHECKPOINT_H
+#ifndef SUMMA_RUNTIME_TOOLING_CHECKPOINT_H
+#define SUMMA_RUNTIME_TOOLING_CHECKPOINT_H
 
 #include "RunContext.h"
 
@@ -32,4 +32,4 @@ bool writeResults(const RunContext &run);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_CHECKPOINT_H
+#endif // SUMMA_RUNTIME_TOOLING_CHECKPOINT_H

@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_DATALOADER_H
-#define SUMMA_RUNTIME_LIB_DATALOADER_H
+#ifndef SUMMA_RUNTIME_TOOLING_DATALOADER_H
+#define SUMMA_RUNTIME_TOOLING_DATALOADER_H
 
 #include "Backend.h"
 #include "Tensor.h"
@@ -117,4 +117,4 @@ struct Batches {
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_DATALOADER_H
+#endif // SUMMA_RUNTIME_TOOLING_DATALOADER_H

@@ -30,8 +30,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_EVENTFILE_H
-#define SUMMA_RUNTIME_LIB_EVENTFILE_H
+#ifndef SUMMA_RUNTIME_TOOLING_EVENTFILE_H
+#define SUMMA_RUNTIME_TOOLING_EVENTFILE_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -96,4 +96,4 @@ private:
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_EVENTFILE_H
+#endif // SUMMA_RUNTIME_TOOLING_EVENTFILE_H

@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_GRADCHECK_H
-#define SUMMA_RUNTIME_LIB_GRADCHECK_H
+#ifndef SUMMA_RUNTIME_TOOLING_GRADCHECK_H
+#define SUMMA_RUNTIME_TOOLING_GRADCHECK_H
 
 #include "RunContext.h"
 
@@ -33,4 +33,4 @@ int gradcheck(const RunContext &run);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_GRADCHECK_H
+#endif // SUMMA_RUNTIME_TOOLING_GRADCHECK_H

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_INPUTS_H
-#define SUMMA_RUNTIME_LIB_INPUTS_H
+#ifndef SUMMA_RUNTIME_TOOLING_INPUTS_H
+#define SUMMA_RUNTIME_TOOLING_INPUTS_H
 
 #include "Backend.h"
 #include "RunContext.h"
@@ -60,4 +60,4 @@ std::string formatShape(const int64_t *shape, size_t rank);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_INPUTS_H
+#endif // SUMMA_RUNTIME_TOOLING_INPUTS_H

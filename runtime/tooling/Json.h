@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_JSON_H
-#define SUMMA_RUNTIME_LIB_JSON_H
+#ifndef SUMMA_RUNTIME_TOOLING_JSON_H
+#define SUMMA_RUNTIME_TOOLING_JSON_H
 
 #include <cstdint>
 #include <string>
@@ -44,4 +44,4 @@ std::string jsonString(const std::string &s);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_JSON_H
+#endif // SUMMA_RUNTIME_TOOLING_JSON_H

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_KILLAT_H
-#define SUMMA_RUNTIME_LIB_KILLAT_H
+#ifndef SUMMA_RUNTIME_TOOLING_KILLAT_H
+#define SUMMA_RUNTIME_TOOLING_KILLAT_H
 
 #include <cstdint>
 
@@ -41,4 +41,4 @@ struct KillAt {
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_KILLAT_H
+#endif // SUMMA_RUNTIME_TOOLING_KILLAT_H

@@ -44,8 +44,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_METRICS_H
-#define SUMMA_RUNTIME_LIB_METRICS_H
+#ifndef SUMMA_RUNTIME_TOOLING_METRICS_H
+#define SUMMA_RUNTIME_TOOLING_METRICS_H
 
 #include "EventFile.h"
 #include "Profile.h"
@@ -105,4 +105,4 @@ double wallClockSeconds();
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_METRICS_H
+#endif // SUMMA_RUNTIME_TOOLING_METRICS_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_MODEL_H
-#define SUMMA_RUNTIME_LIB_MODEL_H
+#ifndef SUMMA_RUNTIME_TOOLING_MODEL_H
+#define SUMMA_RUNTIME_TOOLING_MODEL_H
 
 #include "Backend.h"
 #include "Tensor.h"
@@ -86,4 +86,4 @@ SummaModel *createModel(const SummaProgramDesc *program, int64_t comm,
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_MODEL_H
+#endif // SUMMA_RUNTIME_TOOLING_MODEL_H

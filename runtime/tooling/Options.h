@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_OPTIONS_H
-#define SUMMA_RUNTIME_LIB_OPTIONS_H
+#ifndef SUMMA_RUNTIME_TOOLING_OPTIONS_H
+#define SUMMA_RUNTIME_TOOLING_OPTIONS_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -136,4 +136,4 @@ bool parseDouble(const char *text, double &value);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_OPTIONS_H
+#endif // SUMMA_RUNTIME_TOOLING_OPTIONS_H

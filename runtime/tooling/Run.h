@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_RUN_H
-#define SUMMA_RUNTIME_LIB_RUN_H
+#ifndef SUMMA_RUNTIME_TOOLING_RUN_H
+#define SUMMA_RUNTIME_TOOLING_RUN_H
 
 #include "Backend.h"
 
@@ -24,4 +24,4 @@ int run(int argc, char **argv, const SummaProgramDesc *program,
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_RUN_H
+#endif // SUMMA_RUNTIME_TOOLING_RUN_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_RUNCONTEXT_H
-#define SUMMA_RUNTIME_LIB_RUNCONTEXT_H
+#ifndef SUMMA_RUNTIME_TOOLING_RUNCONTEXT_H
+#define SUMMA_RUNTIME_TOOLING_RUNCONTEXT_H
 
 #include "Backend.h"
 #include "DataLoader.h"
@@ -73,4 +73,4 @@ struct RunContext {
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_RUNCONTEXT_H
+#endif // SUMMA_RUNTIME_TOOLING_RUNCONTEXT_H

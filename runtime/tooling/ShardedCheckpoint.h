@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_SHARDEDCHECKPOINT_H
-#define SUMMA_RUNTIME_LIB_SHARDEDCHECKPOINT_H
+#ifndef SUMMA_RUNTIME_TOOLING_SHARDEDCHECKPOINT_H
+#define SUMMA_RUNTIME_TOOLING_SHARDEDCHECKPOINT_H
 
 #include "ShardedFormat.h"
 #include "Tensor.h"
@@ -62,4 +62,4 @@ size_t writeSharded(const std::string &directory,
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_SHARDEDCHECKPOINT_H
+#endif // SUMMA_RUNTIME_TOOLING_SHARDEDCHECKPOINT_H

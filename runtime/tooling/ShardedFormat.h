@@ -28,8 +28,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_SHARDEDFORMAT_H
-#define SUMMA_RUNTIME_LIB_SHARDEDFORMAT_H
+#ifndef SUMMA_RUNTIME_TOOLING_SHARDEDFORMAT_H
+#define SUMMA_RUNTIME_TOOLING_SHARDEDFORMAT_H
 
 #include "TensorFile.h"
 
@@ -110,4 +110,4 @@ bool isShardedCheckpoint(const std::string &path);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_SHARDEDFORMAT_H
+#endif // SUMMA_RUNTIME_TOOLING_SHARDEDFORMAT_H

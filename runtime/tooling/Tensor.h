@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_TENSOR_H
-#define SUMMA_RUNTIME_LIB_TENSOR_H
+#ifndef SUMMA_RUNTIME_TOOLING_TENSOR_H
+#define SUMMA_RUNTIME_TOOLING_TENSOR_H
 
 #include "summa/Runtime/SummaRuntime.h"
 
@@ -114,4 +114,4 @@ size_t anyElementSize(const SummaTensorDesc &desc, const char *role,
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_TENSOR_H
+#endif // SUMMA_RUNTIME_TOOLING_TENSOR_H

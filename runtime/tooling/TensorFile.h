@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_TENSORFILE_H
-#define SUMMA_RUNTIME_LIB_TENSORFILE_H
+#ifndef SUMMA_RUNTIME_TOOLING_TENSORFILE_H
+#define SUMMA_RUNTIME_TOOLING_TENSORFILE_H
 
 #include <cstddef>
 #include <cstdint>
@@ -142,4 +142,4 @@ const char *safetensorsDTypeName(int32_t dtype);
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_TENSORFILE_H
+#endif // SUMMA_RUNTIME_TOOLING_TENSORFILE_H

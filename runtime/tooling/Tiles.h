@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_RUNTIME_LIB_TILES_H
-#define SUMMA_RUNTIME_LIB_TILES_H
+#ifndef SUMMA_RUNTIME_TOOLING_TILES_H
+#define SUMMA_RUNTIME_TOOLING_TILES_H
 
 #include "Backend.h"
 #include "Tensor.h"
@@ -58,4 +58,4 @@ HostBuffer gatherWhole(const Backend &backend, const Tensor &tensor,
 
 } // namespace summa::rt::driver
 
-#endif // SUMMA_RUNTIME_LIB_TILES_H
+#endif // SUMMA_RUNTIME_TOOLING_TILES_H
