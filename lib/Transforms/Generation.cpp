@@ -27,6 +27,13 @@
 //    step returns the logits of its last token, the greedy next token, its
 //    position, the caches and the generated ids, the decode step's each
 //    marked summa.updates of its argument.
+//  * With left-padding, the step takes `start` [B], the slot of each row's
+//    first token. A tensor of positions that meets the tokens (not scores)
+//    is gathered per row at pos + i - start[b] along the op's loop over the
+//    rows; where scores (values with a dimension of cached keys) meet the
+//    positions of a causal mask, the keys before each row's start are set
+//    to the lowest number first. The rows and the keys are followed through
+//    the ops and reshapes by a DimTracker each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -590,13 +597,20 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
       }
     }
   }
-  // Likewise before an op that only moves or repeats elements (the
-  // transposes of the keys, repeat_kv's broadcast of grouped heads): the
-  // cache keeps each key and value once.
+  // Likewise before an op that repeats elements (repeat_kv's broadcast of
+  // grouped heads): the cache keeps each key and value once. An op that
+  // only reorders them (the transposes of the keys and values to the
+  // heads' layout) is not looked through: the cache is kept in the order
+  // the attention reads it, so that no step reorders a whole cache per
+  // token.
   if (auto move = old.getDefiningOp<linalg::LinalgOp>()) {
     auto freshMove = fresh.getDefiningOp<linalg::LinalgOp>();
     std::optional<int64_t> inDim = movedFrom(move, dim);
-    if (freshMove && freshMove->getName() == move->getName() && inDim) {
+    bool repeats =
+        inDim &&
+        cast<RankedTensorType>(move.getDpsInputOperand(0)->get().getType())
+                .getRank() < cast<RankedTensorType>(old.getType()).getRank();
+    if (freshMove && freshMove->getName() == move->getName() && repeats) {
       Value updated = cacheOf(loc, move.getDpsInputOperand(0)->get(),
                               freshMove.getDpsInputOperand(0)->get(), *inDim);
       OpOperand *init = freshMove.getDpsInitOperand(0);

@@ -315,6 +315,12 @@ def SummaDeriveGeneration
     sampler of `summa-compile --generate`, which reads the logits where
     they are split).
 
+    With `left-padding=true` both steps take `start` [B] (after the
+    position): rows of different lengths left-padded to one, as Hugging
+    Face's generate() takes them. A row's positions (a position embedding's
+    rows, a rotary table) count from its start; where the scores meet a
+    causal mask, the keys before its start are masked.
+
     The sequence dimension is found from the token ids: a dimension is
     along the sequence where its size follows the ids' through the ops.
     Tensors computed from positions alone (an `arange`, a causal mask, a
