@@ -101,6 +101,9 @@ private:
   LogicalResult compileGenerator(ModuleOp module, func::FuncOp forward,
                                  ArrayRef<int64_t> grid, const Target &t);
   LogicalResult writeOutput(function_ref<void(raw_ostream &)> print);
+  /// --emit=lib: writes `print` to the library's header (the output with
+  /// the extension .h).
+  LogicalResult writeHeader(function_ref<void(raw_ostream &)> print);
 
   MLIRContext &context;
   const CompileOptions &options;
@@ -405,15 +408,10 @@ LogicalResult Compiler::writeBinary(llvm::Module &llvmModule,
                                     const ProgramInfo &program,
                                     ArrayRef<int64_t> grid, const Target &t) {
   bool library = options.emit == EmitKind::Lib;
-  if (library) {
-    SmallString<128> headerPath(options.output);
-    llvm::sys::path::replace_extension(headerPath, "h");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(headerPath, ec);
-    if (ec)
-      return fail("cannot write " + headerPath + ": " + ec.message());
-    writeLibraryHeader(os, program, grid, options.output);
-  }
+  if (library && failed(writeHeader([&](raw_ostream &os) {
+        writeLibraryHeader(os, program, grid, options.output);
+      })))
+    return failure();
   return linkExecutable(llvmModule, t, [&](raw_ostream &os) {
     writeMain(os, program, grid, library);
   });
@@ -528,19 +526,25 @@ LogicalResult Compiler::compileGenerator(ModuleOp module, func::FuncOp forward,
   if (options.output.empty())
     return fail("--generate needs -o");
   bool library = options.emit == EmitKind::Lib;
-  if (library) {
-    SmallString<128> headerPath(options.output);
-    llvm::sys::path::replace_extension(headerPath, "h");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(headerPath, ec);
-    if (ec)
-      return fail("cannot write " + headerPath + ": " + ec.message());
-    writeGeneratorLibraryHeader(os, prefill, decode, grid, maxLength,
-                                options.output);
-  }
+  if (library && failed(writeHeader([&](raw_ostream &os) {
+        writeGeneratorLibraryHeader(os, prefill, decode, grid, maxLength,
+                                    options.output);
+      })))
+    return failure();
   return linkExecutable(*llvmModule, t, [&](raw_ostream &os) {
     writeGeneratorMain(os, prefill, decode, grid, maxLength, library);
   });
+}
+
+LogicalResult Compiler::writeHeader(function_ref<void(raw_ostream &)> print) {
+  SmallString<128> headerPath(options.output);
+  llvm::sys::path::replace_extension(headerPath, "h");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(headerPath, ec);
+  if (ec)
+    return fail("cannot write " + headerPath + ": " + ec.message());
+  print(os);
+  return success();
 }
 
 /// Writes `print` to the output file.

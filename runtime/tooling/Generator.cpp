@@ -162,37 +162,32 @@ int64_t Generator::vocabulary() const {
 }
 
 std::string Generator::load(TensorSource &source) {
-  Placement decodeTiles{backend, decodeModel.pointers, grid().coords};
   std::string missing;
-  auto lacks = [&](const Tensor &t) {
-    std::string quoted = "'" + t.fileName + "'";
-    if (missing.find(quoted) == std::string::npos)
-      missing += (missing.empty() ? "" : ", ") + quoted;
-  };
-  for (size_t i = 2; i < decodeModel.inputs.size(); ++i) {
-    if (state[i] || static_cast<int>(i) == startInput)
-      continue;
-    const StoredTensor *stored = findStored(source, decodeModel.inputs[i]);
-    if (!stored) {
-      lacks(decodeModel.inputs[i]);
-      continue;
-    }
-    loadStored(source, *stored, decodeModel.inputs[i], decodeTiles, i);
-  }
-  if (prefillModel) {
-    Model &prefill = *prefillModel;
-    Placement prefillTiles{backend, prefill.pointers, grid().coords};
-    for (size_t i = 1; i < prefill.inputs.size(); ++i) {
-      if (shared[i] || static_cast<int>(i) == prefillStart)
+  // The inputs of `model` from `first` on that `loads` accepts.
+  auto loadInto = [&](Model &model, size_t first, auto loads) {
+    Placement tiles{backend, model.pointers, grid().coords};
+    for (size_t i = first; i < model.inputs.size(); ++i) {
+      if (!loads(i))
         continue;
-      const StoredTensor *stored = findStored(source, prefill.inputs[i]);
-      if (!stored) {
-        lacks(prefill.inputs[i]);
+      const Tensor &input = model.inputs[i];
+      if (const StoredTensor *stored = findStored(source, input)) {
+        loadStored(source, *stored, input, tiles, i);
         continue;
       }
-      loadStored(source, *stored, prefill.inputs[i], prefillTiles, i);
+      std::string quoted = "'" + input.fileName + "'";
+      if (missing.find(quoted) == std::string::npos)
+        missing += (missing.empty() ? "" : ", ") + quoted;
     }
-  }
+  };
+  // The decode step's weights (not its token, position, starts or state);
+  // the prefill's that do not read them.
+  loadInto(decodeModel, 2, [&](size_t i) {
+    return !state[i] && static_cast<int>(i) != startInput;
+  });
+  if (prefillModel)
+    loadInto(*prefillModel, 1, [&](size_t i) {
+      return !shared[i] && static_cast<int>(i) != prefillStart;
+    });
   return missing;
 }
 
