@@ -1440,6 +1440,10 @@ struct SummaDeriveGenerationPass
                              "sequence";
       return signalPassFailure();
     }
+    // Keys and values computed before their heads are repeated (grouped
+    // query attention): the caches hold each once.
+    if (failed(sinkRepeats(forward)))
+      return signalPassFailure();
     StepBuilder decode(
         forward, {"_decode", 1, /*fromState=*/true, nextToken, leftPadding});
     if (failed(decode.build()))

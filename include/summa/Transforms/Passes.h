@@ -25,6 +25,10 @@ namespace mlir::summa {
 /// backward is derived from the forms the partitioner reads).
 LogicalResult normalizeForms(Operation *root);
 
+/// summa-sink-repeats' rewrite on `root` (summa-derive-generation runs it
+/// on the forward first, so that a cache holds each key once).
+LogicalResult sinkRepeats(Operation *root);
+
 /// The attributes of a linalg.matmul to build it again with other
 /// operands of its accumulator's type or floats: its indexing maps (which
 /// linalg::getPrunedAttributeList leaves out) and discardable attributes,

@@ -284,6 +284,42 @@ def SummaDifferentiate : Pass<"summa-differentiate", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SummaSinkRepeats : Pass<"summa-sink-repeats"> {
+  let summary = "Compute on elements before repeating them, not after";
+  let description = [{
+    A repeat is a linalg op that only copies its one input into a result of
+    higher rank, each element to several places: `repeat_kv`'s broadcast of
+    a grouped-query attention's key and value heads to the query heads, as
+    Hugging Face writes it and torch-mlir exports it. Where the repeated
+    tensor is then only reshaped (`tensor.collapse_shape`), transposed
+    (`linalg.transpose`) and mapped element by element (a `linalg.generic`
+    of parallel loops reading it and scalars only; SDPA's scaling of the
+    keys), each op used once, the chain is rebuilt with the transposes and
+    the elementwise ops applied to the input and one repeat last:
+
+    ```mlir
+    %r = linalg.generic ... ins(%k : tensor<2x2x12x8xf32>)
+           outs(... : tensor<2x2x2x12x8xf32>)        // repeat_kv
+    %c = tensor.collapse_shape %r [[0], [1, 2], [3], [4]]
+    %t = linalg.transpose ins(%c) ... permutation = [0, 1, 3, 2]
+    %s = linalg.generic ... ins(%t) { mulf %in, %scale }
+    // becomes
+    %t = linalg.transpose ins(%k) ... permutation = [0, 1, 3, 2]
+    %s = linalg.generic ... ins(%t) { mulf %in, %scale }
+    %r = linalg.generic ... ins(%s : tensor<2x2x8x12xf32>)
+           outs(... : tensor<2x2x2x8x12xf32>)
+    %c = tensor.collapse_shape %r [[0], [1, 2], [3], [4]]
+    ```
+
+    The same values, each computed once. summa-derive-generation runs it
+    on the forward first: a KV cache is kept before the ops that repeat its
+    elements, so that it holds each key head once (not once per query head
+    of its group).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SummaDeriveGeneration
     : Pass<"summa-derive-generation", "::mlir::ModuleOp"> {
   let summary = "Derive a KV-cached decode step and a prefill from a causal "
