@@ -49,6 +49,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -1190,6 +1191,136 @@ static Value greedyToken(OpBuilder &b, Location loc, Value logits,
   return argmax.getResult(1);
 }
 
+/// The product `op` (one result, parallel along `loop`) computed for the
+/// last of the `tokens` positions only: each input that reads `loop` reads
+/// it as one of its dimensions, whose last-token block `sliceOf` gives (or
+/// null: not done); the init is an empty tensor or a fill, rebuilt at the
+/// smaller size. Returns the new product's result, or null.
+static Value
+productOfLastToken(OpBuilder &b, linalg::LinalgOp op, unsigned loop,
+                   function_ref<Value(Value input, int64_t dim)> sliceOf) {
+  if (op->getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() ||
+      op.getIteratorTypesArray()[loop] != utils::IteratorType::parallel)
+    return {};
+  // The payload must not read the loop's index.
+  if (op.getBlock()
+          ->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return {};
+  // Where `map` reads the loop: as exactly one of its dimensions.
+  auto dimOf = [&](AffineMap map) -> std::optional<int64_t> {
+    std::optional<int64_t> found;
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      if (!expr.isFunctionOfDim(loop))
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (found || !dim)
+        return std::nullopt;
+      found = d;
+    }
+    return found;
+  };
+  IRMapping map;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap m = op.getMatchingIndexingMap(input);
+    if (!m.isFunctionOfDim(loop))
+      continue;
+    std::optional<int64_t> d = dimOf(m);
+    Value sliced = d ? sliceOf(input->get(), *d) : Value();
+    if (!sliced)
+      return {};
+    map.map(input->get(), sliced);
+  }
+  OpOperand *init = op.getDpsInitOperand(0);
+  std::optional<int64_t> resultDim = dimOf(op.getMatchingIndexingMap(init));
+  Value oldInit = init->get();
+  if (!resultDim || !isCheapInit(oldInit))
+    return {};
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<int64_t> shape(type.getShape());
+  // The loop's size after slicing: read from the first input that has it.
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (std::optional<int64_t> d =
+            op.getMatchingIndexingMap(input).isFunctionOfDim(loop)
+                ? dimOf(op.getMatchingIndexingMap(input))
+                : std::nullopt) {
+      shape[*resultDim] =
+          cast<RankedTensorType>(map.lookup(input->get()).getType())
+              .getDimSize(*d);
+      break;
+    }
+  auto fill = oldInit.getDefiningOp<linalg::FillOp>();
+  map.map(oldInit, emptyOrFilled(b, op.getLoc(), shape, type.getElementType(),
+                                 fill ? fill.getInputs()[0] : Value()));
+  Operation *copy = b.clone(*op, map);
+  copy->getResult(0).setType(type.clone(shape));
+  return copy->getResult(0);
+}
+
+/// The logits [B, 1, V] of the last of the prefill's `tokens` positions,
+/// computed for that position alone where the logits [B, T, V] are a
+/// product along the positions (the LM head, as Hugging Face's generate()
+/// computes only the last position's logits): a product whose loop over
+/// the positions reads each input's own dimension, or one over B*T rows
+/// (`expand_shape` of a `linalg.matmul` of a `collapse_shape`d [B, T, E]).
+/// Null where the logits are neither.
+static Value lastTokenLogits(OpBuilder &b, Value logits, int64_t tokens) {
+  auto sliceAtLast = [&](Value v, int64_t dim) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getDimSize(dim) != tokens)
+      return {};
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = 1;
+    return extractBlock(b, v.getLoc(), v, shape, dim,
+                        b.getIndexAttr(tokens - 1));
+  };
+  auto type = cast<RankedTensorType>(logits.getType());
+  if (auto op = logits.getDefiningOp<linalg::LinalgOp>()) {
+    auto row = dyn_cast<AffineDimExpr>(
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResult(1));
+    b.setInsertionPointAfter(op);
+    return row ? productOfLastToken(b, op, row.getPosition(), sliceAtLast)
+               : Value();
+  }
+  auto expand = logits.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand)
+    return {};
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  if (groups.size() != 2 || groups[0] != ReassociationIndices{0, 1} ||
+      groups[1] != ReassociationIndices{2})
+    return {};
+  auto op = expand.getSrc().getDefiningOp<linalg::LinalgOp>();
+  if (!op)
+    return {};
+  auto row = dyn_cast<AffineDimExpr>(
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResult(0));
+  // Each input's rows: a collapse of [B, T] (and what follows) whose
+  // positions are sliced at the last before the collapse.
+  auto rowsOfLast = [&](Value v, int64_t dim) -> Value {
+    auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse)
+      return {};
+    ReassociationIndices group = collapse.getReassociationIndices()[dim];
+    RankedTensorType src = collapse.getSrcType();
+    if (group.size() != 2 || src.getDimSize(group[0]) != type.getDimSize(0))
+      return {};
+    Value sliced = sliceAtLast(collapse.getSrc(), group[1]);
+    if (!sliced)
+      return {};
+    return tensor::CollapseShapeOp::create(b, collapse.getLoc(), sliced,
+                                           collapse.getReassociationIndices());
+  };
+  b.setInsertionPoint(expand);
+  Value product =
+      row ? productOfLastToken(b, op, row.getPosition(), rowsOfLast) : Value();
+  if (!product)
+    return {};
+  return tensor::ExpandShapeOp::create(
+      b, expand.getLoc(),
+      type.clone({type.getDimSize(0), 1, type.getDimSize(2)}), product, groups);
+}
+
 /// min(max(`v`, 0), `last`) as an index: a position inside the caches.
 static Value clampPosition(OpBuilder &b, Location loc, Value v, int64_t last) {
   Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
@@ -1294,10 +1425,35 @@ FailureOr<func::FuncOp> StepBuilder::build() {
   }
   // The logits of the last token, the next token, its position, and the
   // generated ids with it.
-  if (tokens > 1)
-    newLogits = extractBlock(b, loc, newLogits,
-                             {newType.getDimSize(0), 1, newType.getDimSize(2)},
-                             1, b.getIndexAttr(tokens - 1));
+  if (tokens > 1) {
+    OpBuilder::InsertPoint end = b.saveInsertionPoint();
+    Value last = lastTokenLogits(b, newLogits, tokens);
+    b.restoreInsertionPoint(end);
+    if (last) {
+      // The product of every position is dead now: erase it and what only
+      // it read, so that no later pass computes it.
+      // (Not a cache's update: the return reads those, once it is built.)
+      llvm::SmallPtrSet<Operation *, 16> kept, erased;
+      for (const Cache &c : caches)
+        kept.insert(c.updated.getDefiningOp());
+      SmallVector<Operation *> worklist = {newLogits.getDefiningOp()};
+      while (!worklist.empty()) {
+        Operation *op = worklist.pop_back_val();
+        if (!op || kept.contains(op) || erased.contains(op) ||
+            !isOpTriviallyDead(op))
+          continue;
+        for (Value operand : op->getOperands())
+          worklist.push_back(operand.getDefiningOp());
+        erased.insert(op);
+        op->erase();
+      }
+      newLogits = last;
+    } else {
+      newLogits = extractBlock(
+          b, loc, newLogits, {newType.getDimSize(0), 1, newType.getDimSize(2)},
+          1, b.getIndexAttr(tokens - 1));
+    }
+  }
   auto idType = cast<IntegerType>(ids.getElementType());
   Value advance =
       arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(tokens));

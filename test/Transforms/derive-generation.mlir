@@ -14,8 +14,10 @@
 
 // The prefill (prompt=2): the forward on the 2 prompt tokens at position
 // 0, their embeddings written into a cache of zeros, the mask's rows 0 and
-// 1, the logits of the last prompt token, its greedy successor written
-// after the prompt in the generated ids.
+// 1, the logits of the last prompt token alone (the logits' product reads
+// the attention's output at the last position only, as Hugging Face's
+// generate() computes them), its greedy successor written after the
+// prompt in the generated ids.
 // CHECK-LABEL: func.func @lm_prefill(
 // CHECK-SAME: %[[IDS:[^:]*]]: tensor<1x2xi64> {summa.name = "input_ids"}
 // CHECK-SAME: %[[W:[^:]*]]: tensor<8x4xf32> {summa.name = "emb"}
@@ -26,8 +28,8 @@
 // CHECK: %[[KV:.*]] = tensor.insert_slice %[[X]] into %[[Z]][0, 0, 0] [1, 2, 4] [1, 1, 1]
 // CHECK: linalg.generic {{.*}} ins(%[[X]], %[[KV]] : tensor<1x2x4xf32>, tensor<1x4x4xf32>)
 // CHECK: tensor.extract_slice %{{.*}}[0, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>
-// CHECK: %[[ALL:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x8xf32>)
-// CHECK: %[[LAST:.*]] = tensor.extract_slice %[[ALL]][0, 1, 0] [1, 1, 8] [1, 1, 1]
+// CHECK: %[[O:.*]] = tensor.extract_slice %{{.*}}[0, 1, 0] [1, 1, 4] [1, 1, 1] : tensor<1x2x4xf32> to tensor<1x1x4xf32>
+// CHECK: %[[LAST:.*]] = linalg.generic {{.*}} ins(%[[O]], %[[W]] : tensor<1x1x4xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<1x1x8xf32>)
 // CHECK: %[[NEXT:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[LAST]] : tensor<1x1x8xf32>)
 // CHECK: %[[G0:.*]] = tensor.insert_slice %[[IDS]] into %{{.*}}[0, 0] [1, 2] [1, 1]
 // CHECK: %[[GEN:.*]] = tensor.insert_slice %[[NEXT]]#1 into %[[G0]][0, 2] [1, 1] [1, 1]
