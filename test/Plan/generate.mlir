@@ -3,7 +3,7 @@
 // on the grids), each planned on every grid of 4 ranks, then the grids by
 // the time of the whole generation: the prefill, then one decode call per
 // new token but the first. The decode step is weight-stationary: on
-// [2,2,1] it moves activations only (no broadcast), 5380 bytes per rank
+// [2,2,1] it moves activations only (no broadcast), 5464 bytes per rank
 // and token, as the runtime counts them (generate-binary.mlir's
 // generator moves these plus its sampler's candidates).
 // RUN: summa-plan %S/../Integration/Inputs/generate/gpt2.mlir --generate --prompt-length 4 --ranks 4 | FileCheck %s
@@ -20,9 +20,9 @@
 // CHECK-NOT: broadcast
 // CHECK: == generation: 4 prompt tokens, 8 new tokens per row (the prefill, then 7 decode calls)
 // CHECK-NEXT: strategy prefill decode/token decode bytes/token of which bcast total
-// CHECK: [2,2,1] {{.*}} us {{.*}} us 5380 0 {{.*}} us
+// CHECK: [2,2,1] {{.*}} us {{.*}} us 5464 0 {{.*}} us
 // CHECK: best: [{{.*}}]: {{.*}} for the generation (prefill {{.*}}, decode {{.*}} per token;
-// JSON: 2 [2,2,1] [5380]
+// JSON: 2 [2,2,1] [5464]
 // LONG: summa-plan: error: --generate: --prompt-length 4 and --new-tokens 9 do not fit the export's sequence of 12
 // ALONE: summa-plan: error: --prompt-length and --new-tokens go with --generate
 // NOTLM: summa-derive-generation: argument 0 must be the token ids

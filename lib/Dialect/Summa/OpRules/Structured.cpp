@@ -41,18 +41,22 @@ using namespace mlir::summa::oprules;
 
 static LogicalResult visitStructured(LayoutRuleState &s, linalg::LinalgOp op);
 
-/// A product in a function marked summa.weight_stationary whose rhs has its
-/// layout (a weight): the rhs stays as it is laid out; the lhs takes the
-/// rhs's split of the contracted dimension and keeps of its rows' split the
-/// axes the rhs does not use (the batch over depth); the result is laid out
-/// by those rows and the rhs's columns, a partial sum over the contracted
-/// axes that summa-partition all-reduces (partitionLocalMatmul). One token
-/// per sequence moves its activations (B x K and B x N elements) instead of
-/// the weight's panels. Fails (and the SUMMA form is taken) where the rhs
-/// has no layout yet or the form is Aᵀ·B.
+/// A product in a function marked summa.weight_stationary: the rhs (a
+/// weight) stays as it is laid out, or as `summa` (the SUMMA form's
+/// layouts) lays it out where it has none yet; the lhs takes the rhs's
+/// split of the contracted dimension and keeps of its rows' split (its own,
+/// or the SUMMA form's where it has none yet) the axes the rhs does not use
+/// (the batch over depth); the result is laid out by those rows and the
+/// rhs's columns, a partial sum over the contracted axes that
+/// summa-partition all-reduces (partitionLocalMatmul). Taken from the first
+/// visit, so that no layout of the SUMMA form is given to the result first
+/// and relaid out after. One token per sequence moves its activations
+/// (B x K and B x N elements) instead of the weight's panels. Fails (and
+/// the SUMMA form is taken) outside such a function or where the form is
+/// Aᵀ·B.
 static LogicalResult visitStationaryMatmul(LayoutRuleState &s,
-                                           linalg::MatmulOp op,
-                                           MatmulForm form) {
+                                           linalg::MatmulOp op, MatmulForm form,
+                                           const MatmulLayouts &summa) {
   auto func = op->getParentOfType<FunctionOpInterface>();
   if (form == MatmulForm::atb || !func ||
       !func->hasAttr(kWeightStationaryAttrName))
@@ -61,14 +65,16 @@ static LogicalResult visitStationaryMatmul(LayoutRuleState &s,
   Value rhs = op.getDpsInputOperand(1)->get();
   LayoutAttr weight = s.lookup(rhs);
   if (!weight)
-    return failure();
+    weight = summa.rhs;
+  LayoutAttr rows = s.lookup(lhs);
+  if (!rows)
+    rows = summa.lhs;
   unsigned rhsK = getRhsContractedDim(form);
   DimLayout k = weight.getDim(rhsK), n = weight.getDim(1 - rhsK);
   DimLayout m;
-  if (LayoutAttr have = s.lookup(lhs))
-    for (GridAxis a : have.getDim(0).axes)
-      if (!llvm::is_contained(k.axes, a) && !llvm::is_contained(n.axes, a))
-        m.axes.push_back(a);
+  for (GridAxis a : rows.getDim(0).axes)
+    if (!llvm::is_contained(k.axes, a) && !llvm::is_contained(n.axes, a))
+      m.axes.push_back(a);
   s.want(*op.getDpsInputOperand(0), s.make({m, k}));
   s.want(*op.getDpsInputOperand(1), weight);
   LayoutAttr result = s.make({m, n});
@@ -82,8 +88,6 @@ static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
   std::optional<MatmulForm> form = getMatmulForm(op.getIndexingMapsArray());
   if (!form)
     return visitStructured(s, op);
-  if (succeeded(visitStationaryMatmul(s, op, *form)))
-    return success();
   // The result's rows and columns are factored into groups when slices of
   // the result want it (collectChunkHints), or when a use gave it groups.
   MatmulLayouts plain = getMatmulLayouts(op.getContext(), gridRef, *form);
@@ -111,6 +115,8 @@ static LogicalResult visitMatmul(LayoutRuleState &s, linalg::MatmulOp op) {
   };
   MatmulLayouts summa = getMatmulLayouts(op.getContext(), gridRef, *form,
                                          groupsOf(0), groupsOf(1), groupsK());
+  if (succeeded(visitStationaryMatmul(s, op, *form, summa)))
+    return success();
   s.want(*op.getDpsInputOperand(0), summa.lhs);
   s.want(*op.getDpsInputOperand(1), summa.rhs);
   s.want(*op.getDpsInitOperand(0), summa.result);

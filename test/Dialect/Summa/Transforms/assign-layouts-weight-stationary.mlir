@@ -10,15 +10,19 @@
 
 // A·B (GPT-2's Conv1D weights [in, out]): the weight [[row], [col]], the
 // tokens' hidden dimension over row, the result's columns over col, a
-// partial sum over row (reduced and scattered to the result's layout at
-// once).
+// partial sum over row, all-reduced. The product takes this form from its
+// first visit: the result keeps the layout it gives (the function returns
+// it so), not a SUMMA layout found first and relaid out after.
 // CHECK-LABEL: func.func @stationary_ab
 // CHECK-SAME: %arg1: tensor<64x32xf32> {summa.layout = #summa.layout<@grid, {{\[\[}}row], [col]]>}
+// CHECK-SAME: -> (tensor<4x32xf32> {summa.layout = #summa.layout<@grid, {{\[\[}}depth], [col]]>})
 // CHECK: linalg.matmul {{.*}}summa.layouts = [#summa.layout<@grid, {{\[\[}}depth], [col]]>]
+// CHECK-NOT: summa.relayout
 // SPMD-LABEL: func.func @stationary_ab
 // SPMD-NOT: summa.broadcast
 // SPMD: %[[P:.*]] = linalg.matmul ins(%{{.*}}, %arg1 : tensor<2x32xf32>, tensor<32x16xf32>)
-// SPMD: summa.reduce_scatter %[[P]] on @grid axes = [row] dim = 0 kind = sum : tensor<2x16xf32> -> tensor<1x16xf32>
+// SPMD: %[[R:.*]] = summa.all_reduce %[[P]] on @grid axes = [row] kind = sum : tensor<2x16xf32> -> tensor<2x16xf32>
+// SPMD: return %[[R]]
 func.func @stationary_ab(%x: tensor<4x64xf32>, %w: tensor<64x32xf32>) -> tensor<4x32xf32> attributes {summa.weight_stationary} {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x32xf32>
