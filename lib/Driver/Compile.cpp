@@ -20,6 +20,7 @@
 
 #include "summa/Codegen/Passes.h"
 #include "summa/Dialect/Summa/IR/GradcheckAttr.h"
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Planner/Planner.h"
 #include "summa/Transforms/Generation.h"
@@ -511,6 +512,20 @@ LogicalResult Compiler::compileGenerator(ModuleOp module, func::FuncOp forward,
             generatorDerivation(name, options.promptLength)));
       })))
     return failure();
+  // A short prompt's prefill moves less with the weights in place (the
+  // decode step's form) than with SUMMA's weight panels: the planner's
+  // prediction of both forms on this grid decides.
+  plan::PlanOptions planOptions;
+  planOptions.ranks = grid[0] * grid[1] * grid[2];
+  planOptions.grid = SmallVector<int64_t, 3>(grid);
+  FailureOr<plan::PrefillForms> forms =
+      plan::planPrefillForms(module, name + "_prefill", planOptions);
+  if (failed(forms))
+    return failure();
+  if (forms->prefersStationary(grid))
+    module.lookupSymbol<func::FuncOp>(name + "_prefill")
+        ->setAttr(kWeightStationaryAttrName,
+                  UnitAttr::get(module.getContext()));
   llvm::LLVMContext llvmContext;
   ProgramInfo prefill, decode;
   std::unique_ptr<llvm::Module> llvmModule =

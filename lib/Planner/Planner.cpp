@@ -16,6 +16,7 @@
 
 #include "PlannerInternal.h"
 
+#include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Pipelines/Pipelines.h"
@@ -219,4 +220,47 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
                                         plan.model.tokens, options));
   chooseBest(plan);
   return plan;
+}
+
+bool PrefillForms::prefersStationary(ArrayRef<int64_t> grid) const {
+  std::string name = gridName(grid);
+  auto find = [&](const Plan &p) -> const StrategyPlan * {
+    for (const StrategyPlan &s : p.strategies)
+      if (s.kind == StrategyKind::Grid && s.name == name && s.feasible)
+        return &s;
+    return nullptr;
+  };
+  const StrategyPlan *a = find(summa), *b = find(stationary);
+  return b && (!a || b->seconds() < a->seconds());
+}
+
+FailureOr<PrefillForms> plan::planPrefillForms(ModuleOp module,
+                                               StringRef prefill,
+                                               PlanOptions options) {
+  auto step = module.lookupSymbol<func::FuncOp>(prefill);
+  if (!step)
+    return module.emitError() << "no prefill @" << prefill << " to plan";
+  options.entry = prefill.str();
+  PrefillForms forms;
+  // The form as derived first, then marked (and the mark removed again:
+  // the module is left as given).
+  bool marked = step->hasAttr(kWeightStationaryAttrName);
+  step->removeAttr(kWeightStationaryAttrName);
+  auto restore = llvm::make_scope_exit([&] {
+    if (marked)
+      step->setAttr(kWeightStationaryAttrName,
+                    UnitAttr::get(step.getContext()));
+    else
+      step->removeAttr(kWeightStationaryAttrName);
+  });
+  FailureOr<Plan> summa = planModule(module, options);
+  if (failed(summa))
+    return failure();
+  step->setAttr(kWeightStationaryAttrName, UnitAttr::get(step.getContext()));
+  FailureOr<Plan> stationary = planModule(module, options);
+  if (failed(stationary))
+    return failure();
+  forms.summa = std::move(*summa);
+  forms.stationary = std::move(*stationary);
+  return forms;
 }

@@ -167,8 +167,10 @@ static cl::opt<bool> generate(
     cl::desc("plan a causal language model's generation: derive its prefill "
              "and KV-cached decode step from the forward "
              "(summa-derive-generation, as summa-compile --generate), plan "
-             "both, and choose the grid of least prefill + decode time for "
-             "--new-tokens tokens"),
+             "the prefill in 2.5D SUMMA and weight-stationary (the faster "
+             "per grid, as summa-compile --generate chooses) and the decode "
+             "step weight-stationary, and choose the grid of least prefill + "
+             "decode time for --new-tokens tokens"),
     cl::cat(category));
 static cl::opt<int64_t> promptLengthOpt(
     "prompt-length",
@@ -375,54 +377,85 @@ static int planGeneration(ModuleOp module, plan::PlanOptions options) {
   if (failed(derive.run(module)))
     return 1;
   double start = now();
-  SmallVector<plan::Plan, 2> phases;
-  for (StringRef phase : {"_prefill", "_decode"}) {
-    options.entry = name + phase.str();
-    FailureOr<plan::Plan> p = plan::planModule(module, options);
-    if (failed(p))
-      return 1;
-    phases.push_back(std::move(*p));
-  }
+  // The prefill in both forms (2.5D SUMMA, weight-stationary), the decode
+  // step weight-stationary.
+  FailureOr<plan::PrefillForms> forms =
+      plan::planPrefillForms(module, name + "_prefill", options);
+  if (failed(forms))
+    return 1;
+  options.entry = name + "_decode";
+  FailureOr<plan::Plan> decodePlan = plan::planModule(module, options);
+  if (failed(decodePlan))
+    return 1;
   reportTime(start);
-  const plan::Plan &prefill = phases[0], &decode = phases[1];
-  // The grids both phases can run, by the time of the whole generation.
+  const plan::Plan &decode = *decodePlan;
+  // The grids both phases can run, by the time of the whole generation,
+  // each with the faster form of its prefill.
   struct Row {
     std::string name;
     double prefill = 0, decode = 0, total = 0;
-    int64_t decodeBytes = 0, decodeBroadcast = 0;
+    int64_t prefillBytes = 0, decodeBytes = 0, decodeBroadcast = 0;
+    bool stationary = false;
     bool fits = true;
+    /// The prefill's other form, where it is feasible.
+    double otherPrefill = -1;
+    int64_t otherPrefillBytes = 0;
   };
   SmallVector<Row> rows;
   int best = -1;
-  for (const plan::StrategyPlan &a : prefill.strategies) {
-    if (a.kind != plan::StrategyKind::Grid || !a.feasible)
+  auto findIn = [](const plan::Plan &p,
+                   StringRef grid) -> const plan::StrategyPlan * {
+    for (const plan::StrategyPlan &s : p.strategies)
+      if (s.kind == plan::StrategyKind::Grid && s.name == grid && s.feasible)
+        return &s;
+    return nullptr;
+  };
+  for (const plan::StrategyPlan &b : decode.strategies) {
+    if (b.kind != plan::StrategyKind::Grid || !b.feasible)
       continue;
-    for (const plan::StrategyPlan &b : decode.strategies) {
-      if (b.name != a.name || !b.feasible)
-        continue;
-      Row row{a.name,
-              a.seconds(),
-              b.seconds(),
-              a.seconds() + (newTokens - 1) * b.seconds(),
-              b.payloadBytes(),
-              b.broadcastBytes(),
-              a.fitsMemory && b.fitsMemory};
-      rows.push_back(row);
-      if (row.fits && (best < 0 || row.total < rows[best].total))
-        best = static_cast<int>(rows.size()) - 1;
+    const plan::StrategyPlan *summaForm = findIn(forms->summa, b.name);
+    const plan::StrategyPlan *stationaryForm =
+        findIn(forms->stationary, b.name);
+    bool stationary =
+        stationaryForm &&
+        (!summaForm || stationaryForm->seconds() < summaForm->seconds());
+    const plan::StrategyPlan *a = stationary ? stationaryForm : summaForm;
+    if (!a)
+      continue;
+    Row row{a->name,
+            a->seconds(),
+            b.seconds(),
+            a->seconds() + (newTokens - 1) * b.seconds(),
+            a->payloadBytes(),
+            b.payloadBytes(),
+            b.broadcastBytes(),
+            stationary,
+            a->fitsMemory && b.fitsMemory};
+    if (const plan::StrategyPlan *other =
+            stationary ? summaForm : stationaryForm) {
+      row.otherPrefill = other->seconds();
+      row.otherPrefillBytes = other->payloadBytes();
     }
+    rows.push_back(row);
+    if (row.fits && (best < 0 || row.total < rows[best].total))
+      best = static_cast<int>(rows.size()) - 1;
   }
   raw_ostream &os = llvm::outs();
   if (json) {
     os << "{\"prefill\": ";
-    plan::printPlanJson(prefill, options, os);
+    plan::printPlanJson(forms->summa, options, os);
+    os << ", \"prefill_stationary\": ";
+    plan::printPlanJson(forms->stationary, options, os);
     os << ", \"decode\": ";
     plan::printPlanJson(decode, options, os);
     os << ", \"generation\": {\"prompt\": " << prompt
        << ", \"new_tokens\": " << newTokens << ", \"grids\": [";
     for (auto [i, row] : llvm::enumerate(rows))
       os << (i ? ", " : "") << "{\"grid\": \"" << row.name
+         << "\", \"prefill_form\": \""
+         << (row.stationary ? "weight-stationary" : "summa")
          << "\", \"prefill_seconds\": " << llvm::format("%.9g", row.prefill)
+         << ", \"prefill_bytes\": " << row.prefillBytes
          << ", \"decode_seconds_per_token\": "
          << llvm::format("%.9g", row.decode)
          << ", \"decode_bytes_per_token\": " << row.decodeBytes
@@ -432,26 +465,43 @@ static int planGeneration(ModuleOp module, plan::PlanOptions options) {
        << "}}\n";
     return best >= 0 ? 0 : 2;
   }
-  os << "== prefill: @" << prefill.model.entry << " (" << prompt
-     << " prompt tokens per row, once)\n";
-  plan::printPlanTable(prefill, options, os);
+  os << "== prefill: @" << forms->summa.model.entry << " (" << prompt
+     << " prompt tokens per row, once; 2.5D SUMMA)\n";
+  plan::printPlanTable(forms->summa, options, os);
+  os << "\n== prefill: @" << forms->stationary.model.entry << " (" << prompt
+     << " prompt tokens per row, once; weight-stationary)\n";
+  plan::printPlanTable(forms->stationary, options, os);
   os << "\n== decode: @" << decode.model.entry
      << " (one token per row, once per new token; weight-stationary)\n";
   plan::printPlanTable(decode, options, os);
   os << "\n== generation: " << prompt << " prompt tokens, " << newTokens
      << " new tokens per row (the prefill, then " << newTokens - 1
      << " decode calls)\n";
-  os << llvm::format("  %-10s %12s %14s %18s %14s %12s\n", "strategy",
-                     "prefill", "decode/token", "decode bytes/token",
-                     "of which bcast", "total");
+  os << llvm::format("  %-10s %-10s %12s %14s %18s %14s %12s\n", "strategy",
+                     "prefill as", "prefill", "decode/token",
+                     "decode bytes/token", "of which bcast", "total");
   for (auto [i, row] : llvm::enumerate(rows))
     os << llvm::format(
-        "%s %-10s %12s %14s %18lld %14lld %12s%s\n",
+        "%s %-10s %-10s %12s %14s %18lld %14lld %12s%s\n",
         static_cast<int>(i) == best ? "*" : " ", row.name.c_str(),
+        row.stationary ? "stationary" : "SUMMA",
         plan::formatSeconds(row.prefill).c_str(),
         plan::formatSeconds(row.decode).c_str(), (long long)row.decodeBytes,
         (long long)row.decodeBroadcast, plan::formatSeconds(row.total).c_str(),
         row.fits ? "" : " !");
+  // Why each prefill takes its form: what it moves and the time, against
+  // the other form.
+  for (const Row &row : rows)
+    if (row.otherPrefill >= 0)
+      os << "prefill on " << row.name << ": "
+         << (row.stationary ? "weight-stationary" : "2.5D SUMMA") << ", "
+         << row.prefillBytes << " bytes per rank in "
+         << plan::formatSeconds(row.prefill) << " against "
+         << row.otherPrefillBytes << " in "
+         << plan::formatSeconds(row.otherPrefill) << " "
+         << (row.stationary ? "with SUMMA's weight panels"
+                            : "with the weights in place")
+         << "\n";
   if (best < 0) {
     os << "no grid of " << options.ranks
        << " ranks runs both the prefill and the decode step\n";

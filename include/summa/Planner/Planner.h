@@ -391,6 +391,20 @@ double collectiveWireBytes(StringRef op, int64_t groupSize, int64_t bytes);
 /// infeasible with the first diagnostic as its reason.
 FailureOr<Plan> planModule(ModuleOp module, const PlanOptions &options);
 
+/// summa-derive-generation's prefill `prefill` of `module` planned in both
+/// forms a step of one product per weight can take: 2.5D SUMMA as derived
+/// (weight panels broadcast) and weight-stationary (marked
+/// summa.weight_stationary, as the decode step: the prompt's activations
+/// move, the weights stay). A short prompt moves far less in the second.
+struct PrefillForms {
+  Plan summa, stationary;
+  /// Whether the stationary form on `grid` is feasible and predicted
+  /// faster than the SUMMA form.
+  bool prefersStationary(ArrayRef<int64_t> grid) const;
+};
+FailureOr<PrefillForms> planPrefillForms(ModuleOp module, StringRef prefill,
+                                         PlanOptions options);
+
 /// A GPT model given by its dimensions, as examples/generate.py builds it:
 /// `layers` pre-LN blocks (LN1, Q/K/V/O linears with biases, causal
 /// attention, LN2, W1/W2 linears with biases, GeLU, residuals), then a
