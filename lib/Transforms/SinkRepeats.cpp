@@ -68,7 +68,8 @@ static bool isRepeat(linalg::LinalgOp op) {
 /// Whether `op` computes each element of its result from the element of
 /// `value` at the same place alone (and from scalars): a generic of
 /// parallel loops, identity maps for `value` and the result, maps without
-/// results for every other input, an init it does not read.
+/// results for every other input, an init it does not read, and no
+/// linalg.index in its body.
 static bool isElementwiseOf(Operation *op, Value value) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInits() != 1 ||
@@ -79,6 +80,12 @@ static bool isElementwiseOf(Operation *op, Value value) {
            .isIdentity() ||
       cast<RankedTensorType>(generic.getResultTypes().front()).getShape() !=
           cast<RankedTensorType>(value.getType()).getShape())
+    return false;
+  // An element's position must not matter: moved before the repeat and
+  // the transposes, the op runs on other indices.
+  if (generic.getBody()
+          ->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
     return false;
   unsigned uses = 0;
   for (OpOperand *input : generic.getDpsInputOperands()) {

@@ -75,8 +75,8 @@ func.func @broadcast_cast_transpose(%x: tensor<4x6xf32>, %bias: tensor<f32>) -> 
 
 // What stays: a repeat only reshaped after it (the values' repeat_kv:
 // nothing is computed on the copies), a repeat whose merged value has two
-// users, and an elementwise op that reads another tensor along the repeated
-// dimension.
+// users, an elementwise op that reads another tensor along the repeated
+// dimension, and one that reads its elements' indices (a mask).
 
 #in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
 #out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
@@ -91,7 +91,11 @@ func.func @broadcast_cast_transpose(%x: tensor<4x6xf32>, %bias: tensor<f32>) -> 
 // CHECK: %[[R3:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x2x12x8xf32>)
 // CHECK: %[[C3:.+]] = tensor.collapse_shape %[[R3]] {{\[}}[0], [1, 2], [3], [4]]
 // CHECK: linalg.generic {{.+}} ins(%[[C3]], %{{.+}} : tensor<2x4x12x8xf32>, tensor<2x4x12x8xf32>)
-func.func @stays(%v: tensor<2x2x12x8xf32>, %w: tensor<2x4x12x8xf32>) -> (tensor<8x12x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x8x12xf32>, tensor<2x4x12x8xf32>) {
+// CHECK: %[[R4:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<2x2x2x12x8xf32>)
+// CHECK: %[[C4:.+]] = tensor.collapse_shape %[[R4]] {{\[}}[0], [1, 2], [3], [4]]
+// CHECK: linalg.generic {{.+}} ins(%[[C4]] : tensor<2x4x12x8xf32>)
+// CHECK: linalg.index 1
+func.func @stays(%v: tensor<2x2x12x8xf32>, %w: tensor<2x4x12x8xf32>) -> (tensor<8x12x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x8x12xf32>, tensor<2x4x12x8xf32>, tensor<2x4x12x8xf32>) {
   %e5 = tensor.empty() : tensor<2x2x2x12x8xf32>
   %r1 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<2x2x12x8xf32>) outs(%e5 : tensor<2x2x2x12x8xf32>) {
   ^bb0(%in: f32, %o: f32):
@@ -116,5 +120,18 @@ func.func @stays(%v: tensor<2x2x12x8xf32>, %w: tensor<2x4x12x8xf32>) -> (tensor<
     %m = arith.mulf %a, %b : f32
     linalg.yield %m : f32
   } -> tensor<2x4x12x8xf32>
-  return %c1, %c2, %t2, %s3 : tensor<8x12x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x8x12xf32>, tensor<2x4x12x8xf32>
+  %r4 = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<2x2x12x8xf32>) outs(%e5 : tensor<2x2x2x12x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x2x2x12x8xf32>
+  %c4 = tensor.collapse_shape %r4 [[0], [1, 2], [3], [4]] : tensor<2x2x2x12x8xf32> into tensor<2x4x12x8xf32>
+  %s4 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c4 : tensor<2x4x12x8xf32>) outs(%e4 : tensor<2x4x12x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %h = linalg.index 1 : index
+    %hi = arith.index_cast %h : index to i64
+    %hf = arith.sitofp %hi : i64 to f32
+    %m = arith.mulf %a, %hf : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x12x8xf32>
+  return %c1, %c2, %t2, %s3, %s4 : tensor<8x12x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x8x12xf32>, tensor<2x4x12x8xf32>, tensor<2x4x12x8xf32>
 }
