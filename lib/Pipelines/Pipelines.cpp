@@ -202,13 +202,15 @@ void LowerPipelineBuilder::kernelLoops() {
 /// index computations) sunk into them before outlining, so that ptxas sees
 /// them (an index divided by a constant is a multiply and a shift, not a
 /// 64-bit division per element); checked that the host touches no buffer;
-/// to NVVM and a binary.
+/// all in one module (one NVPTX compile and one ptxas run, not one per
+/// kernel); to NVVM and a binary.
 void LowerPipelineBuilder::kernels() {
   pm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createSummaLowerBlockReductions());
   pm.addPass(createSummaVerifyHostCode());
+  pm.addPass(createSummaMergeKernelModules());
   GpuNVVMAttachTargetOptions target;
   target.chip = cuda->chip;
   target.optLevel = 3;

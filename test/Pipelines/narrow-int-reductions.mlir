@@ -8,8 +8,7 @@
 // CHECK-LABEL: llvm.func @row_reductions(
 // CHECK-COUNT-4: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
-// CHECK: gpu.binary @row_reductions_kernel_0 {{.*}}shfl.sync.bfly.b32
-// CHECK: gpu.binary @row_reductions_kernel_2 {{.*}}shfl.sync.bfly.b32
+// CHECK: gpu.binary @summa_kernels {{.*}}.entry row_reductions_kernel_0({{.*}}shfl.sync.bfly.b32{{.*}}.entry row_reductions_kernel_2({{.*}}shfl.sync.bfly.b32
 func.func @row_reductions(%x: tensor<8x64xi8>, %mask: tensor<8x64xi1>) -> (tensor<8xi8>, tensor<8xi1>) {
   %zero = arith.constant 0 : i8
   %false = arith.constant false

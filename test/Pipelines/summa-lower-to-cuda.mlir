@@ -21,23 +21,25 @@
 // bias, convert-gemm-epilogues-to-runtime), each step copies its panels
 // with kernels, broadcasts them and multiplies.
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
-// CHECK: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
-// CHECK: gpu.launch_func @mlp_kernel_0::@mlp_kernel
+// CHECK: gpu.launch_func @summa_kernels::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64
+// CHECK: gpu.launch_func @summa_kernels::@mlp_kernel_0
 // CHECK: llvm.call @summaRtBroadcast
-// CHECK: gpu.launch_func @mlp_kernel_1::@mlp_kernel
+// CHECK: gpu.launch_func @summa_kernels::@mlp_kernel_1
 // CHECK: llvm.call @summaRtBroadcast
 // CHECK: llvm.call @summaRtMatmul
 // CHECK: llvm.call @_mlir_memref_to_llvm_free
 // CHECK-NOT: llvm.load
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
-// CHECK: gpu.binary @mlp_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90
-// CHECK-COUNT-6: gpu.binary @mlp_kernel_{{[0-5]}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
+// All seven kernels in one binary (one ptxas run).
+// CHECK: gpu.binary @summa_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90
+// CHECK-SAME: .entry mlp_kernel(
+// CHECK-SAME: .entry mlp_kernel_5(
 // CHECK-NOT: gpu.binary
 
 // The kernels' threads per block.
 // BLOCK: %[[THREADS:.*]] = llvm.mlir.constant(128 : index) : i64
-// BLOCK: gpu.launch_func @mlp_kernel::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[THREADS]], %{{.*}}, %{{.*}})
+// BLOCK: gpu.launch_func @summa_kernels::@mlp_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[THREADS]], %{{.*}}, %{{.*}})
 
 // A loss reduces to a 0-d tensor: that reduction becomes a one-thread
 // kernel, not a host loop.
@@ -81,10 +83,12 @@
 // summa-lower-block-reductions): in a GPT layer whose rows are long enough
 // (hidden 128 on [2,2,1]: 64 columns per rank; 64 keys), the two mean and
 // variance reductions of each LayerNorm and softmax's maximum and sum are
-// one block per row with warp shuffles — six kernels, and no other.
+// one block per row with warp shuffles — six kernels, and no other (the
+// binary's PTX split at each kernel's entry, one kernel a line).
 // RUN: %python %summa_src/examples/generate.py layer --batch 2 --seq 64 --hidden 128 --heads 2 --ffn 256 -o %t.wide.mlir
 // RUN: summa-compile %t.wide.mlir --grid=2,2,1 --emit=spmd-mlir -o %t.wide.spmd.mlir
-// RUN: summa-opt %t.wide.spmd.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | FileCheck %s --check-prefix=ROWS
+// RUN: summa-opt %t.wide.spmd.mlir --summa-lower-to-cuda="format=isa chip=sm_90" | sed 's/[.]visible [.]entry/\n.entry/g' | FileCheck %s --check-prefix=ROWS
 // ROWS-LABEL: llvm.func @gpt_layer(
-// ROWS-COUNT-6: gpu.binary @gpt_layer_kernel_{{[0-9]+}} {{.*}}shfl.sync.bfly
+// ROWS: gpu.binary @summa_kernels
+// ROWS-COUNT-6: .entry gpt_layer_kernel_{{[0-9]+}}({{.*}}shfl.sync.bfly
 // ROWS-NOT: shfl.sync

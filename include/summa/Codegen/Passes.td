@@ -279,4 +279,24 @@ def SummaVerifyHostCode : Pass<"summa-verify-host-code", "::mlir::ModuleOp"> {
   }];
 }
 
+def SummaMergeKernelModules : Pass<"summa-merge-kernel-modules", "::mlir::ModuleOp"> {
+  let summary = "Every outlined kernel in one gpu.module";
+  let description = [{
+    Part of `--target=cuda`, after `gpu-kernel-outlining`, which puts each
+    kernel in a `gpu.module` of its own (and gives every kernel of a
+    function the same name). This pass moves the symbols of all top-level
+    `gpu.module`s into one, `@summa_kernels` (uniqued), each renamed
+    to its module's name (`<module>_<symbol>` where a module holds several),
+    and rewrites every reference `@module::@symbol` outside the modules
+    (`gpu.launch_func`'s kernel) to its new name. The kernels are then
+    compiled to device code by one LLVM NVPTX run and one `ptxas` call,
+    not one per kernel, and the program loads one binary.
+
+    Modules with different `targets` or offloading handlers, or different
+    discardable attributes, are left as they are with an error at the one
+    that differs from the first.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // SUMMA_CODEGEN_PASSES_TD
