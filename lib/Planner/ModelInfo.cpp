@@ -29,6 +29,7 @@
 #include "PlannerInternal.h"
 
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -89,37 +90,11 @@ static std::string typeName(Type type) {
 // Following values to the arguments they hold
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` passes one input on unchanged but for its shape, its
-/// element type or the order of its dimensions: reshapes, casts, slices,
-/// transposes, and generics that yield their one input (converted).
-static bool isDataMove(Operation *op) {
-  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
-          tensor::ExtractSliceOp, linalg::TransposeOp>(op))
-    return true;
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
-    return false;
-  Block *body = generic.getBody();
-  Value yielded = body->getTerminator()->getOperand(0);
-  while (Operation *def = yielded.getDefiningOp()) {
-    if (def->getBlock() != body || def->getNumOperands() != 1 ||
-        !isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp,
-             arith::TruncIOp, arith::SIToFPOp>(def))
-      return false;
-    yielded = def->getOperand(0);
-  }
-  return yielded == body->getArgument(0);
-}
-
-/// The value `v` holds the data of, through data moves.
+/// The value `v` holds the data of, through data moves (reshapes, casts,
+/// slices, transposes, generics that yield their one input converted).
 static Value traceSource(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isDataMove(def))
-      break;
-    v = def->getOperand(0);
-  }
+  while (std::optional<DataMove> move = getDataMove(v.getDefiningOp()))
+    v = move->source->get();
   return v;
 }
 

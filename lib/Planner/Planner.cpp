@@ -18,6 +18,7 @@
 
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Pipelines/Pipelines.h"
 #include "summa/Support/Functions.h"
@@ -192,6 +193,10 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   func::FuncOp entry = findEntry(module, options.entry, error);
   if (!entry)
     return module.emitError() << error;
+  // The ops' rules (data moves, split models), wherever the planner runs.
+  DialectRegistry registry;
+  registerOpRuleExternalModels(registry);
+  module->getContext()->appendDialectRegistry(registry);
 
   // The layouts are the planner's view only: the module is left as given.
   SmallVector<unsigned> annotated = annotateArgumentLayouts(module, entry);

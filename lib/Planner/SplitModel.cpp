@@ -597,10 +597,7 @@ StrategyPlan mlir::summa::plan::detail::planSplit(func::FuncOp func,
   s.kind = kind;
   s.name = kind == StrategyKind::Megatron1D ? "1D" : "DP";
   s.counted = false;
-  // The ops' rules, wherever the planner runs.
-  DialectRegistry registry;
-  registerOpRuleExternalModels(registry);
-  func->getContext()->appendDialectRegistry(registry);
+  // The ops' rules are registered by planModule.
   SplitModel model(func, kind, ranks, tokens, options, s);
   if (failed(model.run())) {
     s = StrategyPlan();

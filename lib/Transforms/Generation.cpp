@@ -38,7 +38,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Support/Functions.h"
 #include "summa/Support/IndexingMaps.h"
 #include "summa/Transforms/Passes.h"
@@ -542,38 +544,6 @@ Value StepBuilder::maskPaddedKeys(Location loc, Value value) {
   return masked.getResult(0);
 }
 
-/// Where `op` only moves or repeats the elements of its one input (a
-/// transpose, a broadcast, a copy, a generic that yields its input), the
-/// input's dimension that dimension `dim` of its result comes from.
-static std::optional<int64_t> movedFrom(linalg::LinalgOp op, int64_t dim) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1 || op.getNumReductionLoops() != 0)
-    return std::nullopt;
-  OpOperand *input = op.getDpsInputOperand(0);
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!isa<RankedTensorType>(input->get().getType()) ||
-      op.payloadUsesValueFromOperand(init))
-    return std::nullopt;
-  Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(
-          op.getOperation()) &&
-      (!yield || body->getOperations().size() != 1 ||
-       yield.getNumOperands() != 1 ||
-       yield.getOperand(0) != body->getArgument(0)))
-    return std::nullopt;
-  AffineMap in = op.getMatchingIndexingMap(input);
-  AffineMap out = op.getMatchingIndexingMap(init);
-  if (!in.isProjectedPermutation() || !out.isPermutation())
-    return std::nullopt;
-  unsigned loop = out.getDimPosition(dim);
-  for (unsigned i = 0; i < in.getNumResults(); ++i)
-    if (auto d = dyn_cast<AffineDimExpr>(in.getResult(i));
-        d && d.getPosition() == loop)
-      return i;
-  return std::nullopt;
-}
-
 Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
   // A cache holds the value before the reshapes that merge its heads with
   // the batch ([B, H, S, D], as a KV cache is kept, each dimension laid out
@@ -604,16 +574,15 @@ Value StepBuilder::cacheOf(Location loc, Value old, Value fresh, int64_t dim) {
   // heads' layout) is not looked through: the cache is kept in the order
   // the attention reads it, so that no step reorders a whole cache per
   // token.
-  if (auto move = old.getDefiningOp<linalg::LinalgOp>()) {
+  auto move = old.getDefiningOp<linalg::LinalgOp>();
+  std::optional<DataMove> moved = getDataMove(move);
+  if (moved && moved->repeats && !moved->converts &&
+      moved->sourceDims[dim] >= 0) {
     auto freshMove = fresh.getDefiningOp<linalg::LinalgOp>();
-    std::optional<int64_t> inDim = movedFrom(move, dim);
-    bool repeats =
-        inDim &&
-        cast<RankedTensorType>(move.getDpsInputOperand(0)->get().getType())
-                .getRank() < cast<RankedTensorType>(old.getType()).getRank();
-    if (freshMove && freshMove->getName() == move->getName() && repeats) {
-      Value updated = cacheOf(loc, move.getDpsInputOperand(0)->get(),
-                              freshMove.getDpsInputOperand(0)->get(), *inDim);
+    if (freshMove && freshMove->getName() == move->getName()) {
+      Value updated = cacheOf(loc, moved->source->get(),
+                              freshMove.getDpsInputOperand(0)->get(),
+                              moved->sourceDims[dim]);
       OpOperand *init = freshMove.getDpsInitOperand(0);
       auto fullType = cast<RankedTensorType>(old.getType());
       IRMapping local;
@@ -1566,6 +1535,11 @@ namespace {
 struct SummaDeriveGenerationPass
     : summa::impl::SummaDeriveGenerationBase<SummaDeriveGenerationPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The ops' rules (which ops only move data), wherever the pass runs.
+    registerOpRuleExternalModels(registry);
+  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> selected = selectFunctions(module, function);

@@ -23,6 +23,9 @@
 
 #include "summa/Transforms/Passes.h"
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -37,32 +40,18 @@ using namespace mlir;
 using namespace mlir::summa;
 
 /// Whether `op` only copies the elements of its one tensor input into a
-/// result of higher rank (each element to several places): a
-/// linalg.broadcast, or a generic that yields its input, read through a
-/// projected permutation, into an init it does not read.
+/// result of higher rank (each element to several places), without
+/// converting them: a linalg.broadcast, or a generic that yields its input
+/// read through a projected permutation (the op's data move), on static
+/// shapes.
 static bool isRepeat(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1 || op.getNumReductionLoops() != 0 ||
-      !op.hasPureTensorSemantics())
+  std::optional<DataMove> move = getDataMove(op);
+  if (!move || !move->repeats || move->converts)
     return false;
-  OpOperand *input = op.getDpsInputOperand(0);
-  OpOperand *init = op.getDpsInitOperand(0);
-  auto inType = dyn_cast<RankedTensorType>(input->get().getType());
-  auto outType = dyn_cast<RankedTensorType>(init->get().getType());
-  if (!inType || !outType || !inType.hasStaticShape() ||
-      !outType.hasStaticShape() || inType.getRank() >= outType.getRank() ||
-      op.payloadUsesValueFromOperand(init))
-    return false;
-  if (!isa<linalg::BroadcastOp>(op.getOperation())) {
-    Block *body = op.getBlock();
-    auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-    if (!isa<linalg::GenericOp>(op.getOperation()) || !yield ||
-        body->getOperations().size() != 1 || yield.getNumOperands() != 1 ||
-        yield.getOperand(0) != body->getArgument(0))
-      return false;
-  }
-  return op.getMatchingIndexingMap(input).isProjectedPermutation() &&
-         op.getMatchingIndexingMap(init).isPermutation();
+  auto inType = dyn_cast<RankedTensorType>(move->source->get().getType());
+  auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return inType && outType && inType.hasStaticShape() &&
+         outType.hasStaticShape();
 }
 
 /// Whether `op` computes each element of its result from the element of
@@ -283,6 +272,11 @@ namespace {
 struct SummaSinkRepeatsPass
     : summa::impl::SummaSinkRepeatsBase<SummaSinkRepeatsPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The ops' rules (which ops only move data), wherever the pass runs.
+    registerOpRuleExternalModels(registry);
+  }
   void runOnOperation() override {
     if (failed(sinkRepeats(getOperation())))
       signalPassFailure();

@@ -31,4 +31,11 @@ int64_t DimClassState::chunkOf(int64_t whole, int64_t offset, int64_t size) {
   return std::gcd(whole, std::gcd(offset, size));
 }
 
+std::optional<DataMove> mlir::summa::getDataMove(Operation *op) {
+  auto move = dyn_cast_or_null<DataMoveOpInterface>(op);
+  if (!move)
+    return std::nullopt;
+  return move.getDataMove();
+}
+
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.cpp.inc"

@@ -70,6 +70,21 @@ struct DimClassModel
   }
 };
 
+/// The data move of `Op` is `Rule`'s.
+template <typename Op, std::optional<DataMove> (*Rule)(Op)>
+struct DataMoveModel
+    : public DataMoveOpInterface::ExternalModel<DataMoveModel<Op, Rule>, Op> {
+  std::optional<DataMove> getDataMove(Operation *op) const {
+    return Rule(cast<Op>(op));
+  }
+};
+
+/// The source's dimensions, each where it was (a move that keeps them).
+inline SmallVector<int64_t> sameDims(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return llvm::to_vector(llvm::seq<int64_t>(0, ranked ? ranked.getRank() : 0));
+}
+
 template <typename State, typename Op>
 LogicalResult noRule(State &, Op) {
   return success();

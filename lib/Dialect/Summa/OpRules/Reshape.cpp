@@ -443,6 +443,28 @@ static void relateCollapse(DimClassState &s, tensor::CollapseShapeOp op) {
       s.unite(op.getSrc(), *d, op.getResult(), g);
 }
 
+/// A reshape moves its source's elements into other dimensions.
+template <typename Op>
+static std::optional<DataMove> reshapeMove(Op op) {
+  DataMove move;
+  move.source = &op->getOpOperand(0);
+  move.reshapes = true;
+  return move;
+}
+
+/// A cast changes what is known of the shape, not the elements.
+static std::optional<DataMove> castMove(tensor::CastOp op) {
+  DataMove move;
+  move.source = &op.getSourceMutable();
+  auto from = dyn_cast<RankedTensorType>(op.getSource().getType());
+  auto to = dyn_cast<RankedTensorType>(op.getType());
+  if (from && to && from.getRank() == to.getRank())
+    move.sourceDims = sameDims(to);
+  else
+    move.reshapes = true;
+  return move;
+}
+
 void oprules::registerReshapeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExpandShapeOp::attachInterface<
@@ -450,18 +472,23 @@ void oprules::registerReshapeRules(DialectRegistry &registry) {
         PartitionModel<tensor::ExpandShapeOp, partitionExpand>,
         DerivativeModel<tensor::ExpandShapeOp, differentiateExpand>,
         SplitCostModel<tensor::ExpandShapeOp, splitExpand>,
-        DimClassModel<tensor::ExpandShapeOp, relateExpand>>(*ctx);
+        DimClassModel<tensor::ExpandShapeOp, relateExpand>,
+        DataMoveModel<tensor::ExpandShapeOp,
+                      reshapeMove<tensor::ExpandShapeOp>>>(*ctx);
     tensor::CollapseShapeOp::attachInterface<
         LayoutModel<tensor::CollapseShapeOp, layoutCollapse>,
         PartitionModel<tensor::CollapseShapeOp,
                        localizeOnly<tensor::CollapseShapeOp>>,
         DerivativeModel<tensor::CollapseShapeOp, differentiateCollapse>,
         SplitCostModel<tensor::CollapseShapeOp, splitCollapse>,
-        DimClassModel<tensor::CollapseShapeOp, relateCollapse>>(*ctx);
+        DimClassModel<tensor::CollapseShapeOp, relateCollapse>,
+        DataMoveModel<tensor::CollapseShapeOp,
+                      reshapeMove<tensor::CollapseShapeOp>>>(*ctx);
     tensor::CastOp::attachInterface<
         LayoutModel<tensor::CastOp, layoutCast>,
         PartitionModel<tensor::CastOp, localizeOnly<tensor::CastOp>>,
         DerivativeModel<tensor::CastOp, differentiateCast>,
-        SplitCostModel<tensor::CastOp, splitCast>>(*ctx);
+        SplitCostModel<tensor::CastOp, splitCast>,
+        DataMoveModel<tensor::CastOp, castMove>>(*ctx);
   });
 }

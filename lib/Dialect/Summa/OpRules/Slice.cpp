@@ -511,6 +511,19 @@ static void relateConcat(DimClassState &s, tensor::ConcatOp op) {
   }
 }
 
+/// A slice moves a part of its source; a rank-reducing one drops
+/// dimensions.
+static std::optional<DataMove> sliceMove(tensor::ExtractSliceOp op) {
+  DataMove move;
+  move.source = &op.getSourceMutable();
+  move.slices = true;
+  if (op.getSourceType().getRank() == op.getResultType().getRank())
+    move.sourceDims = sameDims(op.getResultType());
+  else
+    move.reshapes = true;
+  return move;
+}
+
 void oprules::registerSliceRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractSliceOp::attachInterface<
@@ -518,7 +531,8 @@ void oprules::registerSliceRules(DialectRegistry &registry) {
         PartitionModel<tensor::ExtractSliceOp, partitionExtractSlice>,
         DerivativeModel<tensor::ExtractSliceOp, differentiateExtractSlice>,
         SplitCostModel<tensor::ExtractSliceOp, splitExtractSlice>,
-        DimClassModel<tensor::ExtractSliceOp, relateExtractSlice>>(*ctx);
+        DimClassModel<tensor::ExtractSliceOp, relateExtractSlice>,
+        DataMoveModel<tensor::ExtractSliceOp, sliceMove>>(*ctx);
     tensor::InsertSliceOp::attachInterface<
         LayoutModel<tensor::InsertSliceOp, visitInsertSlice>,
         PartitionModel<tensor::InsertSliceOp, partitionInsertSlice>,

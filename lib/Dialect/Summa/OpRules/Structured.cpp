@@ -25,6 +25,7 @@
 
 #include "Families.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
@@ -474,6 +475,59 @@ static void relateStructured(DimClassState &s, linalg::LinalgOp op) {
     }
 }
 
+/// Whether `v`, yielded by a linalg body, is its first block argument
+/// converted by extensions, truncations or integer-to-float conversions
+/// only; `converts` is set where there is one.
+static bool yieldsFirstArgument(Block *body, Value v, bool &converts) {
+  converts = false;
+  while (Operation *def = v.getDefiningOp()) {
+    if (def->getBlock() != body || def->getNumOperands() != 1 ||
+        !isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp,
+             arith::TruncIOp, arith::SIToFPOp, arith::UIToFPOp>(def))
+      return false;
+    converts = true;
+    v = def->getOperand(0);
+  }
+  return v == body->getArgument(0);
+}
+
+/// A linalg op that only moves its one tensor input (linalg.transpose,
+/// linalg.copy, linalg.broadcast, a generic that yields its input
+/// converted at most): parallel loops, the input read through a projected
+/// permutation, the result written through a permutation, an init it does
+/// not read. The generic linalg rule: it looks at the maps and the body,
+/// not at the op's name.
+static std::optional<DataMove> structuredMove(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.hasPureTensorSemantics())
+    return std::nullopt;
+  OpOperand *input = op.getDpsInputOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!isa<RankedTensorType>(input->get().getType()) ||
+      op.payloadUsesValueFromOperand(init))
+    return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(input);
+  AffineMap out = op.getMatchingIndexingMap(init);
+  if (!in.isProjectedPermutation() || !out.isPermutation())
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  DataMove move;
+  if (!yield || yield.getNumOperands() != 1 ||
+      !yieldsFirstArgument(body, yield.getOperand(0), move.converts))
+    return std::nullopt;
+  move.source = input;
+  move.repeats = in.getNumResults() < in.getNumDims();
+  for (unsigned d = 0; d < out.getNumResults(); ++d) {
+    unsigned loop = out.getDimPosition(d);
+    std::optional<unsigned> from =
+        in.getResultPosition(getAffineDimExpr(loop, op.getContext()));
+    move.sourceDims.push_back(from ? static_cast<int64_t>(*from) : -1);
+  }
+  return move;
+}
+
 namespace {
 
 /// A linalg structured op: linalg.matmul is the anchor, any other one (and
@@ -513,11 +567,21 @@ struct StructuredDimClassModel
   }
 };
 
+/// A linalg structured op moves data where its maps and body say so.
+template <typename Op>
+struct StructuredDataMoveModel
+    : public DataMoveOpInterface::ExternalModel<StructuredDataMoveModel<Op>,
+                                                Op> {
+  std::optional<DataMove> getDataMove(Operation *op) const {
+    return structuredMove(cast<linalg::LinalgOp>(op));
+  }
+};
+
 template <typename... Ops>
 void attachStructured(MLIRContext *ctx) {
-  (Ops::template attachInterface<StructuredLayoutModel<Ops>,
-                                 StructuredPartitionModel<Ops>,
-                                 StructuredDimClassModel<Ops>>(*ctx),
+  (Ops::template attachInterface<
+       StructuredLayoutModel<Ops>, StructuredPartitionModel<Ops>,
+       StructuredDimClassModel<Ops>, StructuredDataMoveModel<Ops>>(*ctx),
    ...);
 }
 

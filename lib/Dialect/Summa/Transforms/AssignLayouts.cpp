@@ -276,23 +276,24 @@ DimSplits LayoutSolver::withHints(Value v, DimSplits splits) {
   return splits;
 }
 
-/// True if a linalg op only moves or converts its one input elementwise
-/// (a transpose, a copy, a cast): the data of a weight passes through it.
-static bool isDataMove(Operation *op) {
-  if (isa<linalg::TransposeOp, linalg::CopyOp, tensor::ExpandShapeOp,
-          tensor::CollapseShapeOp>(op))
-    return true;
+/// Whether `use`'s owner passes its data on whole: a data move that
+/// neither slices nor repeats it (reorders, reshapes or converts), or a
+/// function of each of its elements alone (a generic of one input through
+/// permutations, one op in its body: a scale, a negation). A weight keeps
+/// being the weight through it.
+static bool passesWholeData(OpOperand &use) {
+  Operation *op = use.getOwner();
+  if (std::optional<DataMove> move = getDataMove(op))
+    return move->source == &use && !move->slices && !move->repeats;
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
+      generic.getNumDpsInits() != 1 || !generic.isDpsInput(&use) ||
       generic.getNumLoops() != generic.getNumParallelLoops())
     return false;
   for (AffineMap map : generic.getIndexingMapsArray())
     if (!map.isPermutation())
       return false;
-  Block *body = generic.getBody();
-  // At most one conversion between the input and the yield.
-  return body->getOperations().size() <= 2;
+  return generic.getBody()->getOperations().size() <= 2;
 }
 
 /// True if `value` reaches the right-hand side of a forward product (A·B or
@@ -310,16 +311,8 @@ static bool reachesWeightSlot(Value value, int depth = 0) {
         return true;
       continue;
     }
-    if (!isDataMove(user))
-      continue;
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
-      if (!linalgOp.isDpsInput(&use))
-        continue;
-      if (reachesWeightSlot(linalgOp->getResult(0), depth + 1))
-        return true;
-      continue;
-    }
-    if (reachesWeightSlot(user->getResult(0), depth + 1))
+    if (passesWholeData(use) &&
+        reachesWeightSlot(user->getResult(0), depth + 1))
       return true;
   }
   return false;
@@ -339,9 +332,8 @@ static bool reachesConvolutionFilter(Value value, int depth = 0) {
         (isa<linalg::ConvolutionOpInterface>(use.getOwner()) ||
          linalg::isaConvolutionOpInterface(linalgOp)))
       return true;
-    if (!isDataMove(use.getOwner()) || (linalgOp && !linalgOp.isDpsInput(&use)))
-      continue;
-    if (reachesConvolutionFilter(use.getOwner()->getResult(0), depth + 1))
+    if (passesWholeData(use) &&
+        reachesConvolutionFilter(use.getOwner()->getResult(0), depth + 1))
       return true;
   }
   return false;

@@ -171,6 +171,30 @@ public:
   static int64_t chunkOf(int64_t whole, int64_t offset, int64_t size);
 };
 
+/// What an op that only moves the elements of one of its operands does with
+/// them (DataMoveOpInterface).
+struct DataMove {
+  /// The operand whose elements the result holds.
+  OpOperand *source = nullptr;
+  /// The element type changes (an extension, a truncation, an integer to
+  /// a float).
+  bool converts = false;
+  /// The result holds a part of the source only.
+  bool slices = false;
+  /// Some source elements go to several places of the result.
+  bool repeats = false;
+  /// Dimensions are merged, split or dropped.
+  bool reshapes = false;
+  /// For each dimension of the result, the source's dimension it is, or -1
+  /// where the result repeats the source along it; empty where the op
+  /// reshapes.
+  SmallVector<int64_t> sourceDims;
+};
+
+/// The data move `op` makes (DataMoveOpInterface), or none: an op without
+/// the interface moves nothing.
+std::optional<DataMove> getDataMove(Operation *op);
+
 } // namespace summa
 } // namespace mlir
 

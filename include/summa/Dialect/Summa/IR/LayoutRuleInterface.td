@@ -127,4 +127,24 @@ def Summa_DimClassOpInterface : OpInterface<"DimClassOpInterface"> {
   ];
 }
 
+def Summa_DataMoveOpInterface : OpInterface<"DataMoveOpInterface"> {
+  let cppNamespace = "::mlir::summa";
+  let description = [{
+    Whether the op only moves the elements of one of its operands: its
+    result holds that operand's elements, reshaped, reordered, sliced,
+    repeated or converted to another element type, and nothing computed
+    from them (a reshape, a cast, a slice, a transpose, a copy, a
+    broadcast, a generic that yields its one input). Every pass and
+    analysis that follows a value through such ops (a weight to the product
+    it reaches, an argument to what holds it, a repeat to sink, a cache's
+    dimensions) asks this, and nothing else (`summa::getDataMove`).
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The move this op makes, or none where it computes something.
+      }],
+      "std::optional<::mlir::summa::DataMove>", "getDataMove", (ins)>,
+  ];
+}
+
 #endif // SUMMA_DIALECT_SUMMA_IR_LAYOUTRULEINTERFACE_TD
