@@ -227,16 +227,27 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   return plan;
 }
 
+const StrategyPlan *Plan::feasibleGrid(StringRef grid) const {
+  for (const StrategyPlan &s : strategies)
+    if (s.kind == StrategyKind::Grid && s.name == grid && s.feasible)
+      return &s;
+  return nullptr;
+}
+
+const StrategyPlan *PrefillForms::chosen(StringRef grid,
+                                         bool *stationaryChosen) const {
+  const StrategyPlan *a = summa.feasibleGrid(grid);
+  const StrategyPlan *b = stationary.feasibleGrid(grid);
+  bool pick = b && (!a || b->seconds() < a->seconds());
+  if (stationaryChosen)
+    *stationaryChosen = pick;
+  return pick ? b : a;
+}
+
 bool PrefillForms::prefersStationary(ArrayRef<int64_t> grid) const {
-  std::string name = gridName(grid);
-  auto find = [&](const Plan &p) -> const StrategyPlan * {
-    for (const StrategyPlan &s : p.strategies)
-      if (s.kind == StrategyKind::Grid && s.name == name && s.feasible)
-        return &s;
-    return nullptr;
-  };
-  const StrategyPlan *a = find(summa), *b = find(stationary);
-  return b && (!a || b->seconds() < a->seconds());
+  bool stationaryChosen = false;
+  chosen(gridName(grid), &stationaryChosen);
+  return stationaryChosen;
 }
 
 FailureOr<PrefillForms> plan::planPrefillForms(ModuleOp module,

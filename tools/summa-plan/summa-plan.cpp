@@ -403,23 +403,11 @@ static int planGeneration(ModuleOp module, plan::PlanOptions options) {
   };
   SmallVector<Row> rows;
   int best = -1;
-  auto findIn = [](const plan::Plan &p,
-                   StringRef grid) -> const plan::StrategyPlan * {
-    for (const plan::StrategyPlan &s : p.strategies)
-      if (s.kind == plan::StrategyKind::Grid && s.name == grid && s.feasible)
-        return &s;
-    return nullptr;
-  };
   for (const plan::StrategyPlan &b : decode.strategies) {
     if (b.kind != plan::StrategyKind::Grid || !b.feasible)
       continue;
-    const plan::StrategyPlan *summaForm = findIn(forms->summa, b.name);
-    const plan::StrategyPlan *stationaryForm =
-        findIn(forms->stationary, b.name);
-    bool stationary =
-        stationaryForm &&
-        (!summaForm || stationaryForm->seconds() < summaForm->seconds());
-    const plan::StrategyPlan *a = stationary ? stationaryForm : summaForm;
+    bool stationary = false;
+    const plan::StrategyPlan *a = forms->chosen(b.name, &stationary);
     if (!a)
       continue;
     Row row{a->name,
@@ -431,8 +419,8 @@ static int planGeneration(ModuleOp module, plan::PlanOptions options) {
             b.broadcastBytes(),
             stationary,
             a->fitsMemory && b.fitsMemory};
-    if (const plan::StrategyPlan *other =
-            stationary ? summaForm : stationaryForm) {
+    const plan::Plan &otherForm = stationary ? forms->summa : forms->stationary;
+    if (const plan::StrategyPlan *other = otherForm.feasibleGrid(b.name)) {
       row.otherPrefill = other->seconds();
       row.otherPrefillBytes = other->payloadBytes();
     }

@@ -364,6 +364,9 @@ struct Plan {
   /// Index into strategies of the chosen grid, or -1 if none is feasible.
   int best = -1;
   std::string reason;
+
+  /// The feasible plan of the grid named `grid` ("[2,2,1]"), if any.
+  const StrategyPlan *feasibleGrid(StringRef grid) const;
 };
 
 /// A time as the planner's tables print it: "0 s", "12.34 ns", "12.34 us",
@@ -398,8 +401,12 @@ FailureOr<Plan> planModule(ModuleOp module, const PlanOptions &options);
 /// move, the weights stay). A short prompt moves far less in the second.
 struct PrefillForms {
   Plan summa, stationary;
-  /// Whether the stationary form on `grid` is feasible and predicted
-  /// faster than the SUMMA form.
+  /// The form the prefill takes on the grid named `grid`: the stationary
+  /// one where it is feasible and predicted faster than the SUMMA form
+  /// (`stationaryChosen` says which), or null where neither is feasible.
+  const StrategyPlan *chosen(StringRef grid,
+                             bool *stationaryChosen = nullptr) const;
+  /// Whether the prefill takes the stationary form on `grid`.
   bool prefersStationary(ArrayRef<int64_t> grid) const;
 };
 FailureOr<PrefillForms> planPrefillForms(ModuleOp module, StringRef prefill,
