@@ -1191,6 +1191,8 @@ productOfLastToken(OpBuilder &b, linalg::LinalgOp op, unsigned loop,
     return found;
   };
   IRMapping map;
+  // The loop's size after slicing, from the first input that reads it.
+  std::optional<int64_t> slicedSize;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap m = op.getMatchingIndexingMap(input);
     if (!m.isFunctionOfDim(loop))
@@ -1200,25 +1202,17 @@ productOfLastToken(OpBuilder &b, linalg::LinalgOp op, unsigned loop,
     if (!sliced)
       return {};
     map.map(input->get(), sliced);
+    if (!slicedSize)
+      slicedSize = cast<RankedTensorType>(sliced.getType()).getDimSize(*d);
   }
   OpOperand *init = op.getDpsInitOperand(0);
   std::optional<int64_t> resultDim = dimOf(op.getMatchingIndexingMap(init));
   Value oldInit = init->get();
-  if (!resultDim || !isCheapInit(oldInit))
+  if (!resultDim || !slicedSize || !isCheapInit(oldInit))
     return {};
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   SmallVector<int64_t> shape(type.getShape());
-  // The loop's size after slicing: read from the first input that has it.
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (std::optional<int64_t> d =
-            op.getMatchingIndexingMap(input).isFunctionOfDim(loop)
-                ? dimOf(op.getMatchingIndexingMap(input))
-                : std::nullopt) {
-      shape[*resultDim] =
-          cast<RankedTensorType>(map.lookup(input->get()).getType())
-              .getDimSize(*d);
-      break;
-    }
+  shape[*resultDim] = *slicedSize;
   auto fill = oldInit.getDefiningOp<linalg::FillOp>();
   map.map(oldInit, emptyOrFilled(b, op.getLoc(), shape, type.getElementType(),
                                  fill ? fill.getInputs()[0] : Value()));
