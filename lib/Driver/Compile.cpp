@@ -142,8 +142,9 @@ FailureOr<Target> Compiler::chooseTarget() {
   Target t;
   t.runtimeLib = options.runtime.cpuLibrary;
   StringRef target = options.target;
-  if (options.testPlantKernelBug && !options.gpuLoopsOnHost && target != "cuda")
-    return fail("--test-plant-kernel-bug needs --gpu-loops-on-host or "
+  if (options.testAfterKernelLoops && !options.gpuLoopsOnHost &&
+      target != "cuda")
+    return fail("passes after the kernel loops need --gpu-loops-on-host or "
                 "--target=cuda");
   if (options.gpuBlockSize < 1 || options.gpuBlockSize > 1024)
     return fail("--gpu-block-size must be in [1, 1024]");
@@ -169,10 +170,7 @@ FailureOr<Target> Compiler::chooseTarget() {
     return fail("unknown --target '" + target + "' (expected cpu or cuda)");
   }
   t.cuda->blockSize = options.gpuBlockSize;
-  if (options.testPlantKernelBug)
-    t.cuda->afterKernelLoops = [](OpPassManager &pm) {
-      pm.addPass(createPlantKernelBugPass());
-    };
+  t.cuda->afterKernelLoops = options.testAfterKernelLoops;
   return t;
 }
 

@@ -127,10 +127,6 @@ LogicalResult link(StringRef mainCpp, ArrayRef<std::string> objects,
                    StringRef output, StringRef runtimeLib, StringRef includeDir,
                    bool library, bool verbose);
 
-/// --test-plant-kernel-bug: the last scf.parallel of each function (a
-/// kernel's loop nest) stores its first float value plus one.
-std::unique_ptr<Pass> createPlantKernelBugPass();
-
 } // namespace mlir::summa::driver
 
 #endif // SUMMA_LIB_DRIVER_PROGRAM_H

@@ -179,6 +179,11 @@ static cl::opt<int64_t> promptLength(
              "(a longer prompt's rest goes through the decode step)"),
     cl::init(1), cl::cat(category));
 
+namespace mlir::summa::test {
+/// test/lib's planted miscompilation of the kernels' loop nests.
+std::unique_ptr<Pass> createTestPlantKernelBugPass();
+} // namespace mlir::summa::test
+
 /// The runtime this build of summa-compile links binaries against.
 static summa::driver::RuntimeLocation runtimeOfThisBuild() {
   summa::driver::RuntimeLocation runtime;
@@ -204,7 +209,16 @@ static FailureOr<summa::driver::CompileOptions> compileOptions() {
   o.cudaToolkit = cudaToolkit;
   o.gpuBlockSize = gpuBlockSize;
   o.gpuLoopsOnHost = gpuLoopsOnHost;
-  o.testPlantKernelBug = testPlantKernelBug;
+  if (testPlantKernelBug) {
+    if (!gpuLoopsOnHost && target != "cuda") {
+      llvm::errs() << "summa-compile: error: --test-plant-kernel-bug needs "
+                      "--gpu-loops-on-host or --target=cuda\n";
+      return failure();
+    }
+    o.testAfterKernelLoops = [](OpPassManager &pm) {
+      pm.addPass(summa::test::createTestPlantKernelBugPass());
+    };
+  }
   o.referenceFile = referenceFile;
   o.referenceName = referenceName;
   o.referenceF64 = referenceInF64;

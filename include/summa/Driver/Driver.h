@@ -22,6 +22,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,7 @@ class SourceMgr;
 
 namespace mlir {
 class MLIRContext;
+class OpPassManager;
 class TimingScope;
 } // namespace mlir
 
@@ -83,9 +85,11 @@ struct CompileOptions {
   /// Testing without a GPU: --target=cuda's kernel loop nests on the CPU
   /// backend.
   bool gpuLoopsOnHost = false;
-  /// Tests only: miscompile the last kernel loop nest (its stores write
-  /// value + 1), to show that --check's reference does not share it.
-  bool testPlantKernelBug = false;
+  /// Tests only: passes added right after the kernel loop nests are formed
+  /// (--target=cuda or gpuLoopsOnHost); summa-compile's
+  /// --test-plant-kernel-bug adds test/lib's miscompilation here, to show
+  /// that --check's reference does not share the kernels' code.
+  std::function<void(OpPassManager &)> testAfterKernelLoops;
 
   /// --check's reference: from this file (default: the entry itself,
   /// unpartitioned), the function named `referenceName` (default: the

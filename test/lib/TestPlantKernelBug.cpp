@@ -1,5 +1,4 @@
-//===- PlantKernelBug.cpp - a planted miscompilation, for tests ---*- C++
-//-*-===//
+//===- TestPlantKernelBug.cpp - a planted miscompilation --------*- C++ -*-===//
 //
 // Part of the summa project.
 //
@@ -7,19 +6,18 @@
 //
 // summa-compile --test-plant-kernel-bug: a pass that breaks the kernels'
 // loop nests on purpose, so that a test shows --check's reference does not
-// share their code (it is lowered without them).
+// share their code (it is lowered without them). The tool adds it through
+// CompileOptions::testAfterKernelLoops; no product library holds it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Program.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
-using namespace mlir::summa;
 
 namespace {
 struct PlantKernelBugPass
@@ -54,6 +52,10 @@ struct PlantKernelBugPass
 };
 } // namespace
 
-std::unique_ptr<Pass> driver::createPlantKernelBugPass() {
+namespace mlir::summa::test {
+/// The last scf.parallel of each function (a kernel's loop nest) stores its
+/// first float value plus one.
+std::unique_ptr<Pass> createTestPlantKernelBugPass() {
   return std::make_unique<PlantKernelBugPass>();
 }
+} // namespace mlir::summa::test
