@@ -23,37 +23,16 @@ import subprocess
 import sys
 import time
 
+# The CPU's flags and the kernel set summa's runtime chooses from them: the
+# check test/Integration/blas-kernels.mlir runs.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test",
+                                "Integration", "Inputs"))
+from check_kernels import cpu, expected_core as summa_choice  # noqa: E402
+
 # (m, n, k) of the layer's products: QKV, attention's output projection,
 # the MLP's two products.
 SHAPES = [(512, 2304, 768), (512, 768, 768), (512, 3072, 768), (512, 768, 3072)]
 SECONDS = 0.4
-
-
-def cpu():
-    vendor, model, flags = "", "", set()
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            key = key.strip()
-            if key == "vendor_id" and not vendor:
-                vendor = value.strip()
-            elif key == "model name" and not model:
-                model = value.strip()
-            elif key == "flags" and not flags:
-                flags = set(value.split())
-    return vendor, model, flags
-
-
-def summa_choice(vendor, flags):
-    """The kernel set summa's runtime sets (BlasLibrary.cpp's coreFromFlags)."""
-    avx512 = {"avx512f", "avx512vl", "avx512bw", "avx512dq"} <= flags
-    if avx512 and "avx512_bf16" in flags:
-        return "Cooperlake"
-    if avx512:
-        return "SkylakeX"
-    if {"avx2", "fma"} <= flags:
-        return "Zen" if vendor == "AuthenticAMD" else "Haswell"
-    return None
 
 
 def time_blas(library):

@@ -31,9 +31,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summa_library import I64, Library  # noqa: E402
 from train import read_safetensors  # noqa: E402
-
-I64 = ctypes.c_int64
 
 
 def ints(entry):
@@ -46,75 +45,52 @@ def ints(entry):
     return list(struct.unpack("<%d%s" % (count, code), data)), shape
 
 
-class Generator:
+class Generator(Library):
     """The summaGenerator calls of summa/Runtime/SummaModel.h on one library."""
 
     def __init__(self, path):
-        lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-        lib.summa_generator.restype = ctypes.c_void_p
-        lib.summaGeneratorInit.restype = ctypes.c_void_p
-        lib.summaGeneratorInit.argtypes = [ctypes.c_void_p, I64]
         P = ctypes.POINTER
-        lib.summaGeneratorInfo.argtypes = [ctypes.c_void_p] + [P(I64)] * 4
-        lib.summaGeneratorLoad.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-        lib.summaGeneratorPrefill.argtypes = [ctypes.c_void_p, P(I64), P(I64)]
-        lib.summaGeneratorDecode.argtypes = [ctypes.c_void_p, P(I64)]
-        lib.summaGeneratorLogits.argtypes = [ctypes.c_void_p, P(ctypes.c_float)]
-        lib.summaGeneratorSample.argtypes = [ctypes.c_void_p, ctypes.c_double, I64,
-                                             ctypes.c_double, ctypes.c_uint64, P(I64)]
-        lib.summaGeneratorGenerate.argtypes = [
-            ctypes.c_void_p, P(I64), P(I64), I64, I64, ctypes.c_double, I64,
-            ctypes.c_double, ctypes.c_uint64, I64, I64, P(I64), P(I64)]
-        lib.summaGeneratorLastError.argtypes = [ctypes.c_void_p]
-        lib.summaGeneratorLastError.restype = ctypes.c_char_p
-        lib.summaGeneratorFinalize.argtypes = [ctypes.c_void_p]
-        lib.summaRtWorldRank.restype = I64
-        desc = lib.summa_generator()
-        if not desc:
-            sys.exit("error: the generator library and the runtime library disagree")
-        self.lib = lib
-        self.handle = lib.summaGeneratorInit(desc, -1)
-        self.rank = lib.summaRtWorldRank()
+        super().__init__(path, "summa_generator", "summaGenerator", {
+            "Info": ([P(I64)] * 4, ctypes.c_int32),
+            "Load": ([ctypes.c_char_p], ctypes.c_int32),
+            "Prefill": ([P(I64), P(I64)], ctypes.c_int32),
+            "Decode": ([P(I64)], ctypes.c_int32),
+            "Logits": ([P(ctypes.c_float)], ctypes.c_int32),
+            "Sample": ([ctypes.c_double, I64, ctypes.c_double, ctypes.c_uint64, P(I64)],
+                       ctypes.c_int32),
+            "Generate": ([P(I64), P(I64), I64, I64, ctypes.c_double, I64, ctypes.c_double,
+                          ctypes.c_uint64, I64, I64, P(I64), P(I64)], ctypes.c_int32),
+        })
         info = [I64() for _ in range(4)]
-        self.check(lib.summaGeneratorInfo(self.handle, *[ctypes.byref(v) for v in info]))
+        self.call("Info", *[ctypes.byref(v) for v in info])
         self.rows, self.prompt_length, self.max_length, self.vocab = (v.value for v in info)
 
-    def check(self, status):
-        if status != 0:
-            sys.exit("error: " + self.lib.summaGeneratorLastError(self.handle).decode())
-
     def load(self, path):
-        self.check(self.lib.summaGeneratorLoad(self.handle, path.encode()))
+        self.call("Load", path.encode())
 
     def prefill(self, ids, starts):
-        self.check(self.lib.summaGeneratorPrefill(
-            self.handle, (I64 * len(ids))(*ids), (I64 * len(starts))(*starts)))
+        self.call("Prefill", (I64 * len(ids))(*ids), (I64 * len(starts))(*starts))
 
     def decode(self, tokens):
-        self.check(self.lib.summaGeneratorDecode(self.handle, (I64 * len(tokens))(*tokens)))
+        self.call("Decode", (I64 * len(tokens))(*tokens))
 
     def logits(self):
         out = (ctypes.c_float * (self.rows * self.vocab))()
-        self.check(self.lib.summaGeneratorLogits(self.handle, out))
+        self.call("Logits", out)
         return list(out)
 
     def sample(self, temperature, top_k, top_p, seed):
         out = (I64 * self.rows)()
-        self.check(self.lib.summaGeneratorSample(self.handle, temperature, top_k, top_p,
-                                                 seed, out))
+        self.call("Sample", temperature, top_k, top_p, seed, out)
         return list(out)
 
     def generate(self, ids, mask, length, new_tokens, temperature, top_k, top_p, seed, eos):
         room = length + (new_tokens if new_tokens >= 0 else self.max_length)
         out, total = (I64 * (self.rows * room))(), I64()
-        self.check(self.lib.summaGeneratorGenerate(
-            self.handle, (I64 * len(ids))(*ids), (I64 * len(mask))(*mask) if mask else None,
-            length, new_tokens, temperature, top_k, top_p, seed, eos, -1, out,
-            ctypes.byref(total)))
+        self.call("Generate", (I64 * len(ids))(*ids),
+                  (I64 * len(mask))(*mask) if mask else None, length, new_tokens, temperature,
+                  top_k, top_p, seed, eos, -1, out, ctypes.byref(total))
         return list(out[:self.rows * total.value]), total.value
-
-    def finalize(self):
-        self.lib.summaGeneratorFinalize(self.handle)
 
 
 def left_starts(mask, rows, length):

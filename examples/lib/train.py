@@ -25,7 +25,9 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from batches import batch_offset  # noqa: E402
+from summa_library import I64, Library  # noqa: E402
 
 WHOLE = 0  # SUMMA_LAYOUT_WHOLE
 DTYPES = {0: ("F32", 4), 1: ("F64", 8), 4: ("I64", 8), 5: ("I32", 4)}
@@ -43,46 +45,27 @@ def read_safetensors(path):
             for name, e in header.items()}
 
 
-class Model:
-    """The C API of summa/Runtime/SummaModel.h on one model library."""
+class Model(Library):
+    """The summaModel calls of summa/Runtime/SummaModel.h on one model library."""
 
     def __init__(self, path):
-        lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-        lib.summa_program.restype = ctypes.c_void_p
-        lib.summaModelInit.restype = ctypes.c_void_p
-        lib.summaModelInit.argtypes = [ctypes.c_void_p, ctypes.c_int64]
-        for name in ("summaModelNumInputs", "summaModelNumOutputs"):
-            getattr(lib, name).argtypes = [ctypes.c_void_p]
-        for name in ("summaModelInputName", "summaModelOutputName"):
-            getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_int32]
-            getattr(lib, name).restype = ctypes.c_char_p
-        lib.summaModelTensorInfo.argtypes = [
-            ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int32),
-            ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
-        for name in ("summaModelSetInput", "summaModelGetOutput"):
-            getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p,
-                                           ctypes.c_int32]
-        lib.summaModelRun.argtypes = [ctypes.c_void_p]
-        lib.summaModelLastError.argtypes = [ctypes.c_void_p]
-        lib.summaModelLastError.restype = ctypes.c_char_p
-        lib.summaModelFinalize.argtypes = [ctypes.c_void_p]
-        lib.summaRtWorldRank.restype = ctypes.c_int64
-        program = lib.summa_program()
-        if not program:
-            sys.exit("error: the model library and the runtime library disagree")
-        self.lib = lib
-        self.handle = lib.summaModelInit(program, -1)
-        self.rank = lib.summaRtWorldRank()
-
-    def check(self, status):
-        if status != 0:
-            sys.exit("error: " + self.lib.summaModelLastError(self.handle).decode())
+        I32, NAME, P = ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER
+        super().__init__(path, "summa_program", "summaModel", {
+            "NumInputs": ([], I32),
+            "NumOutputs": ([], I32),
+            "InputName": ([I32], NAME),
+            "OutputName": ([I32], NAME),
+            "TensorInfo": ([NAME, P(I32), P(I32), P(I64), ctypes.c_void_p], I32),
+            "SetInput": ([NAME, ctypes.c_void_p, I32], I32),
+            "GetOutput": ([NAME, ctypes.c_void_p, I32], I32),
+            "Run": ([], I32),
+        })
 
     def info(self, name):
         rank, dtype = ctypes.c_int32(), ctypes.c_int32()
-        shape = (ctypes.c_int64 * 4)()
-        self.check(self.lib.summaModelTensorInfo(self.handle, name.encode(), ctypes.byref(rank),
-                                                 ctypes.byref(dtype), shape, None))
+        shape = (I64 * 4)()
+        self.call("TensorInfo", name.encode(), ctypes.byref(rank), ctypes.byref(dtype), shape,
+                  None)
         return dtype.value, list(shape[:rank.value])
 
     def inputs(self):
@@ -91,7 +74,7 @@ class Model:
 
     def set_input(self, name, data):
         buf = ctypes.create_string_buffer(bytes(data), len(data))
-        self.check(self.lib.summaModelSetInput(self.handle, name.encode(), buf, WHOLE))
+        self.call("SetInput", name.encode(), buf, WHOLE)
 
     def get_output(self, name):
         dtype, shape = self.info(name)
@@ -99,14 +82,11 @@ class Model:
         for n in shape:
             count *= n
         buf = ctypes.create_string_buffer(count * DTYPES[dtype][1])
-        self.check(self.lib.summaModelGetOutput(self.handle, name.encode(), buf, WHOLE))
+        self.call("GetOutput", name.encode(), buf, WHOLE)
         return dtype, buf.raw
 
     def run(self):
-        self.check(self.lib.summaModelRun(self.handle))
-
-    def finalize(self):
-        self.lib.summaModelFinalize(self.handle)
+        self.call("Run")
 
 
 def main():

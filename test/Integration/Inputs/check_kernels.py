@@ -20,20 +20,25 @@ import re
 import sys
 
 
-def cpu_flags():
-    vendor, flags = "", set()
+def cpu():
+    """The first CPU's vendor, model name and flags (/proc/cpuinfo)."""
+    vendor, model, flags = "", "", set()
     with open("/proc/cpuinfo") as f:
         for line in f:
             key, _, value = line.partition(":")
             key = key.strip()
             if key == "vendor_id" and not vendor:
                 vendor = value.strip()
+            elif key == "model name" and not model:
+                model = value.strip()
             elif key == "flags" and not flags:
                 flags = set(value.split())
-    return vendor, flags
+    return vendor, model, flags
 
 
 def expected_core(vendor, flags):
+    """The kernel set the runtime must choose from the CPU's flags
+    (BlasLibrary.cpp's coreFromFlags, written again here as its check)."""
     avx512 = {"avx512f", "avx512vl", "avx512bw", "avx512dq"} <= flags
     if avx512 and "avx512_bf16" in flags:
         return "Cooperlake"
@@ -49,7 +54,7 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     chosen, forced = (open(p).read() for p in argv[1:])
-    vendor, flags = cpu_flags()
+    vendor, _, flags = cpu()
     errors = []
     line = re.search(r"summa: local products: .*kernels '([^']*)' \(([^)]*)\)", chosen)
     if not line:
