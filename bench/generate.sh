@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Generation at real size: Hugging Face GPT2LMHeadModel (GPT-2 small, 124M,
-# vocabulary 50257, random weights from its own initialisation), 2 prompts
-# of 16 tokens, 32 new ones greedily. summa-derive-generation's prefill and
-# decode step (decode weight-stationary) against Hugging Face's
-# generate(cache_implementation="static") on one thread, in the same run.
+# Generation at real size, 2 prompts of 16 tokens, 32 new ones greedily
+# (the export's sequence 48), random weights from the model's own
+# initialisation; GENERATE_MODEL picks the model:
+#   gpt2       Hugging Face GPT2LMHeadModel, GPT-2 small (124M, vocabulary
+#              50257, not divisible by the grids) (default)
+#   llama-gqa  Hugging Face LlamaForCausalLM, 12 layers, hidden 768, 12
+#              query and 4 key/value heads (grouped-query), SwiGLU 2048,
+#              rotary, vocabulary 32000 (125M)
+# summa-derive-generation's prefill and decode step (decode
+# weight-stationary) against Hugging Face's
+# generate(cache_implementation="static") on one thread, in the same run
+# (bench/hf_generate.py).
 #
-# For each grid it prints the prefill time, the decode time per token (the
-# median of the 31 decode steps), the bytes a rank moves per decoded token
-# by collective kind and their share of the weight bytes it holds, the KV
-# cache bytes per rank against the whole, and whether every generated id
-# is Hugging Face's. Then the same with the one executable of
-# `summa-compile --generate` (prefill, decode and the sampler on the split
-# logits): its own timings and bytes, greedy ids against Hugging Face's
-# (also from a prompt whose first row is left-padded), and seeded sampling
+# Prints the KV caches the decode step keeps (count, shape), then for each
+# grid the prefill time, the decode time per token (the median of the 31
+# decode steps), the bytes a rank moves per decoded token by collective
+# kind and their share of the weight bytes it holds, the KV cache bytes per
+# rank against the whole, and whether every generated id is Hugging Face's.
+# Then the same with the one executable of `summa-compile --generate`
+# (prefill, decode and the sampler on the split logits): its own timings
+# and bytes, greedy ids and every step's logits against Hugging Face's
+# (also from the prompt with its rows left-padded), and seeded sampling
 # (temperature 0.8, top-k 50, top-p 0.95) against the first grid's.
 #
-#   bench/generate.sh [PYTHON] [GRIDS...]
+#   [GENERATE_MODEL=gpt2|llama-gqa] [GENERATE_WORK=DIR] bench/generate.sh [PYTHON] [GRIDS...]
 #     PYTHON  an interpreter with the packages of
 #             examples/export/requirements-torch.txt (default python3)
 #     GRIDS   default 1,1,1 2,2,1
@@ -33,18 +41,30 @@ mpirun=(mpirun --oversubscribe --allow-run-as-root)
 [ "$(id -u)" = 0 ] || mpirun=(mpirun --oversubscribe)
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 bin=$here/build/bin
-f=hf_gpt2_logits
+case ${GENERATE_MODEL:-gpt2} in
+  gpt2)
+    f=hf_gpt2_logits
+    shape=(--hidden 768 --heads 12 --layers 12 --vocab 50257) ;;
+  llama-gqa)
+    f=hf_llama_logits
+    shape=(--hidden 768 --heads 12 --kv-heads 4 --ffn 2048 --layers 12 --vocab 32000) ;;
+  *)
+    echo "GENERATE_MODEL must be gpt2 or llama-gqa, got '$GENERATE_MODEL'" >&2
+    exit 2 ;;
+esac
 
-if [ ! -f "$work/$f.mlir" ]; then
+if [ ! -f "$work/$f.mlir" ] || [ ! -f "$work/gen.config.json" ]; then
   "$python" "$here/examples/export/export_torch.py" $f --batch 2 --seq 48 \
-    --hidden 768 --heads 12 --layers 12 --vocab 50257 --init model \
-    --skip-ir-check --save-generate "$work/gen" --prompt 16 \
-    -o "$work/$f.mlir" 2>/dev/null
+    "${shape[@]}" --init model --skip-ir-check --save-generate "$work/gen" \
+    --prompt 16 -o "$work/$f.mlir" 2>/dev/null
 fi
 "$bin/summa-opt" "$work/$f.mlir" --summa-derive-generation=prompt=16 \
   -o "$work/derived.mlir"
-"$python" "$here/bench/hf_generate.py" gpt2 "$work/gen.inputs.safetensors" \
-  "$work/gen.expect.safetensors" "$work/gen.padded.safetensors"
+echo "KV caches of the decode step (count, shape):"
+grep -o 'tensor<[0-9x]*xf32> {summa.name = "cache\.[0-9]*", summa.role' \
+  "$work/derived.mlir" | sed 's/ {.*//' | sort | uniq -c
+"$python" "$here/bench/hf_generate.py" "$work/gen.config.json" \
+  "$work/gen.inputs.safetensors" "$work/gen.expect.safetensors"
 
 for grid in "${grids[@]}"; do
   IFS=, read -r q1 q2 d <<<"$grid"
@@ -89,8 +109,8 @@ print(f"summa [{grid}] prefill_ms {float(prefill.group(1)):.1f} decode_ms_per_to
 PY
 done
 
-# The generator: one executable, greedy against Hugging Face's ids, then a
-# seeded draw compared with the first grid's.
+# The generator: one executable, greedy against Hugging Face's ids and
+# logits, then a seeded draw compared with the first grid's.
 for grid in "${grids[@]}"; do
   IFS=, read -r q1 q2 d <<<"$grid"
   np=$((q1 * q2 * d))
@@ -98,12 +118,13 @@ for grid in "${grids[@]}"; do
     --grid "$grid" -o "$work/gen.$grid"
   echo "generator [$grid]:"
   "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
-    --prompt "$work/gen.inputs.safetensors" --expect "$work/gen.expect.safetensors" |
-    grep -v '^sequence'
-  # Rows of different lengths: the first left-padded by a third.
+    --prompt "$work/gen.inputs.safetensors" --save-logits \
+    --expect "$work/gen.expect.safetensors" | grep -v '^sequence'
+  # Rows of different lengths (left-padded as the export wrote them).
   "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
-    --prompt "$work/gen.padded.safetensors" --expect "$work/gen.padded.safetensors" |
-    grep '^expect' | sed 's/^/  left-padded prompt: /'
+    --prompt "$work/gen.padded.safetensors" --save-logits \
+    --expect "$work/gen.padded.safetensors" | grep '^expect' |
+    sed 's/^/  left-padded prompt: /'
   "${mpirun[@]}" -np $np "$work/gen.$grid" --inputs "$work/gen.inputs.safetensors" \
     --prompt "$work/gen.inputs.safetensors" --temperature 0.8 --top-k 50 \
     --top-p 0.95 --seed 1 | grep -E '^(sequence|generate: prefill)' >"$work/sample.$grid"

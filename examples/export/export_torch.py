@@ -622,7 +622,9 @@ def save_generate(args, model, fn_args, names):
     PREFIX.padded.safetensors: the same with rows of different lengths, each
     row but the last left-padded (pad id 0) by P / B more tokens than the
     row after it, as generate() takes them: `input_ids` and `attention_mask`
-    (the prompt), `sequences` and `scores` (what generate() returns)."""
+    (the prompt), `sequences` and `scores` (what generate() returns).
+    PREFIX.config.json: the model's Hugging Face configuration, with which
+    bench/hf_generate.py builds the model again around the weights."""
     from safetensors.torch import save_file
 
     lm = model.model
@@ -653,8 +655,9 @@ def save_generate(args, model, fn_args, names):
     save_file({"input_ids": padded, "attention_mask": mask,
                "sequences": out.contiguous(), "scores": scores.float().contiguous()},
               args.save_generate + ".padded.safetensors")
-    print(f"wrote {args.save_generate}.inputs, .expect and .padded .safetensors",
-          file=sys.stderr)
+    lm.config.to_json_file(args.save_generate + ".config.json")
+    print(f"wrote {args.save_generate}.inputs, .expect and .padded .safetensors "
+          f"and .config.json", file=sys.stderr)
 
 
 def save_adamw_run(args, fn, fn_args, names):
