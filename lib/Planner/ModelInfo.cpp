@@ -31,6 +31,7 @@
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Support/IndexCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -178,15 +179,7 @@ embeddingTable(func::FuncOp func, Operation *op,
     // The index computed from a block argument of an input (the id),
     // rather than from linalg.index.
     for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
-      Value root = index;
-      while (Operation *def = root.getDefiningOp()) {
-        if (def->getNumOperands() != 1 ||
-            !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-                 arith::ExtUIOp>(def))
-          break;
-        root = def->getOperand(0);
-      }
-      auto arg = dyn_cast<BlockArgument>(root);
+      auto arg = dyn_cast<BlockArgument>(stripIndexCasts(index));
       if (arg && arg.getOwner() == generic.getBody() &&
           arg.getArgNumber() < generic.getNumDpsInputs()) {
         found = std::make_pair(

@@ -55,7 +55,7 @@
 
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
-#include "summa/Dialect/Summa/OpRules/OpRules.h"
+#include "summa/Support/IndexCasts.h"
 #include "summa/Support/IndexingMaps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -358,19 +358,6 @@ LogicalResult SplitModel::visitMatmul(linalg::MatmulOp op) {
   return success();
 }
 
-/// The body argument of an input that `index` is computed from, or the
-/// loop of the linalg.index it is, through casts.
-static Value indexRoot(Value index) {
-  while (Operation *def = index.getDefiningOp()) {
-    if (def->getNumOperands() != 1 ||
-        !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-             arith::ExtUIOp>(def))
-      break;
-    index = def->getOperand(0);
-  }
-  return index;
-}
-
 /// Whether `v` is computed from an integer argument of `func` (token ids),
 /// looking back through at most 64 ops.
 static bool fromIntegerArgument(func::FuncOp func, Value v) {
@@ -408,7 +395,7 @@ LogicalResult SplitModel::visitTables(linalg::LinalgOp op, int &loop,
     // pick at its first lookup (vocabulary-parallel).
     if (s < 0 && kind == StrategyKind::Megatron1D && isParameterArgument(table))
       for (auto [d, index] : llvm::enumerate(extract.getIndices()))
-        if (auto arg = dyn_cast<BlockArgument>(indexRoot(index));
+        if (auto arg = dyn_cast<BlockArgument>(stripIndexCasts(index));
             arg && arg.getOwner() == op.getBlock() &&
             arg.getArgNumber() < op.getNumDpsInputs() &&
             fromIntegerArgument(func, op.getDpsInputs()[arg.getArgNumber()]) &&
@@ -419,7 +406,7 @@ LogicalResult SplitModel::visitTables(linalg::LinalgOp op, int &loop,
         }
     if (s < 0)
       return;
-    Value root = indexRoot(extract.getIndices()[s]);
+    Value root = stripIndexCasts(extract.getIndices()[s]);
     if (auto index = root.getDefiningOp<linalg::IndexOp>()) {
       int l = index.getDim();
       if (loop >= 0 && loop != l)
