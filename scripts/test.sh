@@ -2,8 +2,10 @@
 # Sets everything up and runs every test: the sources' format
 # (scripts/check-format.sh), lit (check-summa: dialect, passes, pipelines,
 # end-to-end multi-rank runs), ctest (runtime unit tests under mpirun,
-# driver behaviour) and the fuzz corpus replay.
+# driver behaviour), the Python front door against PyTorch (python/tests)
+# and the fuzz corpus replay.
 source "$(dirname "$0")/common.sh"
+source "$SUMMA_ROOT/scripts/python-env.sh"
 
 # scripts/test.sh --sanitize: the same tests built with ASan + UBSan in
 # build-asan/ (scripts/sanitize.sh) instead of the Release build.
@@ -12,8 +14,9 @@ if [ "${1:-}" = "--sanitize" ]; then
   exec bash "$SUMMA_ROOT/scripts/sanitize.sh" "$@"
 fi
 
-# The format check needs clang-format of the LLVM version the project uses.
-SUMMA_PACKAGES+=(clang-format-22)
+# The format check needs clang-format of the LLVM version the project uses;
+# the Python test a virtual environment.
+SUMMA_PACKAGES+=(clang-format-22 python3-venv)
 summa_setup
 echo "summa: format (scripts/check-format.sh)"
 bash "$SUMMA_ROOT/scripts/check-format.sh"
@@ -26,6 +29,11 @@ fi
 ninja -C "$SUMMA_BUILD" check-summa
 echo "summa: ctest"
 (cd "$SUMMA_BUILD" && ctest --output-on-failure)
+echo "summa: the Python front door (python/tests/roundtrip.py)"
+if summa_python_env; then
+  SUMMA_BUILD_DIR="$SUMMA_BUILD" "$SUMMA_PYTHON_ENV/bin/python" \
+    "$SUMMA_ROOT/python/tests/roundtrip.py"
+fi
 
 # The fuzz target (fuzz/) replays its corpus once: the seeds from test/ and
 # examples/, fuzz/corpus/ and fuzz/regressions/. Where clang-22 can link

@@ -45,7 +45,7 @@ import sys
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
@@ -56,7 +56,7 @@ from export_gpt2_block import (  # noqa: E402
     LN_EPS, annotate, block_arg_parser, make_block, param_specs,
     parse_block_args, to_linalg, versions, write_output)
 from export_jax_train_step import PIPELINE  # noqa: E402
-from batches import batch_offset  # noqa: E402
+from summa.batches import batch_offset  # noqa: E402
 
 
 
@@ -121,7 +121,7 @@ def init_params(specs, seed):
     return params
 
 
-# -- the batches of summa's --data loader (examples/data/batches.py) ----------
+# -- the batches of summa's --data loader (python/summa/batches.py) ----------
 
 def read_tokens(path):
     """A flat uint16 file (nanoGPT's prepare.py) or a 1-D .npy file."""

@@ -24,9 +24,10 @@ import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from batches import batch_offset  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+sys.path.insert(0, HERE)
+from summa.batches import batch_offset  # noqa: E402
 from summa_library import I64, Library  # noqa: E402
 
 WHOLE = 0  # SUMMA_LAYOUT_WHOLE

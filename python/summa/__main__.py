@@ -1,0 +1,7 @@
+"""python -m summa: the command line of summa.cli."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
