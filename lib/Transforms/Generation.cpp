@@ -991,14 +991,20 @@ LogicalResult StepBuilder::visitExpand(tensor::ExpandShapeOp op) {
     if (srcType.getDimSize(g) == oldSrc.getDimSize(g))
       continue;
     int64_t seqBelow = srcInner.size() > g && srcInner[g] > 0 ? srcInner[g] : 1;
-    // The expanded dimension of S elements with seqBelow elements below it
-    // in the group.
-    int64_t below = 1;
+    // The expanded dimension that holds the sequence's S elements, with
+    // seqBelow elements below them in the group: the sequence itself, or
+    // a dimension that keeps it merged with others (a [B·S] of tokens
+    // given a unit dimension, [B·S] -> [B·S, 1]).
+    int64_t below = 1, innerBelow = 1;
     std::optional<int64_t> found;
     for (int64_t d : llvm::reverse(group)) {
-      if (!found && below == seqBelow && oldResult.getDimSize(d) == seqLength)
+      int64_t size = oldResult.getDimSize(d);
+      if (!found && seqBelow % below == 0 &&
+          (below * size) % (seqBelow * seqLength) == 0) {
         found = d;
-      below *= oldResult.getDimSize(d);
+        innerBelow = seqBelow / below;
+      }
+      below *= size;
     }
     if (!found)
       return op.emitError() << "summa-derive-generation: this reshape splits "
@@ -1006,7 +1012,7 @@ LogicalResult StepBuilder::visitExpand(tensor::ExpandShapeOp op) {
                                "step cannot follow";
     shape[*found] = oldResult.getDimSize(*found) * srcType.getDimSize(g) /
                     oldSrc.getDimSize(g);
-    inner[*found] = 1;
+    inner[*found] = innerBelow;
   }
   auto type = oldResult.clone(shape);
   auto copy = cast<tensor::ExpandShapeOp>(cloneWithTypes(op, {type}));

@@ -22,6 +22,11 @@ summa.export, its AdamW step compiled for the grid and trained as a job for
     decoding yet: summa-derive-generation refuses it with a located error.)
 
     python/tests/roundtrip.py [--models gpt2 llama mixtral] [--grid 2,2,1] [--steps 20]
+
+`--families` takes instead every causal LM family of docs/Families.md in
+the tiny configs of examples/export/try_hf_models.py (vocabulary and
+positions raised for the tokenizer and the rows), through the same calls:
+no code of the user's for any family.
 """
 
 import argparse
@@ -62,6 +67,27 @@ def configs():
     }
 
 
+def family_configs():
+    """{family: config} of examples/export/try_hf_models.py's causal LMs,
+    with a vocabulary a byte-level tokenizer fits and 32 positions; the
+    attention and experts implementations left to summa.export."""
+    sys.path.insert(0, os.path.join(REPO, "examples", "export"))
+    import try_hf_models
+
+    out = {}
+    for name, (cls, kwargs) in try_hf_models.configs().items():
+        if name == "bert":  # an encoder: no causal LM
+            continue
+        kwargs = dict(kwargs, vocab_size=V)
+        for key in ("max_position_embeddings", "n_positions", "n_ctx"):
+            if key in kwargs:
+                kwargs[key] = 32
+        kwargs.pop("attn_implementation", None)
+        kwargs.pop("experts_implementation", None)
+        out[name] = cls(**kwargs)
+    return out
+
+
 def torch_loop(config, ids, steps, rows, seq, options, seed):
     """PyTorch's own training of the same model on the same batches:
     (losses, the final model)."""
@@ -90,7 +116,7 @@ def torch_loop(config, ids, steps, rows, seq, options, seed):
     return losses, model
 
 
-def check(name, config, text, grid, steps, work, loss_tol, weight_tol):
+def check(name, config, text, grid, steps, work, loss_tol, weight_tol, generate):
     import torch
     import transformers
 
@@ -118,7 +144,7 @@ def check(name, config, text, grid, steps, work, loss_tol, weight_tol):
     if not worst_weight <= weight_tol:
         failures.append(f"weight {worst_name} differs from PyTorch's by {worst_weight:.1e}")
     generated = ""
-    if name in GENERATE:
+    if generate:
         prompt = torch.tensor([ids[:8] for ids in tok([
             "Of Mans First Disobedience, and the Fruit",
             "And chiefly Thou O Spirit, that dost prefer"])["input_ids"]])
@@ -151,7 +177,12 @@ def check(name, config, text, grid, steps, work, loss_tol, weight_tol):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", nargs="+", default=["gpt2", "llama", "mixtral"])
+    ap.add_argument("--models", nargs="+", default=None,
+                    help="of gpt2, llama, mixtral (default: the three), or with --families of those")
+    ap.add_argument("--families", action="store_true",
+                    help="the causal LM families of examples/export/try_hf_models.py")
+    ap.add_argument("--generate", action="store_true",
+                    help="check generation for every model (default: gpt2 and llama)")
     ap.add_argument("--grid", default="2,2,1")
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--text", default=os.path.join(REPO, "examples", "data", "paradise_lost.txt"))
@@ -164,11 +195,16 @@ def main():
     text = os.path.join(work, "text.txt")
     with open(args.text, encoding="utf-8") as f, open(text, "w", encoding="utf-8") as g:
         g.write(f.read()[:args.chars])
-    all_configs = configs()
+    all_configs = family_configs() if args.families else configs()
     ok = True
-    for name in args.models:
-        ok &= check(name, all_configs[name], text, args.grid, args.steps, work, args.loss_tol,
-                    args.weight_tol)
+    for name in args.models or list(all_configs):
+        try:
+            ok &= check(name, all_configs[name], text, args.grid, args.steps, work,
+                        args.loss_tol, args.weight_tol,
+                        args.generate or (name in GENERATE and not args.families))
+        except summa.SummaError as e:
+            print(f"FAIL {name}: {e}", flush=True)
+            ok = False
     if args.keep:
         print(f"work folder: {work}")
     else:
