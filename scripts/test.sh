@@ -29,10 +29,12 @@ fi
 ninja -C "$SUMMA_BUILD" check-summa
 echo "summa: ctest"
 (cd "$SUMMA_BUILD" && ctest --output-on-failure)
-echo "summa: the Python front door (python/tests/roundtrip.py)"
+echo "summa: the Python front door (python/tests: roundtrip.py, errors.py)"
 if summa_python_env; then
-  SUMMA_BUILD_DIR="$SUMMA_BUILD" "$SUMMA_PYTHON_ENV/bin/python" \
-    "$SUMMA_ROOT/python/tests/roundtrip.py"
+  for t in roundtrip errors; do
+    SUMMA_BUILD_DIR="$SUMMA_BUILD" "$SUMMA_PYTHON_ENV/bin/python" \
+      "$SUMMA_ROOT/python/tests/$t.py"
+  done
 fi
 
 # The fuzz target (fuzz/) replays its corpus once: the seeds from test/ and

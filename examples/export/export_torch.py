@@ -57,6 +57,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.func import functional_call
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from summa.export import decompositions  # noqa: E402  aten.gelu as PyTorch computes it
+
 MODELS = ("nanogpt_block", "hf_gpt2_block", "llama_layer", "gpt_small", "gpt_small_logits",
           "hf_llama_model", "hf_llama_lm",
           "hf_gpt2_lm", "hf_gpt2_logits", "hf_llama_logits")
@@ -444,7 +447,8 @@ def export_with_state(model, inputs, input_names, func_name):
     fn = Functional(model, len(inputs), state.keys())
     args = tuple(inputs) + tuple(t.detach() for t in state.values())
     names = list(input_names) + list(state.keys())
-    module = fx.export_and_import(fn, *args, output_type="linalg-on-tensors", func_name=func_name)
+    module = fx.export_and_import(fn, *args, output_type="linalg-on-tensors", func_name=func_name,
+                                  decomposition_table=decompositions())
     with module.context:
         func = [op for op in module.body.operations if op.operation.name == "func.func"][0]
         padding = padding_indices(model, state)
@@ -539,7 +543,8 @@ def export(args):
     self_check(args, model, inputs, fn, fn_args)
 
     module = fx.export_and_import(
-        fn, *fn_args, output_type="linalg-on-tensors", func_name=args.model
+        fn, *fn_args, output_type="linalg-on-tensors", func_name=args.model,
+        decomposition_table=decompositions()
     )
 
     with module.context:

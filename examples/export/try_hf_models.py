@@ -32,6 +32,9 @@ import tempfile
 import torch
 import torch.nn as nn
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from summa.export import decompositions  # noqa: E402  aten.gelu as PyTorch computes it
+
 B, S, H, NH, V = 2, 8, 32, 4, 64
 
 
@@ -155,7 +158,8 @@ def export(name, loss, workdir):
     from torch_mlir import fx
 
     wrapper, inputs = build(name, loss)
-    module = fx.export_and_import(wrapper, *inputs, output_type="linalg-on-tensors", func_name=name)
+    module = fx.export_and_import(wrapper, *inputs, output_type="linalg-on-tensors", func_name=name,
+                                  decomposition_table=decompositions())
     with torch.no_grad():
         expected = wrapper(*inputs)
     base = os.path.join(workdir, name)

@@ -19,6 +19,7 @@ config with dropout is trained without it, and the export says so).
 
 import inspect
 import json
+import math
 import os
 import re
 import tempfile
@@ -157,17 +158,46 @@ def _prepare_hf(model):
             "training step computes the model in eval mode", stacklevel=3)
 
 
-def _unsupported(err):
-    """A message naming the op torch-mlir or torch.export could not take."""
-    text = str(err)
-    ops = re.findall(r"'(torch\.(?:aten|prims|prim)\.[\w.]+)'", text)
+def _unsupported(err, diagnostics=()):
+    """A message naming the op torch-mlir or torch.export could not take
+    (from the error and torch-mlir's diagnostics)."""
+    text = "\n".join([str(err)] + list(diagnostics))
+    ops = re.findall(r"['\"](torch\.(?:aten|prims|prim)\.[\w.]+)['\"]", text)
     ops += re.findall(r"(torch\.ops\.\w+\.[\w.]+)", text)
-    first = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    first = (diagnostics[0] if diagnostics else str(err)).strip()
+    first = first.splitlines()[0] if first else type(err).__name__
+    if len(first) > 300:
+        first = first[:300] + " ..."
     if ops:
         seen = list(dict.fromkeys(ops))
         return (f"summa.export: the op {', '.join(seen)} is not supported by torch-mlir's "
                 f"linalg export ({first})")
     return f"summa.export: torch-mlir could not export the model: {first}"
+
+
+def _gelu(x, approximate="none"):
+    """aten.gelu as PyTorch computes it. torch-mlir's own lowering of the
+    tanh form multiplies by 0.797724 where √(2/π) = 0.7978846 (an error of
+    5e-5 at |x| = 2, 2e-5 relative: a model with F.gelu(approximate="tanh"),
+    Gemma's and GPTBigCode's, would train a different function); the exact
+    form is decomposed the same way for one rule."""
+    import torch
+
+    if approximate == "tanh":
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1.0 + torch.tanh(inner))
+    return 0.5 * x * (1.0 + torch.erf(x * math.sqrt(0.5)))
+
+
+def decompositions():
+    """torch-mlir's decomposition table with aten.gelu as PyTorch computes
+    it (_gelu); examples/export's scripts export with it too."""
+    import torch
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    table = dict(get_decomposition_table())
+    table[torch.ops.aten.gelu.default] = _gelu
+    return table
 
 
 def _param_state(model):
@@ -252,11 +282,28 @@ def export(model, *example_args, loss=None, name=None, input_names=None, out=Non
                          "changes its result (the model reads a parameter other than through "
                          "its modules?)")
 
+    # torch-mlir's own context, with a handler that keeps its diagnostics
+    # (which name the op it could not lower) for the error.
+    from torch_mlir.dialects import torch as torch_dialect
+    from torch_mlir.extras.fx_importer import FxImporter
+
+    context = ir.Context()
+    torch_dialect.register_dialect(context)
+    diagnostics = []
+
+    def keep(diagnostic):
+        diagnostics.append(str(diagnostic))
+        return True
+
+    handler = context.attach_diagnostic_handler(keep)
     try:
         module = fx.export_and_import(program, *args, output_type="linalg-on-tensors",
-                                      func_name=name)
+                                      func_name=name, fx_importer=FxImporter(context=context),
+                                      decomposition_table=decompositions())
     except Exception as e:  # torch.export's and torch-mlir's errors have no common base
-        raise SummaError(_unsupported(e)) from e
+        raise SummaError(_unsupported(e, diagnostics)) from e
+    finally:
+        handler.detach()
 
     padding = _padding_indices(model, state)
     arg_names = list(names) + list(state.keys())
