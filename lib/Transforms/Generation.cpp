@@ -933,13 +933,30 @@ LogicalResult StepBuilder::visitLinalg(linalg::LinalgOp op) {
       keyed.insert(v);
     if (isMasked)
       masked.insert(v);
-    // A shrunk result dimension along the sequence is its own (inner 1).
+    // A shrunk result dimension along the sequence keeps what its loop's
+    // inputs have below the sequence in it (tokens merged with a top-k
+    // choice, [B·S·k], keep k below), else it is the sequence's own (1).
     auto type = cast<RankedTensorType>(v.getType());
     auto oldType = cast<RankedTensorType>(old.getType());
+    AffineMap resultMap = op.getIndexingMapMatchingResult(old);
     SmallVector<int64_t> inner(type.getRank(), -1);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.getDimSize(d) != oldType.getDimSize(d))
-        inner[d] = 1;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (type.getDimSize(d) == oldType.getDimSize(d))
+        continue;
+      inner[d] = 1;
+      auto loop = dyn_cast<AffineDimExpr>(resultMap.getResult(d));
+      if (!loop)
+        continue;
+      for (const Reach &r : reaches[loop.getPosition()]) {
+        if (r.operand >= op.getNumDpsInputs() || !operands[r.operand])
+          continue;
+        SmallVector<int64_t> from = seqInner.lookup(operands[r.operand]);
+        if (from.size() > r.dim && from[r.dim] > 0) {
+          inner[d] = from[r.dim];
+          break;
+        }
+      }
+    }
     seqInner[v] = inner;
   }
   return success();

@@ -17,11 +17,9 @@ summa.export, its AdamW step compiled for the grid and trained as a job for
     in every implementation and is not compared);
   * `AutoModelForCausalLM.from_pretrained(DIR)`: its loss on a held-out
     batch equals summa's compiled forward's on the grid (1e-4 relative);
-  * GPT-2 and Llama: text from the trained model, summa's generator
-    (compile(generate=True) of the logits export) against the loaded
-    model's `generate` (greedy, static cache): the same ids, every new
-    token's logits within 1e-4. (Mixtral's router is not derived for
-    decoding yet: summa-derive-generation refuses it with a located error.)
+  * text from the trained model, summa's generator (compile(generate=True)
+    of the logits export) against the loaded model's `generate` (greedy,
+    static cache): the same ids, every new token's logits within 1e-4.
 
     python/tests/roundtrip.py [--models gpt2 llama mixtral] [--grid 2,2,1] [--steps 20]
 
@@ -49,7 +47,7 @@ from summa.batches import batch  # noqa: E402
 from summa.cli import train_hf  # noqa: E402
 
 V = 320
-GENERATE = ("gpt2", "llama")
+GENERATE = ("gpt2", "llama", "mixtral")
 
 
 def configs():

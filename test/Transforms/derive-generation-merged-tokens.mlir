@@ -4,13 +4,19 @@
 // attention and its logits, as a mixture of experts computes it on the
 // batch's tokens merged into one dimension ([B, S, E] -> [B·S, E]): a
 // score per token ([B·S]), given a unit dimension ([B·S] -> [B·S, 1]) and
-// multiplied into the token's vector. The merged tokens keep the
-// sequence: the prefill's 2 prompt tokens and the decode's one token take
-// the unit dimension the same way.
+// multiplied into the token's vector; on the way the score is repeated
+// for 2 choices, the [B·S, 2] merged into [B·S·2] and computed on there
+// (a top-2 router's [tokens·k], a batched product over it as Mixtral's
+// experts are), then split back. The merged tokens keep
+// the sequence, with what is below it (the 2 choices) carried through the
+// product: the prefill's 2 prompt tokens and the decode's one
+// token take the choices and the unit dimension the same way.
 
 // CHECK-LABEL: func.func @lm_prefill(
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [4, 2] : tensor<8xf32> into tensor<4x2xf32>
 // CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
 // CHECK-LABEL: func.func @lm_decode(
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
 // CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
 
 #ids = affine_map<(b, s, e) -> (b, s)>
@@ -69,7 +75,25 @@ func.func @lm(%ids: tensor<2x4xi64>, %emb: tensor<8x4xf32> {summa.name = "emb"})
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32
   } -> tensor<8xf32>
-  %unit = tensor.expand_shape %score [[0, 1]] output_shape [8, 1] : tensor<8xf32> into tensor<8x1xf32>
+  %e5 = tensor.empty() : tensor<8x2xf32>
+  %pair = linalg.generic {indexing_maps = [affine_map<(t, k) -> (t)>, affine_map<(t, k) -> (t, k)>], iterator_types = ["parallel", "parallel"]} ins(%score : tensor<8xf32>) outs(%e5 : tensor<8x2xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x2xf32>
+  %choices = tensor.collapse_shape %pair [[0, 1]] : tensor<8x2xf32> into tensor<16xf32>
+  %c3 = tensor.expand_shape %choices [[0, 1, 2]] output_shape [16, 1, 1] : tensor<16xf32> into tensor<16x1x1xf32>
+  %e6 = tensor.empty() : tensor<16x1x1xf32>
+  %z6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<16x1x1xf32>) -> tensor<16x1x1xf32>
+  %squares = linalg.batch_matmul ins(%c3, %c3 : tensor<16x1x1xf32>, tensor<16x1x1xf32>) outs(%z6 : tensor<16x1x1xf32>) -> tensor<16x1x1xf32>
+  %weighted = tensor.collapse_shape %squares [[0, 1, 2]] : tensor<16x1x1xf32> into tensor<16xf32>
+  %per = tensor.expand_shape %weighted [[0, 1]] output_shape [8, 2] : tensor<16xf32> into tensor<8x2xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
+  %combined = linalg.generic {indexing_maps = [affine_map<(t, k) -> (t, k)>, affine_map<(t, k) -> (t)>], iterator_types = ["parallel", "reduction"]} ins(%per : tensor<8x2xf32>) outs(%z8 : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %unit = tensor.expand_shape %combined [[0, 1]] output_shape [8, 1] : tensor<8xf32> into tensor<8x1xf32>
   %e4 = tensor.empty() : tensor<8x4xf32>
   %routed = linalg.generic {indexing_maps = [affine_map<(t, e) -> (t, e)>, affine_map<(t, e) -> (t, 0)>, affine_map<(t, e) -> (t, e)>], iterator_types = ["parallel", "parallel"]} ins(%flat, %unit : tensor<8x4xf32>, tensor<8x1xf32>) outs(%e4 : tensor<8x4xf32>) {
   ^bb0(%a: f32, %w: f32, %out: f32):
