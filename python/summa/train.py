@@ -57,8 +57,11 @@ class _Bar:
         self.total, self.enabled = total, enabled and sys.stderr.isatty()
         self.last = ""
 
-    def update(self, step, loss):
-        line = f"step {step}/{self.total}" + (f" loss {loss}" if loss is not None else "")
+    def update(self, step, total, loss):
+        # Steps count from the start of training: a run resumed from a
+        # checkpoint of step S ends at S + steps.
+        self.total = total
+        line = f"step {step}/{total}" + (f" loss {loss}" if loss is not None else "")
         self.last = line
         if self.enabled:
             done = int(30 * step / max(self.total, 1))
@@ -114,7 +117,7 @@ def train(compiled, data, steps, checkpoint=None, weights=None, metrics=None, sa
             output.append(line)
             m = STEP_LINE.match(line)
             if m:
-                bar.update(int(m.group(1)), m.group(3))
+                bar.update(int(m.group(1)), int(m.group(2)), m.group(3))
             elif line.startswith("summa-run:") and progress:
                 print(line, end="", file=sys.stderr)
         status = proc.wait()

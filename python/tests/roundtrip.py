@@ -26,7 +26,8 @@ summa.export, its AdamW step compiled for the grid and trained as a job for
 `--families` takes instead every causal LM family of docs/Families.md in
 the tiny configs of examples/export/try_hf_models.py (vocabulary and
 positions raised for the tokenizer and the rows), through the same calls:
-no code of the user's for any family.
+no code of the user's for any family; and BERT, the encoder, exported as
+it is and run forward against PyTorch.
 """
 
 import argparse
@@ -86,6 +87,31 @@ def family_configs():
         kwargs.pop("experts_implementation", None)
         out[name] = cls(**kwargs)
     return out
+
+
+def check_encoder(grid):
+    """BERT, the encoder of try_hf_models.py (no causal LM): summa.export
+    of `BertModel(input_ids)` as it is (its last hidden state), compiled
+    for the grid and run, against PyTorch's output (1e-4)."""
+    import torch
+    import transformers
+
+    sys.path.insert(0, os.path.join(REPO, "examples", "export"))
+    import try_hf_models
+
+    cls, kwargs = try_hf_models.configs()["bert"]
+    torch.manual_seed(0)
+    model = transformers.BertModel(cls(**kwargs), add_pooling_layer=False)
+    ids = torch.randint(0, kwargs["vocab_size"], (2, 8))
+    forward = summa.compile(summa.export(model, ids, name="bert"), grid=grid)
+    got = forward.run(ids)["result0"]
+    with torch.no_grad():
+        want = model(input_ids=ids).last_hidden_state
+    err = (got - want).abs().max().item()
+    ok = got.shape == want.shape and err <= 1e-4
+    print(f"{'PASS' if ok else 'FAIL'} bert: the forward on {grid} against PyTorch's "
+          f"last hidden state: max |error| {err:.1e}", flush=True)
+    return ok
 
 
 def torch_loop(config, ids, steps, rows, seq, options, seed):
@@ -218,6 +244,12 @@ def main():
                         args.optimizer)
         except summa.SummaError as e:
             print(f"FAIL {name}: {e}", flush=True)
+            ok = False
+    if args.families and not args.models:
+        try:
+            ok &= check_encoder(args.grid)
+        except summa.SummaError as e:
+            print(f"FAIL bert: {e}", flush=True)
             ok = False
     if args.keep:
         print(f"work folder: {work}")
