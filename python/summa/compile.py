@@ -104,6 +104,11 @@ class Compiled:
             argv.append(f"--machine={machine}")
         return _tools.run(argv, "summa-plan")
 
+    def _launch(self):
+        """summa-run's command line for one launch of the binary on its
+        ranks, no restart (its options follow)."""
+        return ["summa-run", "-np", str(self.ranks), "--max-restarts", "0", "--", self.binary]
+
     def _stem(self):
         return os.path.join(os.path.dirname(self.binary), os.path.basename(self.binary) + ".run")
 
@@ -153,9 +158,8 @@ class Compiled:
                   stem + ".inputs.safetensors")
         weights = self._weights_file(weights)
         out = outputs or stem + ".outputs.safetensors"
-        argv = ["summa-run", "-np", str(self.ranks), "--max-restarts", "0", "--",
-                self.binary, "--inputs", weights, "--inputs", stem + ".inputs.safetensors",
-                "--iters", "0", "--outputs", out]
+        argv = self._launch() + ["--inputs", weights, "--inputs", stem + ".inputs.safetensors",
+                                 "--iters", "0", "--outputs", out]
         if steps:
             argv += ["--steps", str(steps)]
         _tools.run(argv, f"running {self.entry} on {self.ranks} ranks")
@@ -190,11 +194,11 @@ class Compiled:
                                                             dtype=torch.long).contiguous()
         save_file(prompt_file, stem + ".prompt.safetensors")
         out = stem + ".sequences.safetensors"
-        argv = ["summa-run", "-np", str(self.ranks), "--max-restarts", "0", "--",
-                self.binary, "--inputs", self._weights_file(weights),
-                "--prompt", stem + ".prompt.safetensors", "--outputs", out,
-                "--temperature", str(temperature), "--top-k", str(top_k),
-                "--top-p", str(top_p), "--seed", str(seed)]
+        argv = self._launch() + [
+            "--inputs", self._weights_file(weights),
+            "--prompt", stem + ".prompt.safetensors", "--outputs", out,
+            "--temperature", str(temperature), "--top-k", str(top_k),
+            "--top-p", str(top_p), "--seed", str(seed)]
         if max_new_tokens is not None:
             argv += ["--max-new-tokens", str(max_new_tokens)]
         if eos is not None:

@@ -37,12 +37,12 @@ def _whole(checkpoint):
     return out
 
 
-def load(model, checkpoint, strict=True):
+def load(model, checkpoint):
     """Puts the weights of `checkpoint` into `model` (in place) and returns
     it. Every parameter and buffer of the model's state_dict must be in the
     checkpoint, except a parameter tied to one that is (GPT-2's lm_head and
     its embedding: one tensor under one name) and buffers the export kept
-    as constants; `strict` refuses a checkpoint tensor of another shape."""
+    as constants; a checkpoint tensor of another shape is refused."""
     import torch
     from safetensors.torch import load_file
 
