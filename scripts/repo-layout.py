@@ -26,7 +26,7 @@ LAYOUT = [
     ("include/summa", False, "public headers; InitAllSumma.h: what every tool registers"),
     ("include/summa/Dialect/Summa", True, "ODS: dialect, ops, layout attribute, layout-rule interface, passes"),
     ("include/summa/Dialect/TMTensor", True, "ODS: the tm_tensor ops of torch-mlir's exports that summa reads"),
-    ("include/summa/Transforms", False, "passes on linalg, before and after partitioning (tablegen), Reductions.h"),
+    ("include/summa/Transforms", False, "passes on linalg, before and after partitioning (tablegen)"),
     ("include/summa/Conversion", False, "conversion passes: the import, collectives and GEMMs to runtime calls (tablegen)"),
     ("include/summa/Codegen", False, "code generation passes of the CPU and GPU targets (tablegen)"),
     ("include/summa/Pipelines", False, "the pipelines every tool runs, with typed options"),
@@ -36,6 +36,7 @@ LAYOUT = [
     ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry; "
      "IndexingMaps.h: windowed loops"),
     ("lib/Dialect/Summa/IR", False, "the dialect: ops, verifiers, bufferization, layout rules"),
+    ("lib/Dialect/Summa/Analysis", False, "what op rules and passes read of linalg ops: gathers, reduction combiners"),
     ("lib/Dialect/Summa/OpRules", False, "the op families' rules: layout, partition, derivative, planner split model"),
     ("lib/Dialect/Summa/Transforms", False, "passes on summa ops: assign layouts, partition, SUMMA loops, overlap"),
     ("lib/Dialect/TMTensor", True, "the tm_tensor ops: verifiers"),

@@ -16,6 +16,7 @@
 #include "summa/Codegen/Passes.h"
 #include "summa/Conversion/Passes.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
+#include "summa/Dialect/Summa/OpRules/OpRules.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Dialect/TMTensor/IR/TMTensor.h"
 #include "summa/Pipelines/Pipelines.h"
@@ -29,13 +30,17 @@
 namespace mlir::summa {
 
 /// The dialects a model may use (all of upstream's, with their extensions)
-/// and summa's, with the external models summa's pipelines need, and the
+/// and summa's, with the external models summa's pipelines need (the op
+/// rules among them), and the
 /// tm_tensor ops of torch-mlir's exports (convert-tm-tensor-to-linalg).
 inline void registerAllSummaDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registry.insert<SummaDialect, tm_tensor::TMTensorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  // Each op's rules (layout, partition, derivative, planner models, data
+  // moves), from its family file under lib/Dialect/Summa/OpRules/.
+  registerOpRuleExternalModels(registry);
 }
 
 /// Every pass by name (summa-opt, --mlir-print-ir-after=NAME) and the summa

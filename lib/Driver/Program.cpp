@@ -13,8 +13,10 @@
 
 #include "Program.h"
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Support/Functions.h"
+#include "summa/Support/IndexCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -111,9 +113,11 @@ static int64_t integerInputBound(BlockArgument arg) {
       if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
         if (generic.isDpsInput(&use))
           work.push_back(generic.getMatchingBlockArgument(&use));
-      } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
-                     arith::TruncIOp, tensor::ExpandShapeOp,
-                     tensor::CollapseShapeOp, tensor::ExtractSliceOp>(user)) {
+      } else if (isIntegerCast(user)) {
+        work.push_back(user->getResult(0));
+      } else if (std::optional<DataMove> move = getDataMove(user);
+                 move && move->source == &use && !move->converts) {
+        // The ids reshaped, sliced or reordered.
         work.push_back(user->getResult(0));
       } else if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
         for (auto [d, index] : llvm::enumerate(extract.getIndices()))

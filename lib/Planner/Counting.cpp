@@ -136,7 +136,8 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
       continue;
     }
     addLocalWork(
-        out, localWork(&op, [](Value v) { return staticBytes(v.getType()); }),
+        out,
+        getLocalWork(&op, [](Value v) { return staticBytes(v.getType()); }),
         times, resultElementBytes(&op), options);
     if (isa<summa::MatmulOp>(op))
       return fail("a summa.matmul was not expanded");

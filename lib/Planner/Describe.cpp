@@ -168,7 +168,7 @@ class Tape {
 public:
   explicit Tape(const Sizes &z) : z(z) {}
 
-  /// What a step's ops do, for the local terms (LocalWork.cpp): an
+  /// What a step's ops do, for the local terms (LocalWorkOpInterface): an
   /// elementwise op reads its inputs and `argElems` elements of arguments
   /// (a bias, a LayerNorm's scale and shift) and writes its result; a
   /// reduction is the fill of its accumulator and a loop nest of

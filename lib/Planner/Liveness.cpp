@@ -12,6 +12,7 @@
 
 #include "PlannerInternal.h"
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,14 +35,11 @@ static Value aliasSource(OpResult result) {
     Value init = dps.getTiedOpOperand(result)->get();
     return init.hasOneUse() ? init : Value();
   }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    return expand.getSrc();
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-    return collapse.getSrc();
-  if (auto cast = dyn_cast<tensor::CastOp>(op))
-    return cast.getSource();
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
-    return slice.getSource(); // a view
+  // An op that only moves its operand's elements, reshaped, cast or sliced
+  // (DataMoveOpInterface), and writes no destination: a view of it.
+  if (std::optional<DataMove> move = getDataMove(op);
+      move && !move->converts && !move->repeats)
+    return move->source->get();
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return loop.getInitArgs()[result.getResultNumber()];
   // In-place collectives reuse their input when nothing else reads it.

@@ -193,10 +193,9 @@ FailureOr<Plan> plan::planModule(ModuleOp module, const PlanOptions &options) {
   func::FuncOp entry = findEntry(module, options.entry, error);
   if (!entry)
     return module.emitError() << error;
-  // The ops' rules (data moves, split models), wherever the planner runs.
-  DialectRegistry registry;
-  registerOpRuleExternalModels(registry);
-  module->getContext()->appendDialectRegistry(registry);
+  // The ops' rules (data moves, split models), registered with the dialects.
+  if (failed(requireOpRules(module)))
+    return failure();
 
   // The layouts are the planner's view only: the module is left as given.
   SmallVector<unsigned> annotated = annotateArgumentLayouts(module, entry);

@@ -15,6 +15,7 @@
 #ifndef SUMMA_LIB_ANALYSIS_PLANNERINTERNAL_H
 #define SUMMA_LIB_ANALYSIS_PLANNERINTERNAL_H
 
+#include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Planner/Planner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -92,20 +93,6 @@ LogicalResult countPartitioned(ModuleOp module, func::FuncOp func,
                                const PlanOptions &options, StrategyPlan &out,
                                std::string &error);
 
-/// What one execution of an op costs on its local tiles.
-struct LocalWork {
-  /// A loop nest: the bytes it reads and writes, and its iterations; the
-  /// largest operand its innermost loop strides through (0: none).
-  int64_t bytes = 0, iterations = 0, stridedBytes = 0;
-  /// A contraction the lowering makes a batched GEMM: its flops and the
-  /// bytes of its operands and result.
-  int64_t gemmFlops = 0, gemmBytes = 0;
-};
-/// The local work of `op` (nothing for GEMMs, views and collectives);
-/// `bytesOf` gives a tensor's local size, `divisor` the ranks its loops
-/// are split over (the unpartitioned IR of the 1D and DP models).
-LocalWork localWork(Operation *op, function_ref<int64_t(Value)> bytesOf,
-                    int64_t divisor = 1);
 /// Adds `times` executions of `work` to a strategy: its local bytes,
 /// iterations and seconds, its local GEMMs (in the GEMM time).
 void addLocalWork(StrategyPlan &s, const LocalWork &work, int64_t times,

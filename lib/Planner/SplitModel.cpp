@@ -277,31 +277,18 @@ LogicalResult SplitModel::replicate(Operation *op) {
 // linalg ops
 //===----------------------------------------------------------------------===//
 
-/// The dimension of its input that dimension `dim` of the result of a
-/// transpose (linalg.transpose, or a generic that yields its one input,
-/// converted or not, under a permutation) comes from; nullopt for other
-/// ops.
-static std::optional<int> transposedFrom(Operation *op, int dim) {
-  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
-    return static_cast<int>(transpose.getPermutation()[dim]);
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
+/// The dimension of its moved operand that dimension `dim` of the result
+/// of `op` comes from, where `op` only reorders or converts its operand's
+/// elements (DataMoveOpInterface: a transpose, a generic that yields its
+/// one input under a permutation, a copy, a cast), with that operand;
+/// nullopt for other ops.
+static std::optional<std::pair<Value, int>> movedFrom(Operation *op, int dim) {
+  std::optional<DataMove> move = getDataMove(op);
+  if (!move || move->slices || move->repeats || move->reshapes ||
+      move->sourceDims[dim] < 0)
     return std::nullopt;
-  AffineMap in = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
-  AffineMap res = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
-  if (!in.isPermutation() || !res.isIdentity())
-    return std::nullopt;
-  Block *body = generic.getBody();
-  Value yielded = body->getTerminator()->getOperand(0);
-  if (Operation *def = yielded.getDefiningOp();
-      def && def->getNumOperands() == 1 &&
-      isa<arith::ExtFOp, arith::TruncFOp>(def))
-    yielded = def->getOperand(0);
-  if (yielded != body->getArgument(0))
-    return std::nullopt;
-  return in.getResultPosition(getAffineDimExpr(dim, op->getContext()));
+  return std::make_pair(move->source->get(),
+                        static_cast<int>(move->sourceDims[dim]));
 }
 
 LogicalResult SplitModel::splitWeight(Value w, int dim) {
@@ -309,11 +296,11 @@ LogicalResult SplitModel::splitWeight(Value w, int dim) {
   SmallVector<std::pair<Value, int>> chain{{w, dim}};
   while (!isParameterArgument(chain.back().first)) {
     Operation *def = chain.back().first.getDefiningOp();
-    std::optional<int> from =
-        def ? transposedFrom(def, chain.back().second) : std::nullopt;
+    std::optional<std::pair<Value, int>> from =
+        def ? movedFrom(def, chain.back().second) : std::nullopt;
     if (!from)
       return success(); // not a weight: nothing to lay out
-    chain.push_back({def->getOperand(0), *from});
+    chain.push_back(*from);
   }
   if (getSplit(chain.back().first) >= 0)
     return success();
@@ -543,7 +530,7 @@ LogicalResult SplitModel::run() {
                               [&](Value v) { return getSplit(v) >= 0; }) ||
                  llvm::any_of(op->getResults(),
                               [&](Value v) { return getSplit(v) >= 0; });
-    addLocalWork(out, localWork(op, localBytes, split ? ranks : 1), 1,
+    addLocalWork(out, getLocalWork(op, localBytes, split ? ranks : 1), 1,
                  resultElementBytes(op), options);
   };
   SmallVector<Operation *> fills;

@@ -40,12 +40,12 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
+#include "summa/Dialect/Summa/Analysis/Gather.h"
+#include "summa/Dialect/Summa/Analysis/Reductions.h"
 #include "summa/Transforms/Accumulate.h"
-#include "summa/Transforms/Gather.h"
 #include "summa/Transforms/Optimizer.h"
 #include "summa/Transforms/Precision.h"
 #include "summa/Transforms/Recompute.h"
-#include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -497,7 +497,7 @@ FailureOr<Value> Differentiator::operandAdjoint(linalg::LinalgOp op, unsigned k,
   return adjoint.getResult(0);
 }
 
-/// The adjoint of a gather's table (summa/Transforms/Gather.h): a
+/// The adjoint of a gather's table (summa/Dialect/Summa/Analysis/Gather.h): a
 /// scatter-add of the output adjoint into the rows the indices name.
 LogicalResult Differentiator::visitGather(linalg::GenericOp op) {
   std::optional<Gather> gather = matchGather(op);
@@ -778,13 +778,10 @@ namespace {
 struct SummaDifferentiatePass
     : summa::impl::SummaDifferentiateBase<SummaDifferentiatePass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // The derivatives of the ops outside linalg, wherever the pass runs.
-    registerMovementOpRules(registry);
-  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireOpRules(module)))
+      return signalPassFailure();
     SmallVector<func::FuncOp> selected = selectFunctions(module, function);
     if (selected.size() > 1) {
       module.emitError() << "summa-differentiate: more than one public "

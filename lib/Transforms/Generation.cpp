@@ -1552,13 +1552,10 @@ namespace {
 struct SummaDeriveGenerationPass
     : summa::impl::SummaDeriveGenerationBase<SummaDeriveGenerationPass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // The ops' rules (which ops only move data), wherever the pass runs.
-    registerOpRuleExternalModels(registry);
-  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireOpRules(module)))
+      return signalPassFailure();
     SmallVector<func::FuncOp> selected = selectFunctions(module, function);
     if (selected.size() != 1) {
       module.emitError() << "summa-derive-generation: "

@@ -272,13 +272,9 @@ namespace {
 struct SummaSinkRepeatsPass
     : summa::impl::SummaSinkRepeatsBase<SummaSinkRepeatsPass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // The ops' rules (which ops only move data), wherever the pass runs.
-    registerOpRuleExternalModels(registry);
-  }
   void runOnOperation() override {
-    if (failed(sinkRepeats(getOperation())))
+    if (failed(requireOpRules(getOperation())) ||
+        failed(sinkRepeats(getOperation())))
       signalPassFailure();
   }
 };

@@ -38,4 +38,13 @@ std::optional<DataMove> mlir::summa::getDataMove(Operation *op) {
   return move.getDataMove();
 }
 
+LocalWork mlir::summa::getLocalWork(Operation *op,
+                                    function_ref<int64_t(Value)> bytesOf,
+                                    int64_t divisor) {
+  auto work = dyn_cast_or_null<LocalWorkOpInterface>(op);
+  if (!work)
+    return {};
+  return work.getLocalWork(bytesOf, divisor);
+}
+
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.cpp.inc"

@@ -79,6 +79,22 @@ struct DataMoveModel
   }
 };
 
+/// The local work of `Op` is `Rule`'s.
+template <typename Op,
+          LocalWork (*Rule)(Op, function_ref<int64_t(Value)>, int64_t)>
+struct LocalWorkModel
+    : public LocalWorkOpInterface::ExternalModel<LocalWorkModel<Op, Rule>, Op> {
+  LocalWork getLocalWork(Operation *op, function_ref<int64_t(Value)> bytesOf,
+                         int64_t divisor) const {
+    return Rule(cast<Op>(op), bytesOf, divisor);
+  }
+};
+
+/// The bytes of `v` where it is a ranked tensor, else 0.
+inline int64_t tensorBytes(Value v, function_ref<int64_t(Value)> bytesOf) {
+  return isa<RankedTensorType>(v.getType()) ? bytesOf(v) : 0;
+}
+
 /// The source's dimensions, each where it was (a move that keeps them).
 inline SmallVector<int64_t> sameDims(Type type) {
   auto ranked = dyn_cast<RankedTensorType>(type);

@@ -10,8 +10,7 @@
 // layout and its input keeps its own (summa-partition lowers it to
 // collectives); func.return passes its operands' layouts on to the
 // function's results; tensor.extract reads a scalar of a tensor that is
-// whole on every rank. Also registerMovementOpRules, the families below
-// summa's linalg passes.
+// whole on every rank.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +87,16 @@ static void relateReturn(DimClassState &s, func::ReturnOp op) {
   }
 }
 
+/// A tensor built element by element (tensor.generate, from_elements,
+/// splat) writes its result.
+template <typename Op>
+static LocalWork writeResultWork(Op op, function_ref<int64_t(Value)> bytesOf,
+                                 int64_t) {
+  LocalWork work;
+  work.bytes = tensorBytes(op->getResult(0), bytesOf);
+  return work;
+}
+
 void oprules::registerPassiveRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractOp::attachInterface<
@@ -98,6 +107,13 @@ void oprules::registerPassiveRules(DialectRegistry &registry) {
         PartitionModel<tensor::EmptyOp, localizeOnly<tensor::EmptyOp>>,
         SplitCostModel<tensor::EmptyOp,
                        noRule<SplitModelState, tensor::EmptyOp>>>(*ctx);
+    tensor::GenerateOp::attachInterface<LocalWorkModel<
+        tensor::GenerateOp, writeResultWork<tensor::GenerateOp>>>(*ctx);
+    tensor::FromElementsOp::attachInterface<LocalWorkModel<
+        tensor::FromElementsOp, writeResultWork<tensor::FromElementsOp>>>(*ctx);
+    tensor::SplatOp::attachInterface<
+        LocalWorkModel<tensor::SplatOp, writeResultWork<tensor::SplatOp>>>(
+        *ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
     arith::ConstantOp::attachInterface<
@@ -118,10 +134,4 @@ void oprules::registerPassiveRules(DialectRegistry &registry) {
         LayoutModel<RelayoutOp, noRule<LayoutRuleState, RelayoutOp>>,
         PartitionModel<RelayoutOp, partitionRelayout>>(*ctx);
   });
-}
-
-void mlir::summa::registerMovementOpRules(DialectRegistry &registry) {
-  registerPassiveRules(registry);
-  registerReshapeRules(registry);
-  registerSliceRules(registry);
 }

@@ -18,8 +18,8 @@
 #include "Families.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "summa/Dialect/Summa/Analysis/Reductions.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
-#include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/SmallSet.h"
 
 using namespace mlir;

@@ -524,6 +524,26 @@ static std::optional<DataMove> sliceMove(tensor::ExtractSliceOp op) {
   return move;
 }
 
+/// tensor.pad and tensor.concat write their result and read their inputs.
+template <typename Op>
+static LocalWork copyAllWork(Op op, function_ref<int64_t(Value)> bytesOf,
+                             int64_t) {
+  LocalWork work;
+  work.bytes = tensorBytes(op->getResult(0), bytesOf);
+  for (Value v : op->getOperands())
+    work.bytes += tensorBytes(v, bytesOf);
+  return work;
+}
+
+/// tensor.insert_slice reads its source and writes it into the destination.
+static LocalWork insertSliceWork(tensor::InsertSliceOp op,
+                                 function_ref<int64_t(Value)> bytesOf,
+                                 int64_t) {
+  LocalWork work;
+  work.bytes = 2 * tensorBytes(op.getSource(), bytesOf);
+  return work;
+}
+
 void oprules::registerSliceRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::ExtractSliceOp::attachInterface<
@@ -538,17 +558,20 @@ void oprules::registerSliceRules(DialectRegistry &registry) {
         PartitionModel<tensor::InsertSliceOp, partitionInsertSlice>,
         DerivativeModel<tensor::InsertSliceOp, differentiateInsertSlice>,
         SplitCostModel<tensor::InsertSliceOp, splitInsertSlice>,
-        DimClassModel<tensor::InsertSliceOp, relateInsertSlice>>(*ctx);
+        DimClassModel<tensor::InsertSliceOp, relateInsertSlice>,
+        LocalWorkModel<tensor::InsertSliceOp, insertSliceWork>>(*ctx);
     tensor::ConcatOp::attachInterface<
         LayoutModel<tensor::ConcatOp, visitConcat>,
         PartitionModel<tensor::ConcatOp, localizeOnly<tensor::ConcatOp>>,
         DerivativeModel<tensor::ConcatOp, differentiateConcat>,
         SplitCostModel<tensor::ConcatOp, splitConcat>,
-        DimClassModel<tensor::ConcatOp, relateConcat>>(*ctx);
+        DimClassModel<tensor::ConcatOp, relateConcat>,
+        LocalWorkModel<tensor::ConcatOp, copyAllWork<tensor::ConcatOp>>>(*ctx);
     tensor::PadOp::attachInterface<
         LayoutModel<tensor::PadOp, visitPad>,
         PartitionModel<tensor::PadOp, localizeOnly<tensor::PadOp>>,
         DerivativeModel<tensor::PadOp, differentiatePad>,
-        SplitCostModel<tensor::PadOp, splitPad>>(*ctx);
+        SplitCostModel<tensor::PadOp, splitPad>,
+        LocalWorkModel<tensor::PadOp, copyAllWork<tensor::PadOp>>>(*ctx);
   });
 }

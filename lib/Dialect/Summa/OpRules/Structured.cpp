@@ -19,7 +19,7 @@
 //   - split model: the planner's own rule for structured ops (a contraction
 //     is column- or row-parallel); a softmax keeps a split of another
 //     dimension than the normalised one.
-// Also registerOpRuleExternalModels, every family.
+// Also registerOpRuleExternalModels, every family, and requireOpRules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,12 +27,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "summa/Dialect/Summa/Analysis/Gather.h"
+#include "summa/Dialect/Summa/Analysis/Reductions.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Support/IndexingMaps.h"
-#include "summa/Transforms/Gather.h"
-#include "summa/Transforms/Reductions.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -310,8 +311,8 @@ assignKnownLayouts(LayoutRuleState &s, linalg::LinalgOp op,
 /// gets a split from the results and operands that have layouts, reductions
 /// over split loops become partial results, and every operand and result
 /// whose loops are known gets its layout.
-/// A gather (summa/Transforms/Gather.h: an embedding lookup, the logit a
-/// cross-entropy picks). The table keeps its layout: a weight does not
+/// A gather (summa/Dialect/Summa/Analysis/Gather.h: an embedding lookup, the
+/// logit a cross-entropy picks). The table keeps its layout: a weight does not
 /// move for its lookup. Each loop that indexes a table dimension takes that
 /// dimension's split; a dimension indexed by a computed value (the
 /// vocabulary) may be split over axes no loop then uses: each rank picks
@@ -577,11 +578,134 @@ struct StructuredDataMoveModel
   }
 };
 
+/// Bytes of the tables `op`'s body reads with tensor.extract: for each, the
+/// elements of the results (one read per iteration), at most the table.
+static int64_t tableTraffic(Operation *op,
+                            function_ref<int64_t(Value)> bytesOf) {
+  int64_t resultElements = 0;
+  for (Value r : op->getResults())
+    if (auto type = dyn_cast<ShapedType>(r.getType());
+        type && type.hasStaticShape())
+      resultElements = std::max(resultElements, type.getNumElements());
+  int64_t bytes = 0;
+  op->walk([&](tensor::ExtractOp extract) {
+    Value table = extract.getTensor();
+    if (op->isAncestor(table.getParentBlock()->getParentOp()))
+      return;
+    Type element = extract.getType();
+    int64_t perElement = element.isIntOrFloat()
+                             ? (element.getIntOrFloatBitWidth() + 7) / 8
+                         : isa<IndexType>(element) ? 8
+                                                   : 0;
+    bytes += std::min(bytesOf(table), resultElements * perElement);
+  });
+  return bytes;
+}
+
+/// The product of the static loop ranges of `op` (0 if one is dynamic).
+static int64_t iterationsOf(linalg::LinalgOp op) {
+  int64_t iterations = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return 0;
+    iterations *= range;
+  }
+  return iterations;
+}
+
+/// The bytes of the largest operand (input or accumulator) that the
+/// innermost loop (the last loop dimension: convert-linalg-to-loops keeps
+/// their order) walks along a dimension that is not the operand's last: an
+/// element a cache line apart from the previous one every iteration.
+static int64_t stridedOperandBytes(linalg::LinalgOp op,
+                                   function_ref<int64_t(Value)> bytesOf) {
+  AffineExpr inner = getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+  int64_t bytes = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() < 2)
+      continue;
+    std::optional<unsigned> at = map.getResultPosition(inner);
+    if (at && *at + 1 != map.getNumResults())
+      bytes = std::max(bytes, bytesOf(operand.get()));
+  }
+  return bytes;
+}
+
+/// A linalg op's local work: linalg.matmul is a GEMM (summaRtMatmul,
+/// counted apart); a generic that sums a product over its reduction loops
+/// (attention's products) is a local GEMM (convert-contractions-to-runtime's
+/// summaRtMatmulBatched), 2 flops per iteration; every other linalg op is a
+/// loop nest, timed by the bytes it moves and by its iterations: it reads
+/// each tensor input once and writes each result once, and reads an init
+/// whose value the body uses (a reduction's accumulator); a table read
+/// inside its body (a gather) costs the rows it reads: at most one element
+/// per iteration of the result, at most the table; one with reduction loops
+/// counts its iterations (each carries the accumulator to the next); an
+/// elementwise one vectorises and is bound by memory.
+static LocalWork structuredWork(linalg::LinalgOp op,
+                                function_ref<int64_t(Value)> bytesOf,
+                                int64_t divisor) {
+  LocalWork work;
+  if (isa<linalg::MatmulOp>(op.getOperation()) || !op.hasPureTensorSemantics())
+    return work;
+  auto bytes = [&](Value v) { return tensorBytes(v, bytesOf); };
+  if (linalg::isaContractionOpInterface(op)) {
+    work.gemmFlops = 2 * iterationsOf(op) / divisor;
+    for (Value input : op.getDpsInputs())
+      work.gemmBytes += bytes(input);
+    for (Value result : op->getResults())
+      work.gemmBytes += bytes(result);
+    return work;
+  }
+  for (Value input : op.getDpsInputs())
+    work.bytes += bytes(input);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    work.bytes += bytes(op.getTiedOpResult(&init));
+    if (op.payloadUsesValueFromOperand(&init))
+      work.bytes += bytes(init.get());
+  }
+  work.bytes += tableTraffic(op, bytesOf);
+  if (op.getNumReductionLoops() > 0) {
+    work.iterations = iterationsOf(op) / divisor;
+    work.stridedBytes = stridedOperandBytes(op, bytesOf);
+  }
+  return work;
+}
+
+/// A linalg structured op's local work is structuredWork's.
+template <typename Op>
+struct StructuredLocalWorkModel
+    : public LocalWorkOpInterface::ExternalModel<StructuredLocalWorkModel<Op>,
+                                                 Op> {
+  LocalWork getLocalWork(Operation *op, function_ref<int64_t(Value)> bytesOf,
+                         int64_t divisor) const {
+    return structuredWork(cast<linalg::LinalgOp>(op), bytesOf, divisor);
+  }
+};
+
+/// A softmax reads its input and writes its result, an iteration per
+/// element.
+static LocalWork softmaxWork(linalg::SoftmaxOp op,
+                             function_ref<int64_t(Value)> bytesOf,
+                             int64_t divisor) {
+  LocalWork work;
+  work.bytes = tensorBytes(op.getInput(), bytesOf) +
+               tensorBytes(op.getResult()[0], bytesOf);
+  auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+  int64_t elements = type && type.hasStaticShape() ? type.getNumElements() : 0;
+  work.iterations = elements / divisor;
+  return work;
+}
+
 template <typename... Ops>
 void attachStructured(MLIRContext *ctx) {
   (Ops::template attachInterface<
        StructuredLayoutModel<Ops>, StructuredPartitionModel<Ops>,
-       StructuredDimClassModel<Ops>, StructuredDataMoveModel<Ops>>(*ctx),
+       StructuredDimClassModel<Ops>, StructuredDataMoveModel<Ops>,
+       StructuredLocalWorkModel<Ops>>(*ctx),
    ...);
 }
 
@@ -596,12 +720,29 @@ void oprules::registerStructuredRules(DialectRegistry &registry) {
     linalg::SoftmaxOp::attachInterface<
         LayoutModel<linalg::SoftmaxOp, visitSoftmax>,
         PartitionModel<linalg::SoftmaxOp, localizeOnly<linalg::SoftmaxOp>>,
-        SplitCostModel<linalg::SoftmaxOp, splitSoftmax>>(*ctx);
+        SplitCostModel<linalg::SoftmaxOp, splitSoftmax>,
+        LocalWorkModel<linalg::SoftmaxOp, softmaxWork>>(*ctx);
   });
 }
 
 void mlir::summa::registerOpRuleExternalModels(DialectRegistry &registry) {
-  registerMovementOpRules(registry);
+  registerPassiveRules(registry);
+  registerReshapeRules(registry);
+  registerSliceRules(registry);
   registerStructuredRules(registry);
   registerScatterRules(registry);
+}
+
+LogicalResult mlir::summa::requireOpRules(Operation *anchor) {
+  // Every family is attached together: a summa op's rule witnesses them.
+  MLIRContext *ctx = anchor->getContext();
+  ctx->getOrLoadDialect<SummaDialect>();
+  std::optional<RegisteredOperationName> relayout =
+      RegisteredOperationName::lookup(RelayoutOp::getOperationName(), ctx);
+  if (relayout && relayout->hasInterface<PartitionRuleOpInterface>())
+    return success();
+  return anchor->emitError()
+         << "summa's op rules are not registered in this context: register "
+            "them with the dialects (registerOpRuleExternalModels, which "
+            "summa/InitAllSumma.h's registerAllSummaDialects calls)";
 }

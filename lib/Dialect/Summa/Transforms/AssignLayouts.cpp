@@ -34,8 +34,8 @@
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Functions.h"
 
-#include "summa/Transforms/Gather.h"
-#include "summa/Transforms/Reductions.h"
+#include "summa/Dialect/Summa/Analysis/Gather.h"
+#include "summa/Dialect/Summa/Analysis/Reductions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -745,11 +745,6 @@ namespace {
 struct SummaAssignLayoutsPass
     : summa::impl::SummaAssignLayoutsBase<SummaAssignLayoutsPass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // The ops' rules, wherever the pass runs.
-    registerOpRuleExternalModels(registry);
-  }
   void runOnOperation() override;
   GridOp getOrCreateGrid();
 };
@@ -786,6 +781,8 @@ GridOp SummaAssignLayoutsPass::getOrCreateGrid() {
 }
 
 void SummaAssignLayoutsPass::runOnOperation() {
+  if (failed(requireOpRules(getOperation())))
+    return signalPassFailure();
   GridOp gridOp = getOrCreateGrid();
   if (!gridOp)
     return signalPassFailure();

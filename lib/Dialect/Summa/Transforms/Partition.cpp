@@ -636,12 +636,9 @@ namespace {
 struct SummaPartitionPass
     : summa::impl::SummaPartitionBase<SummaPartitionPass> {
   using Base::Base;
-  void getDependentDialects(DialectRegistry &registry) const override {
-    Base::getDependentDialects(registry);
-    // The ops' rules, wherever the pass runs.
-    registerOpRuleExternalModels(registry);
-  }
   void runOnOperation() override {
+    if (failed(requireOpRules(getOperation())))
+      return signalPassFailure();
     for (func::FuncOp func : definedFunctions(getOperation())) {
       FunctionPartitioner partitioner(func, emitRemarks);
       if (failed(partitioner.run()))

@@ -15,9 +15,9 @@
 #ifndef SUMMA_LIB_DIALECT_SUMMA_TRANSFORMS_PARTITIONER_H
 #define SUMMA_LIB_DIALECT_SUMMA_TRANSFORMS_PARTITIONER_H
 
+#include "summa/Dialect/Summa/Analysis/Gather.h"
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
-#include "summa/Transforms/Gather.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

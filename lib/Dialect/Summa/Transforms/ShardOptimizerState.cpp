@@ -17,12 +17,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "summa/Dialect/Summa/Analysis/Reductions.h"
 #include "summa/Dialect/Summa/IR/ArgumentRole.h"
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Dialect/Summa/Transforms/Passes.h"
 #include "summa/Support/Functions.h"
-#include "summa/Transforms/Reductions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

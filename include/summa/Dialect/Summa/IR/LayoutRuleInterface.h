@@ -195,6 +195,22 @@ struct DataMove {
 /// the interface moves nothing.
 std::optional<DataMove> getDataMove(Operation *op);
 
+/// What one execution of an op costs on its local tiles
+/// (LocalWorkOpInterface).
+struct LocalWork {
+  /// A loop nest: the bytes it reads and writes, and its iterations; the
+  /// largest operand its innermost loop strides through (0: none).
+  int64_t bytes = 0, iterations = 0, stridedBytes = 0;
+  /// A contraction the lowering makes a batched GEMM: its flops and the
+  /// bytes of its operands and result.
+  int64_t gemmFlops = 0, gemmBytes = 0;
+};
+
+/// The local work of `op` (LocalWorkOpInterface); nothing for an op
+/// without the interface.
+LocalWork getLocalWork(Operation *op, function_ref<int64_t(Value)> bytesOf,
+                       int64_t divisor = 1);
+
 } // namespace summa
 } // namespace mlir
 

@@ -147,4 +147,25 @@ def Summa_DataMoveOpInterface : OpInterface<"DataMoveOpInterface"> {
   ];
 }
 
+def Summa_LocalWorkOpInterface : OpInterface<"LocalWorkOpInterface"> {
+  let cppNamespace = "::mlir::summa";
+  let description = [{
+    What one execution of the op costs on its local tiles, for the local
+    terms of the planner's time model (docs/Planner.md, "Time"): the bytes
+    a loop nest reads and writes and its iterations, or the flops and bytes
+    of a local GEMM. `bytesOf` gives a tensor's local size, `divisor` the
+    ranks the op's loops are split over (the unpartitioned IR of the 1D and
+    DP models). An op without it costs nothing locally (a view, a
+    collective: the communication term, a GEMM counted apart).
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        This op's local work.
+      }],
+      "::mlir::summa::LocalWork", "getLocalWork",
+      (ins "::llvm::function_ref<int64_t(::mlir::Value)>":$bytesOf,
+           "int64_t":$divisor)>,
+  ];
+}
+
 #endif // SUMMA_DIALECT_SUMMA_IR_LAYOUTRULEINTERFACE_TD

@@ -15,19 +15,22 @@
 #ifndef SUMMA_DIALECT_SUMMA_OPRULES_OPRULES_H
 #define SUMMA_DIALECT_SUMMA_OPRULES_OPRULES_H
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class DialectRegistry;
 class Operation;
 namespace summa {
 
-/// Attaches the rules of every op family (MLIRSummaComputeRules).
+/// Attaches the rules of every op family, once, with the dialects
+/// (summa/InitAllSumma.h's registerAllSummaDialects calls it).
 void registerOpRuleExternalModels(DialectRegistry &registry);
 
-/// Attaches the rules of the families that need nothing of summa's linalg
-/// passes: the data-movement ops (reshapes, slices, concatenation, pad)
-/// and the passive ones (MLIRSummaOpRules, which summa-differentiate's
-/// library can link).
-void registerMovementOpRules(DialectRegistry &registry);
+/// Fails with an error at `anchor` where the op rules were not registered
+/// in its context: a pass that asks ops for their rules calls it first, so
+/// that a tool that forgot them stops with a message instead of treating
+/// every op as one without a rule.
+LogicalResult requireOpRules(Operation *anchor);
 
 /// A producer that is cheaper to repeat than to redistribute: an empty
 /// tensor, a splat constant, a fill of either, a reshape of those. The

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_TRANSFORMS_GATHER_H
-#define SUMMA_TRANSFORMS_GATHER_H
+#ifndef SUMMA_DIALECT_SUMMA_ANALYSIS_GATHER_H
+#define SUMMA_DIALECT_SUMMA_ANALYSIS_GATHER_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -61,4 +61,4 @@ Value maskGatherRow(OpBuilder &b, Gather gather, Value dOut, int64_t row);
 
 } // namespace mlir::summa
 
-#endif // SUMMA_TRANSFORMS_GATHER_H
+#endif // SUMMA_DIALECT_SUMMA_ANALYSIS_GATHER_H

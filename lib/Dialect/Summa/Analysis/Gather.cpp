@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Recognises gathers (summa/Transforms/Gather.h) and builds their adjoint:
-// a summa.scatter that adds each output gradient to the table row its index
-// names, or, where the indices do not allow that form, a one-hot generic.
+// Recognises gathers (summa/Dialect/Summa/Analysis/Gather.h) and builds their
+// adjoint: a summa.scatter that adds each output gradient to the table row its
+// index names, or, where the indices do not allow that form, a one-hot generic.
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Transforms/Gather.h"
+#include "summa/Dialect/Summa/Analysis/Gather.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SUMMA_TRANSFORMS_REDUCTIONS_H
-#define SUMMA_TRANSFORMS_REDUCTIONS_H
+#ifndef SUMMA_DIALECT_SUMMA_ANALYSIS_REDUCTIONS_H
+#define SUMMA_DIALECT_SUMMA_ANALYSIS_REDUCTIONS_H
 
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 
@@ -23,4 +23,4 @@ bool isIdentityFill(Value value, ReductionKind kind);
 
 } // namespace mlir::summa
 
-#endif // SUMMA_TRANSFORMS_REDUCTIONS_H
+#endif // SUMMA_DIALECT_SUMMA_ANALYSIS_REDUCTIONS_H

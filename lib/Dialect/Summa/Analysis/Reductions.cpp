@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "summa/Transforms/Reductions.h"
+#include "summa/Dialect/Summa/Analysis/Reductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
