@@ -170,6 +170,9 @@ FailureOr<Target> Compiler::chooseTarget() {
     return fail("unknown --target '" + target + "' (expected cpu or cuda)");
   }
   t.cuda->blockSize = options.gpuBlockSize;
+  // -O0 compiles the kernels without optimisation too; any other level at
+  // NVVM's and ptxas's -O3.
+  t.cuda->optLevel = options.optLevel == 0 ? 0 : 3;
   t.cuda->afterKernelLoops = options.testAfterKernelLoops;
   return t;
 }

@@ -213,7 +213,7 @@ void LowerPipelineBuilder::kernels() {
   pm.addPass(createSummaMergeKernelModules());
   GpuNVVMAttachTargetOptions target;
   target.chip = cuda->chip;
-  target.optLevel = 3;
+  target.optLevel = cuda->optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(memref::createExpandStridedMetadataPass());
@@ -379,6 +379,10 @@ struct LowerToCudaCLOptions : public LowerCLOptions<LowerToCudaCLOptions> {
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("threads per block"),
                             llvm::cl::init(256)};
+  Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("the kernels' optimisation level (NVVM's and ptxas's -O)"),
+      llvm::cl::init(3)};
 };
 struct LowerToLLVMCLOptions : public LowerCLOptions<LowerToLLVMCLOptions> {
   Option<bool> plain{*this, "plain",
@@ -423,6 +427,7 @@ void mlir::summa::registerSummaPipelines() {
         cuda.toolkit = cl.toolkit;
         cuda.format = cl.format;
         cuda.blockSize = cl.blockSize;
+        cuda.optLevel = cl.optLevel;
         LowerOptions lower = cl.lowerOptions();
         lower.cuda = &cuda;
         buildLowerToLLVMPipeline(pm, lower);

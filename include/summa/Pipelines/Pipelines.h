@@ -37,6 +37,10 @@ struct CudaOptions {
   std::string format = "fatbin";
   /// Threads per block of the generated kernels.
   int64_t blockSize = 256;
+  /// The kernels' optimisation level (NVVM's and ptxas's -O): 3, or 0 for
+  /// a compile that only has to go through ptxas quickly (summa-compile
+  /// -O0: the compile-only tests).
+  unsigned optLevel = 3;
   /// Testing without a GPU: stop before the kernels are outlined and lower
   /// the block/thread loop nests on the host, for the CPU runtime, so that
   /// `--check` tests the loop forms summa builds for the kernels (against a
