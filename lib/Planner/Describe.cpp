@@ -434,9 +434,13 @@ StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
   StrategyPlan st;
   st.kind = StrategyKind::Megatron1D;
   st.name = "1D";
-  requireDivisible(st, "hidden", h, P);
-  requireDivisible(st, "heads", nh, P);
-  requireDivisible(st, "ffn", f, P);
+  // The closed formulas describe an even split; summa-plan on the IR pads
+  // the others, as summa does.
+  const char *where = " (not modelled by --describe; summa-plan on the IR "
+                      "counts it in padded blocks)";
+  requireDivisible(st, "hidden", h, P, where);
+  requireDivisible(st, "heads", nh, P, where);
+  requireDivisible(st, "ffn", f, P, where);
   if (st.infeasibleReason.empty()) {
     st.feasible = true;
     CollectiveTable table;
@@ -475,7 +479,9 @@ StrategyPlan planDataParallel(const GptSizes &g, const PlanOptions &options,
   StrategyPlan st;
   st.kind = StrategyKind::DataParallel;
   st.name = "DP";
-  requireDivisible(st, "batch", b, P);
+  requireDivisible(st, "batch", b, P,
+                   " (not modelled by --describe; summa-plan on the IR "
+                   "counts it in padded blocks)");
   if (st.infeasibleReason.empty()) {
     st.feasible = true;
     countSplitGemms(st, g);

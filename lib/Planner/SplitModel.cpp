@@ -109,6 +109,10 @@ private:
     splits.erase(v);
     outers.erase(v);
   }
+  /// The bytes of `v` a rank holds: whole, or its block where it is split
+  /// (a dimension the ranks do not divide is cut into padded blocks of
+  /// ceil(n / P), as summa pads it).
+  int64_t localBytesOf(Value v) const;
   /// Makes `v` whole on every rank: the all-reduce of a partial sum, the
   /// all-gather of a split value.
   void gather(Value v);
@@ -162,13 +166,15 @@ LogicalResult SplitModel::setSplit(Value v, int dim, int64_t outer) {
     error = "a split value has no static shape";
     return failure();
   }
+  // A dimension the ranks do not divide is split into padded blocks, as
+  // summa pads it; groups (a fused QKV's thirds) must stay whole.
   int64_t size = type.getDimSize(dim);
-  if (size % (outer * ranks) != 0) {
+  if (size % outer != 0) {
     if (error.empty()) {
       llvm::raw_string_ostream os(error);
       os << strategy() << " over " << ranks << " ranks splits dimension " << dim
-         << " of size " << size << " ('" << type
-         << "'), which is not divisible by " << ranks;
+         << " of size " << size << " ('" << type << "') into " << outer
+         << " groups, which do not divide it";
     }
     return failure();
   }
@@ -190,6 +196,19 @@ LogicalResult SplitModel::setSplit(Value v, int dim, int64_t outer) {
       outers[init] = outer;
   }
   return success();
+}
+
+int64_t SplitModel::localBytesOf(Value v) const {
+  int64_t bytes = staticBytes(v.getType());
+  int dim = getSplit(v);
+  if (dim < 0)
+    return bytes;
+  int64_t size = cast<RankedTensorType>(v.getType()).getDimSize(dim);
+  if (size == 0)
+    return 0;
+  int64_t outer = getOuter(v);
+  int64_t block = llvm::divideCeil(size / outer, ranks) * outer;
+  return bytes / size * block;
 }
 
 void SplitModel::allReduce(Value v) {
@@ -215,8 +234,7 @@ void SplitModel::gather(Value v) {
     return;
   }
   // The runtime counts an all-gather by its source, the local block.
-  table.add("all_gather", 0, "world", ranks, 1,
-            staticBytes(v.getType()) / ranks);
+  table.add("all_gather", 0, "world", ranks, 1, localBytesOf(v));
   unsplit(v);
 }
 
@@ -520,10 +538,7 @@ LogicalResult SplitModel::run() {
       if (argumentCarriesTokens(func, arg.getArgNumber(), tokens) &&
           failed(setSplit(arg, 0)))
         return failure();
-  auto localBytes = [&](Value v) -> int64_t {
-    int64_t bytes = staticBytes(v.getType());
-    return getSplit(v) >= 0 ? bytes / ranks : bytes;
-  };
+  auto localBytes = [&](Value v) -> int64_t { return localBytesOf(v); };
   // An op runs split when an operand or a result is split.
   auto addWork = [&](Operation *op) {
     bool split = llvm::any_of(op->getOperands(),

@@ -25,8 +25,15 @@
 // CHECK-NEXT: <title>[4,4,4] GEMM: {{.*}}<title>[4,4,4] broadcast:
 // CHECK-NEXT: >{{[0-9.]+}} us</text>
 // CHECK: text-anchor="end">1D</text>
-// CHECK-NEXT: cannot partition: 1D Megatron over 64 ranks
+// CHECK-NEXT: <title>1D GEMM: {{.*}}<title>1D all_reduce:
 // CHECK: </svg>
+
+// A row that cannot be planned says why: --describe's closed formulas
+// leave out what does not divide evenly.
+// RUN: summa-plan --describe layers=1,batch=4,seq=8,hidden=32,heads=4,ffn=128 --ranks 8 --chart %t.d8.svg
+// RUN: FileCheck %s --check-prefix=WHY < %t.d8.svg
+// WHY: text-anchor="end">1D</text>
+// WHY-NEXT: cannot partition: heads 4 is not divisible by 8
 
 // With --json too; a chart
 // that cannot be written is an error.

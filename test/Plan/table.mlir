@@ -3,8 +3,9 @@
 // (32 sequences over 64 ranks) and [8,8,1] (4 heads over 8 columns) split
 // a dimension unevenly where a reshape merges it, keep there the axes that
 // divide it and redistribute the rest (assign-layouts-uneven-merge.mlir),
-// so they are counted too, and cost more; 1D would split the hidden size 64
-// ways. The planner picks [2,2,16], whose broadcasts all stay in a node of
+// so they are counted too, and cost more; 1D splits the hidden size 64 ways
+// and DP the 32 sequences, each in padded blocks (half the ranks hold
+// padding), as summa itself pads. The planner picks [2,2,16], whose broadcasts all stay in a node of
 // 8. On 8 ranks [1,1,8] (pure depth: no communication in a forward) beats
 // [2,2,2]; its [2,2,2] rows show the SUMMA panels (Q, K and V share one
 // SUMMA loop, so a layer broadcasts 4 activation panels and 6 weight panels
@@ -35,8 +36,8 @@
 // P64-NEXT: * [2,2,16]   counted     62.31 KiB  124.62 KiB      24   35.75 KiB
 // P64-NEXT: [4,4,4]    counted     52.62 KiB  105.88 KiB      48   13.88 KiB
 // P64-NEXT: [8,8,1]    counted     72.25 KiB  182.38 KiB      96   19.44 KiB
-// P64-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 1 of size 32
-// P64-NEXT: DP         no: data parallel over 64 ranks splits dimension 0 of size 32
+// P64-NEXT: 1D         model      128.00 KiB  504.00 KiB      12  165.52 KiB
+// P64-NEXT: DP         model             0 B         0 B      12  105.00 KiB
 // P64: [2,2,16]: memory per rank: parameters 25.75 KiB, activations 512 B, results 512 B, peak intermediates 9.00 KiB (SUMMA panels 6.00 KiB); 24 GEMMs, 196.61 KFLOP
 // P64-NEXT: broadcast      row               2 ranks  nvlink       24 calls            49152 B
 // P64-NEXT: broadcast      col               2 ranks  nvlink       16 calls            14336 B
@@ -53,8 +54,8 @@
 // UNEVEN-NEXT: [2,2,32]   counted
 // UNEVEN-NEXT: * [4,4,8]    counted
 // UNEVEN-NEXT: [8,8,2]    counted
-// UNEVEN-NEXT: 1D         no: 1D Megatron over 128 ranks splits dimension 1 of size 32
-// UNEVEN-NEXT: DP         no: data parallel over 128 ranks splits dimension 0 of size 32
+// UNEVEN-NEXT: 1D         model        8.00 KiB   31.75 KiB       6   22.00 KiB
+// UNEVEN-NEXT: DP         model             0 B         0 B       6   52.12 KiB
 // UNEVEN: best: [4,4,8]
 
 // P8: * [1,1,8]    counted           0 B         0 B      12
@@ -76,7 +77,7 @@
 // G64-NEXT: [2,2,16]   counted
 // G64-NEXT: [4,4,4]    counted
 // G64-NEXT: [8,8,1]    counted
-// G64-NEXT: 1D         no: 1D Megatron over 64 ranks splits dimension 2 of size 8
+// G64-NEXT: 1D         model      512.00 KiB    1.97 MiB      12  651.55 KiB
 // G64-NEXT: DP         model             0 B         0 B      12
 // G64: best: [1,1,64]: {{[0-9.]+}}x less predicted time than [2,2,16]
 

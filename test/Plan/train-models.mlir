@@ -10,6 +10,16 @@
 //   row+depth, the loss over all axes; summa-combine-collectives packs each
 //   group's all-reduces into fewer calls, the model does not).
 // RUN: summa-plan %summa_src/examples/gpt_train_step.mlir --ranks 4 | FileCheck %s
+// Hugging Face GPT-2's AdamW step with a batch of 2 sequences
+// (hf_gpt2_adamw_micro.mlir) on 4 ranks: summa's [1,1,4] and the
+// data-parallel row both split the 2 sequences into padded blocks (two
+// ranks hold padding) instead of refusing the grid.
+// RUN: summa-opt %summa_src/examples/fixtures/hf_gpt2_adamw_micro.mlir --summa-differentiate="optimizer=adamw lr=0.01 params=floats gradients=false" -o %t.micro.mlir
+// RUN: summa-plan %t.micro.mlir --entry=hf_gpt2_lm_grad --ranks 4 | FileCheck %s --check-prefix=MICRO
+// MICRO: @hf_gpt2_lm_grad (read from the IR): 32 tokens (2 sequences of 16
+// MICRO: * [1,1,4]    counted
+// MICRO: DP         model
+// MICRO: best: [1,1,4]
 
 // CHECK: [1,1,4]    counted     [[DPBYTES:[0-9.]+ KiB]]
 // CHECK: DP         model       [[DPBYTES]]
