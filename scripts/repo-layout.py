@@ -34,7 +34,7 @@ LAYOUT = [
     ("include/summa/Planner", False, "the grid planner's API (summa-plan, summa-compile --grid=auto)"),
     ("include/summa/Tools", False, "command-line options the tools share"),
     ("include/summa/Support", False, "Functions.h: the functions a module defines, a tool's entry; "
-     "IndexingMaps.h: windowed loops"),
+     "IndexingMaps.h: windowed loops; Sizes.h: element bytes, loop iterations"),
     ("lib/Dialect/Summa/IR", False, "the dialect: ops, verifiers, bufferization, layout rules"),
     ("lib/Dialect/Summa/Analysis", False, "what op rules and passes read of linalg ops: gathers, reduction combiners"),
     ("lib/Dialect/Summa/OpRules", False, "the op families' rules: layout, partition, derivative, planner split model"),

@@ -250,18 +250,10 @@ SmallVector<CollectiveStat> CollectiveTable::take() const {
   return out;
 }
 
-int64_t mlir::summa::plan::detail::elementBytes(Type type) {
-  if (type.isIntOrFloat())
-    return (type.getIntOrFloatBitWidth() + 7) / 8;
-  if (isa<IndexType>(type))
-    return 8;
-  return 0;
-}
-
 int64_t mlir::summa::plan::detail::resultElementBytes(Operation *op) {
   if (op->getNumResults() == 0)
     return 4;
-  int64_t bytes = elementBytes(getElementTypeOrSelf(op->getResult(0)));
+  int64_t bytes = elementStorageBytes(getElementTypeOrSelf(op->getResult(0)));
   return bytes ? bytes : 4;
 }
 
@@ -269,7 +261,7 @@ int64_t mlir::summa::plan::detail::staticBytes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
     return 0;
-  return shaped.getNumElements() * elementBytes(shaped.getElementType());
+  return shaped.getNumElements() * elementStorageBytes(shaped.getElementType());
 }
 
 bool mlir::summa::plan::detail::isIntraNode(int64_t q, int64_t d, int mask,

@@ -131,7 +131,7 @@ LogicalResult Counter::countBlock(Block &block, int64_t times, int depth) {
                       staticBytes(mm->getResult(0).getType());
       out.gemmSeconds +=
           options.gemmSeconds(times, static_cast<double>(times * flops),
-                              elementBytes(type.getElementType()),
+                              elementStorageBytes(type.getElementType()),
                               static_cast<double>(times * bytes));
       continue;
     }

@@ -427,6 +427,12 @@ void countSplitGemms(StrategyPlan &st, const GptSizes &g) {
   st.gemmSeconds = g.gemmSeconds(st);
 }
 
+/// Why a 1D or DP row is left out where the ranks do not divide a
+/// dimension: the closed formulas describe an even split; summa-plan on the
+/// IR pads the others, as summa does.
+constexpr const char *kPaddedRow = " (not modelled by --describe; summa-plan "
+                                   "on the IR counts it in padded blocks)";
+
 /// 1D tensor parallelism (Megatron) over all ranks.
 StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
   const int64_t e = g.e, L = g.L, h = g.h, f = g.f, nh = g.nh, s = g.s, b = g.b,
@@ -434,13 +440,9 @@ StrategyPlan planMegatron1D(const GptSizes &g, const PlanOptions &options) {
   StrategyPlan st;
   st.kind = StrategyKind::Megatron1D;
   st.name = "1D";
-  // The closed formulas describe an even split; summa-plan on the IR pads
-  // the others, as summa does.
-  const char *where = " (not modelled by --describe; summa-plan on the IR "
-                      "counts it in padded blocks)";
-  requireDivisible(st, "hidden", h, P, where);
-  requireDivisible(st, "heads", nh, P, where);
-  requireDivisible(st, "ffn", f, P, where);
+  requireDivisible(st, "hidden", h, P, kPaddedRow);
+  requireDivisible(st, "heads", nh, P, kPaddedRow);
+  requireDivisible(st, "ffn", f, P, kPaddedRow);
   if (st.infeasibleReason.empty()) {
     st.feasible = true;
     CollectiveTable table;
@@ -479,9 +481,7 @@ StrategyPlan planDataParallel(const GptSizes &g, const PlanOptions &options,
   StrategyPlan st;
   st.kind = StrategyKind::DataParallel;
   st.name = "DP";
-  requireDivisible(st, "batch", b, P,
-                   " (not modelled by --describe; summa-plan on the IR "
-                   "counts it in padded blocks)");
+  requireDivisible(st, "batch", b, P, kPaddedRow);
   if (st.infeasibleReason.empty()) {
     st.feasible = true;
     countSplitGemms(st, g);

@@ -32,6 +32,7 @@
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Support/IndexCasts.h"
+#include "summa/Support/Sizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -71,13 +72,7 @@ ArgRole mlir::summa::plan::detail::argumentRole(func::FuncOp func,
 }
 
 int64_t mlir::summa::plan::detail::matmulFlops(linalg::MatmulOp mm) {
-  int64_t flops = 2;
-  for (int64_t range : mm.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(range))
-      return 0;
-    flops *= range;
-  }
-  return flops;
+  return 2 * staticLoopIterations(mm);
 }
 
 static std::string typeName(Type type) {
@@ -412,7 +407,7 @@ static void readActivation(func::FuncOp func, ModelInfo &info) {
     info.hidden = type.getDimSize(hiddenDim);
     info.tokens = type.getNumElements() / info.hidden;
     info.elementType = typeName(type.getElementType());
-    info.elementBytes = elementBytes(type.getElementType());
+    info.elementBytes = elementStorageBytes(type.getElementType());
     if (type.getRank() == 3 && hiddenDim == 2)
       info.batch = type.getDimSize(0);
     return;
@@ -451,7 +446,7 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
     info.hidden = e->hidden;
     info.vocab = e->vocab;
     info.elementType = typeName(e->table.getElementType());
-    info.elementBytes = elementBytes(e->table.getElementType());
+    info.elementBytes = elementStorageBytes(e->table.getElementType());
   } else {
     readActivation(func, info);
     if (info.batch == 0)
@@ -464,7 +459,7 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
     Type element =
         cast<RankedTensorType>(weights.front().getType()).getElementType();
     info.elementType = typeName(element);
-    info.elementBytes = elementBytes(element);
+    info.elementBytes = elementStorageBytes(element);
   }
   // Else the first float argument's (a dynamic activation), else the first
   // argument's.
@@ -473,7 +468,7 @@ ModelInfo mlir::summa::plan::detail::describeModel(func::FuncOp func) {
       auto shaped = dyn_cast<ShapedType>(type);
       if (shaped && (pass == 1 || isa<FloatType>(shaped.getElementType()))) {
         info.elementType = typeName(shaped.getElementType());
-        info.elementBytes = elementBytes(shaped.getElementType());
+        info.elementBytes = elementStorageBytes(shaped.getElementType());
         break;
       }
     }

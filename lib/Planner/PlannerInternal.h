@@ -17,6 +17,7 @@
 
 #include "summa/Dialect/Summa/IR/LayoutRuleInterface.h"
 #include "summa/Planner/Planner.h"
+#include "summa/Support/Sizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -52,8 +53,6 @@ double collectiveFactor(StringRef op, int64_t p);
 /// The machine file of `machine` (docs/Planner.md, "Calibration").
 void writeMachineJson(const Machine &machine, raw_ostream &os);
 
-/// Bytes of one element of `type` (an int or float type).
-int64_t elementBytes(Type type);
 /// Bytes of an element of `op`'s first result (4 if it has none).
 int64_t resultElementBytes(Operation *op);
 /// Bytes of a statically shaped tensor or memref; 0 for other types.

@@ -358,8 +358,9 @@ LogicalResult SplitModel::visitMatmul(linalg::MatmulOp op) {
   auto type = cast<ShapedType>(a.getType());
   out.gemmCount += 1;
   out.gemmFlops += flops;
-  out.gemmSeconds += options.gemmSeconds(1, static_cast<double>(flops),
-                                         elementBytes(type.getElementType()));
+  out.gemmSeconds +=
+      options.gemmSeconds(1, static_cast<double>(flops),
+                          elementStorageBytes(type.getElementType()));
   return success();
 }
 

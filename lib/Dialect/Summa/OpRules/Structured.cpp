@@ -34,6 +34,7 @@
 #include "summa/Dialect/Summa/IR/SummaAttrNames.h"
 #include "summa/Dialect/Summa/IR/SummaOps.h"
 #include "summa/Support/IndexingMaps.h"
+#include "summa/Support/Sizes.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -592,25 +593,10 @@ static int64_t tableTraffic(Operation *op,
     Value table = extract.getTensor();
     if (op->isAncestor(table.getParentBlock()->getParentOp()))
       return;
-    Type element = extract.getType();
-    int64_t perElement = element.isIntOrFloat()
-                             ? (element.getIntOrFloatBitWidth() + 7) / 8
-                         : isa<IndexType>(element) ? 8
-                                                   : 0;
-    bytes += std::min(bytesOf(table), resultElements * perElement);
+    bytes += std::min(bytesOf(table),
+                      resultElements * elementStorageBytes(extract.getType()));
   });
   return bytes;
-}
-
-/// The product of the static loop ranges of `op` (0 if one is dynamic).
-static int64_t iterationsOf(linalg::LinalgOp op) {
-  int64_t iterations = 1;
-  for (int64_t range : op.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(range))
-      return 0;
-    iterations *= range;
-  }
-  return iterations;
 }
 
 /// The bytes of the largest operand (input or accumulator) that the
@@ -653,7 +639,7 @@ static LocalWork structuredWork(linalg::LinalgOp op,
     return work;
   auto bytes = [&](Value v) { return tensorBytes(v, bytesOf); };
   if (linalg::isaContractionOpInterface(op)) {
-    work.gemmFlops = 2 * iterationsOf(op) / divisor;
+    work.gemmFlops = 2 * staticLoopIterations(op) / divisor;
     for (Value input : op.getDpsInputs())
       work.gemmBytes += bytes(input);
     for (Value result : op->getResults())
@@ -669,7 +655,7 @@ static LocalWork structuredWork(linalg::LinalgOp op,
   }
   work.bytes += tableTraffic(op, bytesOf);
   if (op.getNumReductionLoops() > 0) {
-    work.iterations = iterationsOf(op) / divisor;
+    work.iterations = staticLoopIterations(op) / divisor;
     work.stridedBytes = stridedOperandBytes(op, bytesOf);
   }
   return work;
